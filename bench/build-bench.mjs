@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+// `npm run bench [-- --pages N]`: builds a generated corpus cold (empty cache) and again with nothing
+// changed, and prints pages, wall seconds, pages/s and peak RSS of each run.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const pages = Number(args[args.indexOf('--pages') + 1] ?? 1000) || 1000;
+const generator = [join(root, '../shared/bench/gen-corpus.mjs'), join(root, 'bench/gen-corpus.mjs')].find(existsSync);
+if (!generator) {
+  console.error('bench: ../shared/bench/gen-corpus.mjs not found');
+  process.exit(2);
+}
+
+const site = join(root, 'bench', '.corpus', String(pages));
+rmSync(site, { recursive: true, force: true });
+mkdirSync(site, { recursive: true });
+execFileSync(process.execPath, [generator, '--pages', String(pages), '--out', join(site, 'content')], { stdio: 'ignore' });
+const sections = readdirSync(join(site, 'content')).filter((name) => statSync(join(site, 'content', name)).isDirectory()).sort();
+writeFileSync(
+  join(site, 'site.config.ts'),
+  `import { defineConfig } from 'docs';
+export default defineConfig({
+  title: 'Docs', tagline: 'Benchmark corpus', brand: 'Quad', product: 'quad',
+  repository: { url: 'https://git.quad.example/quad/docs', editUrl: 'https://git.quad.example/quad/docs/edit/master/content/' },
+  navbar: [{ label: 'Home', to: '/' }],
+  footer: { copyright: 'Copyright © 2025 Quad' },
+  sidebars: [{ id: 'home', label: 'Home', dir: '.' }, ${sections.map((name) => `{ id: ${JSON.stringify(name)}, label: ${JSON.stringify(name)}, dir: ${JSON.stringify(name)} }`).join(', ')}],
+  homepage: { doc: 'index' },
+  app: { platform: 'WEB', version: '4.0.0', build: 1, production: true, loginPath: '/login', logoutPath: '/logout', basePath: '/',
+    buttons: { logout: 'Logout', login: 'Login' }, analyticsKey: 'bench', backendUrl: 'https://api.quad.example', frontendUrl: 'https://quad.example' },
+  auth: { roles: ['admin', 'quad_member'], loginHeading: 'Log in', loginButton: 'Log in', supportEmail: 'it@quad.example' },
+  markdown: { highlightLanguages: ['ruby', 'json', 'bash'] },
+});
+`,
+);
+
+function run(label) {
+  const result = spawnSync(process.execPath, [join(root, 'bench/run-build.mjs'), site, join(site, 'dist')], { encoding: 'utf8' });
+  const last = result.stdout.trim().split('\n').pop() ?? '{}';
+  const stats = JSON.parse(last);
+  if (stats.exitCode !== 0) {
+    console.error(result.stdout, result.stderr);
+    process.exit(1);
+  }
+  const row = { run: label, pages, seconds: Number(stats.seconds.toFixed(2)), pagesPerSecond: Math.round(pages / stats.seconds), peakRssMiB: Math.round(stats.maxRssBytes / 2 ** 20) };
+  console.log(`${row.run.padEnd(10)} ${String(row.pages).padStart(6)} pages  ${row.seconds.toFixed(2).padStart(6)} s  ${String(row.pagesPerSecond).padStart(6)} pages/s  peak RSS ${row.peakRssMiB} MiB`);
+  return row;
+}
+
+rmSync(join(site, 'node_modules'), { recursive: true, force: true });
+console.log(`docs build benchmark: ${pages} generated pages, ${process.env.BENCH_THREADS ?? 'one thread per core'}`);
+run('cold');
+run('no-change');

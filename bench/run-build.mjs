@@ -1,0 +1,12 @@
+// Runs one `docs build` in this process and prints {exitCode, seconds, maxRssBytes} as JSON on the last line.
+import { ensureCliBuilt } from '../bin/ensure-built.mjs';
+
+process.env.NODE_ENV ??= 'production';
+const [root, out] = process.argv.slice(2);
+const { main } = await import(await ensureCliBuilt());
+const started = performance.now();
+const exitCode = await main(['build', '--root', root, '--out', out]);
+const seconds = (performance.now() - started) / 1000;
+// maxRSS covers the worker threads too: they live in this process.
+process.stdout.write(`${JSON.stringify({ exitCode, seconds, maxRssBytes: process.resourceUsage().maxRSS * 1024 })}\n`);
+process.exitCode = exitCode;

@@ -1,0 +1,83 @@
+/**
+ * Stage 7, bundle: esbuild bundles the browser runtime once per build (ESM, minified, content-hashed,
+ * code-split) with its CSS. The result is cached by a hash of the runtime sources.
+ */
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { hash } from './page-job';
+import type { AssetUrls } from './render';
+
+/** The package root (where `runtime/` lives). */
+export const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
+
+function findPackageRoot(from: string): string {
+  let dir = from;
+  while (!existsSync(join(dir, 'runtime', 'manifest.ts'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`cannot find the docs package root above ${from}`);
+    dir = parent;
+  }
+  return dir;
+}
+
+function runtimeSources(dir: string): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) files.push(...runtimeSources(path));
+    else if (/\.(tsx?|css)$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) files.push(path);
+  }
+  return files.sort();
+}
+
+/** Options of `bundleRuntime`. */
+export interface BundleOptions {
+  /** Output folder of the build; assets go to `assets/`. */
+  outDir: string;
+  cacheDir?: string;
+}
+
+/** Bundles the runtime into `outDir/assets` and returns the URLs of the entry script and stylesheet. */
+export async function bundleRuntime(options: BundleOptions): Promise<AssetUrls> {
+  const runtimeDir = join(PACKAGE_ROOT, 'runtime');
+  const files = runtimeSources(runtimeDir);
+  const key = hash(files.map((file) => `${relative(runtimeDir, file)}\0${readFileSync(file, 'utf8')}`).join('\0'));
+  const cached = options.cacheDir ? join(options.cacheDir, 'bundle', key) : undefined;
+  if (cached && existsSync(join(cached, 'urls.json'))) {
+    cpSync(join(cached, 'assets'), join(options.outDir, 'assets'), { recursive: true });
+    return JSON.parse(readFileSync(join(cached, 'urls.json'), 'utf8')) as AssetUrls;
+  }
+  const { build } = await import('esbuild');
+  const staging = cached ?? join(options.outDir, '.bundle');
+  const result = await build({
+    entryPoints: { app: join(runtimeDir, 'entry-client.tsx') },
+    outdir: join(staging, 'assets'),
+    entryNames: '[name].[hash]',
+    chunkNames: 'chunks/[name].[hash]',
+    assetNames: '[name].[hash]',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['es2022', 'chrome110', 'firefox110', 'safari16'],
+    minify: true,
+    jsx: 'automatic',
+    metafile: true,
+    define: { 'process.env.NODE_ENV': '"production"' },
+    legalComments: 'none',
+    logLevel: 'silent',
+  });
+  let urls: AssetUrls = { js: '', css: '' };
+  for (const [file, output] of Object.entries(result.metafile.outputs)) {
+    const url = `/assets/${relative(join(staging, 'assets'), join(process.cwd(), file)).split('\\').join('/')}`;
+    if (output.entryPoint && file.endsWith('.js')) {
+      urls = { ...urls, js: url };
+      if (output.cssBundle) urls = { ...urls, css: `/assets/${relative(join(staging, 'assets'), join(process.cwd(), output.cssBundle)).split('\\').join('/')}` };
+    }
+  }
+  mkdirSync(staging, { recursive: true });
+  writeFileSync(join(staging, 'urls.json'), JSON.stringify(urls));
+  cpSync(join(staging, 'assets'), join(options.outDir, 'assets'), { recursive: true });
+  return urls;
+}

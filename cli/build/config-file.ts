@@ -1,0 +1,55 @@
+/** Loads `site.config.ts`: compiled by esbuild, imported, and handed to `resolveConfig`. */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { DocsError } from '../util/errors';
+import { PACKAGE_ROOT } from './bundle';
+import { resolveConfig, type ResolvedConfig } from './config';
+import { hash } from './page-job';
+
+/** The config file names looked for, in order. */
+const NAMES = ['site.config.ts', 'site.config.mjs', 'site.config.js'];
+
+/** Finds, compiles and validates the site config of `root`. */
+export async function loadConfig(root: string, env: Record<string, string | undefined>): Promise<ResolvedConfig> {
+  const name = NAMES.find((candidate) => existsSync(join(root, candidate)));
+  if (!name) {
+    throw new DocsError('config', [{ file: join(root, NAMES[0]!), message: 'no site config found', fix: 'create site.config.ts with `export default defineConfig({ … })`' }]);
+  }
+  const file = join(root, name);
+  const { build } = await import('esbuild');
+  let code: string;
+  try {
+    const result = await build({
+      entryPoints: [file],
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'node',
+      packages: 'external',
+      alias: { docs: join(PACKAGE_ROOT, 'cli/public.ts') },
+      logLevel: 'silent',
+    });
+    code = result.outputFiles[0]!.text;
+  } catch (error) {
+    const errors = (error as { errors?: { text: string; location?: { file: string; line: number; column: number; lineText: string } }[] }).errors ?? [];
+    throw new DocsError(
+      'config',
+      errors.length > 0
+        ? errors.map((e) => ({ file: e.location ? join(root, e.location.file.replace(/^.*?site\.config/, 'site.config')) : file, line: e.location?.line, column: e.location ? e.location.column + 1 : undefined, message: `does not compile: ${e.text}`, fix: 'correct the TypeScript syntax at that place' }))
+        : [{ file, message: `does not compile: ${(error as Error).message}` }],
+    );
+  }
+  const cacheDir = join(root, 'node_modules', '.cache', 'docs', 'config');
+  mkdirSync(cacheDir, { recursive: true });
+  const compiled = join(cacheDir, `site.config.${hash(code).slice(0, 16)}.mjs`);
+  if (!existsSync(compiled)) writeFileSync(compiled, code);
+  let raw: unknown;
+  try {
+    raw = ((await import(pathToFileURL(compiled).href)) as { default?: unknown }).default;
+  } catch (error) {
+    throw new DocsError('config', [{ file, message: `throws while loading: ${(error as Error).message}`, fix: 'make the config a plain `export default defineConfig({ … })`' }]);
+  }
+  if (raw === undefined) throw new DocsError('config', [{ file, message: 'has no default export', fix: 'add `export default defineConfig({ … })`' }]);
+  return resolveConfig(raw, { root, configFile: name, env });
+}

@@ -1,0 +1,267 @@
+/**
+ * Stage 2, content: turns the files of the content folder into docs with routes, and folders into
+ * sidebar trees. Pure: it takes file texts and returns data; reading the folder is the caller's job.
+ */
+import type { PageLink, SidebarItem } from '../../runtime/manifest';
+import type { SidebarConfig } from './config';
+import { parseFrontmatter, type Frontmatter } from './frontmatter';
+import { DocsError, type Diagnostic } from '../util/errors';
+import { s, validateShape } from '../util/validate';
+
+/** A file of the content folder, as read by the caller. */
+export interface SourceFile {
+  /** Path below the content folder, with `/` separators. */
+  rel: string;
+  text: string;
+}
+
+/** One markdown page. */
+export interface Doc {
+  /** Source path below the content folder without `.md`, e.g. `backend/onboarding/index`. */
+  id: string;
+  /** Source path below the content folder, e.g. `backend/onboarding/index.md`. */
+  rel: string;
+  route: string;
+  sidebar: string;
+  title: string;
+  /** Sidebar label. */
+  label: string;
+  position?: number;
+  frontmatter: Frontmatter;
+  /** Markdown body; frontmatter lines are blanked so positions are file lines. */
+  body: string;
+  breadcrumbs: PageLink[];
+  prev?: PageLink;
+  next?: PageLink;
+}
+
+/** The result of the content stage. */
+export interface ContentTree {
+  docs: Doc[];
+  /** Sidebar trees by sidebar id. */
+  sidebars: Record<string, SidebarItem[]>;
+  /** Route of every markdown file, by its path below the content folder. */
+  routeOfFile: Record<string, string>;
+}
+
+/** Inputs of `collectContent`. */
+export interface CollectContentOptions {
+  /** Markdown files. */
+  files: SourceFile[];
+  /** `_category_.json` files. */
+  categories: SourceFile[];
+  sidebars: SidebarConfig[];
+  /** Doc id served at `/`. */
+  homepageDoc?: string;
+  /** Prefix of file paths in messages, e.g. `content/`. */
+  displayPrefix: string;
+}
+
+interface CategoryMeta {
+  label?: string;
+  position?: number;
+}
+
+const categoryShape = s.object({
+  label: s.optional(s.string()),
+  position: s.optional(s.number()),
+  description: s.optional(s.string()),
+  collapsed: s.optional(s.boolean()),
+  collapsible: s.optional(s.boolean()),
+});
+
+/** Walks the given files into docs, routes and sidebars; throws a `DocsError` listing every problem. */
+export function collectContent(options: CollectContentOptions): ContentTree {
+  const { displayPrefix } = options;
+  const problems: Diagnostic[] = [];
+  if (options.files.length === 0) {
+    throw new DocsError('content', [{ file: displayPrefix.replace(/\/$/, '') || '.', message: 'the content folder holds no markdown page', fix: 'add at least one `.md` file, e.g. `index.md`' }]);
+  }
+  const categoryMeta = readCategories(options.categories, displayPrefix, problems);
+  const docs: Doc[] = [];
+  for (const file of [...options.files].sort((a, b) => compareNames(a.rel, b.rel))) {
+    const display = displayPrefix + file.rel;
+    const split = parseFrontmatter(file.text, display);
+    problems.push(...split.problems);
+    const sidebar = pickSidebar(file.rel, options.sidebars);
+    if (!sidebar) {
+      problems.push({
+        file: display,
+        message: 'is outside every sidebar',
+        fix: `move it into one of the sidebar folders (${options.sidebars.map((sb) => sb.dir).join(', ')}) or add a sidebar for its folder in site.config.ts`,
+      });
+      continue;
+    }
+    const fm = split.frontmatter;
+    let id = file.rel.replace(/\.md$/, '');
+    if (fm.id) id = id.replace(/[^/]+$/, fm.id);
+    const title = fm.title ?? leadingHeading(split.body) ?? humanise(id.split('/').pop()!);
+    docs.push({
+      id,
+      rel: file.rel,
+      route: routeOf(id, fm.slug, options.homepageDoc),
+      sidebar: sidebar.id,
+      title,
+      label: fm.sidebar_label ?? title,
+      position: fm.sidebar_position,
+      frontmatter: fm,
+      body: split.body,
+      breadcrumbs: [],
+    });
+  }
+  const seen = new Map<string, Doc>();
+  for (const doc of docs) {
+    const other = seen.get(doc.route);
+    if (other) {
+      problems.push({
+        file: displayPrefix + doc.rel,
+        message: `has the route ${doc.route}, which ${displayPrefix + other.rel} already has`,
+        fix: 'rename or move one of the two files, or give one a different `slug`',
+      });
+    } else seen.set(doc.route, doc);
+  }
+  if (problems.length > 0) throw new DocsError('content', problems);
+  const sidebars: Record<string, SidebarItem[]> = {};
+  for (const sidebar of options.sidebars) {
+    const own = docs.filter((doc) => doc.sidebar === sidebar.id);
+    sidebars[sidebar.id] = buildTree(own, sidebar.dir === '.' ? '' : sidebar.dir, categoryMeta);
+    linkNeighbours(sidebars[sidebar.id]!, own);
+  }
+  const routeOfFile: Record<string, string> = {};
+  for (const doc of docs) routeOfFile[doc.rel] = doc.route;
+  return { docs, sidebars, routeOfFile };
+}
+
+function readCategories(files: SourceFile[], displayPrefix: string, problems: Diagnostic[]): Map<string, CategoryMeta> {
+  const meta = new Map<string, CategoryMeta>();
+  for (const file of files) {
+    const display = displayPrefix + file.rel;
+    let value: unknown;
+    try {
+      value = JSON.parse(file.text);
+    } catch (error) {
+      problems.push({ file: display, line: 1, message: `is not valid JSON: ${(error as Error).message}`, fix: 'write it as { "label": "…", "position": 1 }' });
+      continue;
+    }
+    const found = validateShape(value, categoryShape);
+    for (const p of found) problems.push({ file: display, pointer: `/${p.path.replace(/\./g, '/')}`, message: `\`${p.path}\` ${p.message}`, fix: p.fix });
+    if (found.length === 0) meta.set(file.rel.replace(/\/?_category_\.json$/, ''), value as CategoryMeta);
+  }
+  return meta;
+}
+
+/** The sidebar whose folder is the longest prefix of `rel`. */
+function pickSidebar(rel: string, sidebars: SidebarConfig[]): SidebarConfig | undefined {
+  let best: SidebarConfig | undefined;
+  let bestLength = -1;
+  for (const sidebar of sidebars) {
+    const dir = sidebar.dir === '.' ? '' : sidebar.dir.replace(/\/$/, '');
+    if ((dir === '' || rel.startsWith(`${dir}/`)) && dir.length > bestLength) {
+      best = sidebar;
+      bestLength = dir.length;
+    }
+  }
+  return best;
+}
+
+/** Route of a doc id: `a/b/index` → `/a/b`, `a/b` → `/a/b`; a slug overrides. */
+export function routeOf(id: string, slug: string | undefined, homepageDoc: string | undefined): string {
+  if (homepageDoc !== undefined && id === homepageDoc) return '/';
+  let path = id.replace(/(^|\/)index$/, '');
+  if (slug !== undefined) path = slug.startsWith('/') ? slug : path.replace(/[^/]*$/, slug);
+  const route = `/${path}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1');
+  return route;
+}
+
+function leadingHeading(body: string): string | undefined {
+  const match = /^\s*# (.+?)\s*#*\s*$/m.exec(body);
+  return match && body.slice(0, match.index).trim() === '' ? match[1] : undefined;
+}
+
+function humanise(name: string): string {
+  const words = name.replace(/[-_]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+interface Node {
+  name: string;
+  position?: number;
+  item: SidebarItem;
+}
+
+function buildTree(docs: Doc[], baseDir: string, categoryMeta: Map<string, CategoryMeta>): SidebarItem[] {
+  interface Folder {
+    path: string;
+    index?: Doc;
+    docs: Doc[];
+    folders: Map<string, Folder>;
+  }
+  const root: Folder = { path: baseDir, docs: [], folders: new Map() };
+  for (const doc of docs) {
+    const rel = baseDir ? doc.rel.slice(baseDir.length + 1) : doc.rel;
+    const parts = rel.split('/');
+    const fileName = parts.pop()!;
+    let folder = root;
+    for (const part of parts) {
+      let next = folder.folders.get(part);
+      if (!next) {
+        next = { path: folder.path ? `${folder.path}/${part}` : part, docs: [], folders: new Map() };
+        folder.folders.set(part, next);
+      }
+      folder = next;
+    }
+    if (fileName === 'index.md' && folder !== root) folder.index = doc;
+    else folder.docs.push(doc);
+  }
+  const toItems = (folder: Folder, trail: PageLink[]): SidebarItem[] => {
+    const nodes: Node[] = folder.docs.map((doc) => {
+      doc.breadcrumbs = trail;
+      return { name: doc.rel.split('/').pop()!.replace(/\.md$/, ''), position: doc.position, item: { type: 'doc', label: doc.label, route: doc.route } };
+    });
+    for (const [name, child] of folder.folders) {
+      const meta = categoryMeta.get(child.path) ?? {};
+      const label = meta.label ?? child.index?.label ?? humanise(name);
+      const crumb: PageLink = { label, route: child.index?.route ?? '' };
+      if (child.index) child.index.breadcrumbs = trail;
+      const items = toItems(child, [...trail, crumb]);
+      nodes.push({
+        name,
+        position: meta.position ?? child.index?.position,
+        item: { type: 'category', label, ...(child.index ? { route: child.index.route } : {}), items },
+      });
+    }
+    nodes.sort((a, b) => {
+      if (a.position !== undefined && b.position !== undefined && a.position !== b.position) return a.position - b.position;
+      if (a.position !== undefined && b.position === undefined) return -1;
+      if (a.position === undefined && b.position !== undefined) return 1;
+      // `index` first among equals: a section's own page leads it.
+      if (a.name === 'index' || b.name === 'index') return a.name === 'index' ? -1 : 1;
+      return compareNames(a.name, b.name);
+    });
+    return nodes.map((node) => node.item);
+  };
+  return toItems(root, []);
+}
+
+/** Sets prev/next on every doc from the sidebar's reading order. */
+function linkNeighbours(items: SidebarItem[], docs: Doc[]): void {
+  const order: PageLink[] = [];
+  const walk = (list: SidebarItem[]): void => {
+    for (const item of list) {
+      if (item.route) order.push({ route: item.route, label: item.label });
+      if (item.type === 'category') walk(item.items);
+    }
+  };
+  walk(items);
+  const byRoute = new Map(docs.map((doc) => [doc.route, doc]));
+  order.forEach((link, i) => {
+    const doc = byRoute.get(link.route);
+    if (!doc) return;
+    if (i > 0) doc.prev = order[i - 1];
+    if (i < order.length - 1) doc.next = order[i + 1];
+  });
+}

@@ -1,0 +1,89 @@
+/** Frontmatter: split it from the body, parse its YAML and validate its keys, with source lines. */
+import { parseDocument } from 'yaml';
+import type { Diagnostic } from '../util/errors';
+import { s, validateShape, type Shape } from '../util/validate';
+
+/** The frontmatter keys a page may set (Docusaurus names). */
+export interface Frontmatter {
+  /** Replaces the file name in the doc id and route. */
+  id?: string;
+  /** Page title (h1, `<title>`, sidebar label by default). */
+  title?: string;
+  /** Shorter label for the sidebar. */
+  sidebar_label?: string;
+  /** Order among siblings (lower first). */
+  sidebar_position?: number;
+  /** Route of the page: absolute (`/x`) or replacing the last segment. */
+  slug?: string;
+  /** Meta description. */
+  description?: string;
+  /** Hide the table of contents. */
+  hide_table_of_contents?: boolean;
+  /** Meta keywords. */
+  keywords?: string[];
+}
+
+const frontmatterShape: Shape = s.object({
+  id: s.optional(s.string()),
+  title: s.optional(s.string()),
+  sidebar_label: s.optional(s.string()),
+  sidebar_position: s.optional(s.number()),
+  slug: s.optional(s.string()),
+  description: s.optional(s.string()),
+  hide_table_of_contents: s.optional(s.boolean()),
+  keywords: s.optional(s.array(s.string())),
+});
+
+/** A markdown source split into frontmatter and body. */
+export interface SplitSource {
+  frontmatter: Frontmatter;
+  /** The markdown after the frontmatter block, with the frontmatter lines blanked so positions stay true. */
+  body: string;
+  problems: Diagnostic[];
+}
+
+const FENCE = /^---[ \t]*$/;
+
+/** Splits and validates the frontmatter of `text` (file path `file` for messages). */
+export function parseFrontmatter(text: string, file: string): SplitSource {
+  const lines = text.split('\n');
+  if (!FENCE.test(lines[0] ?? '')) return { frontmatter: {}, body: text, problems: [] };
+  const end = lines.findIndex((line, i) => i > 0 && FENCE.test(line.replace(/\r$/, '')));
+  if (end === -1) {
+    return {
+      frontmatter: {},
+      body: text,
+      problems: [{ file, line: 1, column: 1, message: 'frontmatter is not closed', fix: 'end the frontmatter block with a line `---`' }],
+    };
+  }
+  const yamlText = lines.slice(1, end).join('\n');
+  // Blank the frontmatter lines instead of cutting them, so markdown positions equal file lines.
+  const body = '\n'.repeat(end + 1) + lines.slice(end + 1).join('\n');
+  const doc = parseDocument(yamlText, { prettyErrors: false });
+  if (doc.errors.length > 0) {
+    return {
+      frontmatter: {},
+      body,
+      problems: doc.errors.map((error) => ({
+        file,
+        line: (error.linePos?.[0]?.line ?? 0) + 1,
+        column: error.linePos?.[0]?.col,
+        message: `frontmatter is not valid YAML: ${error.message.split('\n')[0]}`,
+        fix: 'quote values that contain `:` or `#`, and indent nested keys with spaces',
+      })),
+    };
+  }
+  const value: unknown = doc.toJS() ?? {};
+  const problems = validateShape(value, { ...frontmatterShape, doc: 'key: value lines' }).map((p) => ({
+    file,
+    line: lineOfKey(lines, end, p.path.split(/[.[]/)[0] ?? ''),
+    message: `frontmatter \`${p.path}\` ${p.message}`,
+    fix: p.fix,
+  }));
+  return { frontmatter: problems.length > 0 ? {} : (value as Frontmatter), body, problems };
+}
+
+function lineOfKey(lines: string[], end: number, key: string): number {
+  const index = lines.slice(1, end).findIndex((line) => line.startsWith(`${key}:`));
+  return index === -1 ? 1 : index + 2;
+}

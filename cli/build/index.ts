@@ -1,0 +1,186 @@
+/**
+ * `docs build`: the stages of DESIGN §3 in order — config, content, markdown + render (on the worker
+ * pool), links, bundle, write. Every file operation of the build lives here or in the page jobs.
+ */
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import type { HydrationData, Manifest, PageMeta } from '../../runtime/manifest';
+import { NOT_FOUND_TITLE } from '../../runtime/components/NotFound/NotFound';
+import { DocsError, type Diagnostic } from '../util/errors';
+import { PACKAGE_ROOT, bundleRuntime } from './bundle';
+import { loadConfig } from './config-file';
+import { collectContent, type SourceFile } from './content';
+import { readLastUpdates } from './git';
+import { checkLinks } from './links';
+import { hash, routeFile, type PageJob, type PageJobContext, type PageResult } from './page-job';
+import { runPageJobs } from './pool';
+import { renderPage } from './render';
+import { generatorVersion, readOutputState, reuseFiles, writeOutputState, type OutputState } from './reuse';
+import { createStaging, discardStaging, publishStaging } from './write';
+
+/** Options of `buildSite`. */
+export interface BuildOptions {
+  /** Site root: the folder of `site.config.ts`. */
+  root: string;
+  /** Output folder. @default '<root>/dist' */
+  outDir?: string;
+  /** Environment (for `DOCS_BACKEND_URL`). */
+  env?: Record<string, string | undefined>;
+  /** Compiled worker entry; without it pages render on the calling thread. */
+  workerUrl?: URL;
+  /** Use the content-hash cache under `node_modules/.cache/docs`. @default true */
+  cache?: boolean;
+  /** Render threads. @default one per core */
+  threads?: number;
+}
+
+/** What a successful build reports. */
+export interface BuildReport {
+  outDir: string;
+  pages: number;
+  /** Pages whose markdown came from the cache. */
+  cachedPages: number;
+  warnings: Diagnostic[];
+  seconds: number;
+}
+
+interface ContentFiles {
+  markdown: SourceFile[];
+  categories: SourceFile[];
+  mtimes: Map<string, number>;
+}
+
+/** Reads every markdown and `_category_.json` file below `dir` (dot-folders and node_modules skipped). */
+function readContentFolder(dir: string): ContentFiles {
+  const files: ContentFiles = { markdown: [], categories: [], mtimes: new Map() };
+  if (!existsSync(dir)) return files;
+  const walk = (folder: string): void => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+      const path = join(folder, entry.name);
+      const rel = relative(dir, path).split('\\').join('/');
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.md')) {
+        files.markdown.push({ rel, text: readFileSync(path, 'utf8') });
+        files.mtimes.set(rel, statSync(path).mtimeMs);
+      } else if (entry.name === '_category_.json') files.categories.push({ rel, text: readFileSync(path, 'utf8') });
+    }
+  };
+  walk(dir);
+  return files;
+}
+
+/** Builds the site into `outDir`; throws a `DocsError` (and leaves `outDir` untouched) on any error. */
+export async function buildSite(options: BuildOptions): Promise<BuildReport> {
+  const started = performance.now();
+  const root = resolve(options.root);
+  const outDir = resolve(options.outDir ?? join(root, 'dist'));
+  const config = await loadConfig(root, options.env ?? {});
+  const cacheDir = options.cache === false ? undefined : join(root, 'node_modules', '.cache', 'docs');
+  const displayPrefix = `${relative(root, config.contentDir).split('\\').join('/')}/`;
+  const lastUpdatesPromise = readLastUpdates(config.contentDir);
+  const files = readContentFolder(config.contentDir);
+  const content = collectContent({ files: files.markdown, categories: files.categories, sidebars: config.sidebars, homepageDoc: config.homepageDoc, displayPrefix });
+  const lastUpdates = await lastUpdatesPromise;
+
+  const staging = createStaging(outDir);
+  try {
+    const assets = await bundleRuntime({ outDir: staging, cacheDir });
+    const siteTemplate = join(root, 'templates', 'page.html');
+    const template = readFileSync(existsSync(siteTemplate) ? siteTemplate : join(PACKAGE_ROOT, 'templates', 'page.html'), 'utf8');
+    const context: PageJobContext = {
+      site: config.site,
+      markdown: { ...config.markdown, displayPrefix, routeOfFile: content.routeOfFile },
+      template,
+      assets,
+      contentDir: config.contentDir,
+      outDir: staging,
+      cacheDir,
+      manifestUrl: '/manifest.json',
+      editUrl: config.editUrl,
+      sidebars: content.sidebars,
+    };
+    const jobs: PageJob[] = content.docs.map((doc) => ({
+      rel: doc.rel,
+      id: doc.id,
+      route: doc.route,
+      sidebar: doc.sidebar,
+      title: doc.title,
+      description: doc.frontmatter.description,
+      hideToc: doc.frontmatter.hide_table_of_contents ?? false,
+      body: doc.body,
+      breadcrumbs: doc.breadcrumbs,
+      prev: doc.prev,
+      next: doc.next,
+      lastUpdated: lastUpdates.get(doc.rel) ?? { timestamp: Math.round(files.mtimes.get(doc.rel) ?? 0) },
+    }));
+    const results = await buildPages({ context, jobs, outDir, options });
+
+    const errors = results.flatMap((result) => result.errors);
+    const warnings = results.flatMap((result) => result.warnings);
+    const linkReport = checkLinks(results);
+    errors.push(...linkReport.errors);
+    warnings.push(...linkReport.warnings);
+    if (errors.length > 0) throw new DocsError('content', errors);
+
+    writeNotFound({ context, outDir: staging });
+    const manifest: Manifest = {
+      version: config.site.version,
+      locale: config.site.locale,
+      routes: content.docs.map((doc, i) => ({ path: doc.route, id: doc.id, sidebar: doc.sidebar, title: doc.title, data: results[i]!.dataUrl })),
+      sidebars: content.sidebars,
+    };
+    writeFileSync(join(staging, 'manifest.json'), JSON.stringify(manifest));
+    publishStaging(staging, outDir);
+    if (cacheDir) {
+      const pages: OutputState['pages'] = {};
+      results.forEach((result, i) => (pages[result.route] = { key: pageKey(context, jobs[i]!), result: { ...result, cached: true } }));
+      writeOutputState(cacheDir, { outDir, pages });
+    }
+    return {
+      outDir,
+      pages: jobs.length,
+      cachedPages: results.filter((result) => result.cached).length,
+      warnings,
+      seconds: (performance.now() - started) / 1000,
+    };
+  } catch (error) {
+    discardStaging(staging);
+    throw error;
+  }
+}
+
+/** Hash of every input of a page's bytes: the generator, the shared context, the page's own job. */
+function pageKey(context: PageJobContext, job: PageJob): string {
+  const shared = (contextKeys.get(context) ?? contextKeys.set(context, hash(generatorVersion() + JSON.stringify({ ...context, outDir: '', cacheDir: '' }))).get(context))!;
+  return hash(`${shared}\0${JSON.stringify(job)}\0${JSON.stringify(context.sidebars[job.sidebar] ?? null)}`);
+}
+const contextKeys = new WeakMap<PageJobContext, string>();
+
+/** Links unchanged pages from the previous output and renders the rest on the worker pool. */
+async function buildPages({ context, jobs, outDir, options }: { context: PageJobContext; jobs: PageJob[]; outDir: string; options: BuildOptions }): Promise<PageResult[]> {
+  const state = context.cacheDir ? readOutputState(context.cacheDir) : undefined;
+  const previous = state && state.outDir === outDir && existsSync(outDir) ? state.pages : {};
+  const results: (PageResult | undefined)[] = new Array(jobs.length);
+  const pending: number[] = [];
+  const createdDirs = new Set<string>();
+  jobs.forEach((job, i) => {
+    const before = previous[job.route];
+    if (before && before.key === pageKey(context, job) && reuseFiles(outDir, context.outDir, before.result.files, createdDirs)) results[i] = before.result;
+    else pending.push(i);
+  });
+  if (pending.length > 0) {
+    const built = await runPageJobs({ context, jobs: pending.map((i) => jobs[i]!), workerUrl: options.workerUrl, threads: options.threads });
+    pending.forEach((jobIndex, i) => (results[jobIndex] = built[i]));
+  }
+  return results as PageResult[];
+}
+
+/** `404.html`: the not-found page in the same layout, served for every unknown path. */
+function writeNotFound({ context, outDir }: { context: PageJobContext; outDir: string }): void {
+  const page: PageMeta = { route: '/404', id: '', title: NOT_FOUND_TITLE, toc: [], hideToc: true, breadcrumbs: [], hasMermaid: false, notFound: true };
+  const data: HydrationData = { site: context.site, page, manifestUrl: context.manifestUrl };
+  writeFileSync(join(outDir, '404.html'), renderPage({ template: context.template, assets: context.assets, data, html: '' }));
+}
+
+export { DocsError };

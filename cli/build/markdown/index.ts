@@ -1,0 +1,105 @@
+/**
+ * Stage 3, markdown: one unified pipeline from a page's markdown to its body HTML, TOC, ids and links.
+ * The plugin order, and why:
+ *   1. remark-parse + remark-gfm + remark-directive — GFM syntax and `:::` blocks must be parsed first;
+ *   2. remarkAdmonitions — turns known directives into asides and restores every other one as text;
+ *   3. remarkLinks — rewrites `.md` links and images while positions still point into the source;
+ *   4. mdast → hast (remark-rehype's engine) with the shiki `code` handler, so fences never pass
+ *      through as unhighlighted `pre` and raw HTML is dropped (see README, "Raw HTML");
+ *   5. rehypeHeadings — ids and TOC are computed on the final heading text;
+ *   6. rehype-react with the runtime's components, rendered to a string by React.
+ */
+import { createElement, Fragment } from 'react';
+import { jsx, jsxs } from 'react/jsx-runtime';
+import { renderToString } from 'react-dom/server';
+import type { ReactElement } from 'react';
+import type { Root as HastRoot } from 'hast';
+import type { Root as MdastRoot } from 'mdast';
+import { toHast } from 'mdast-util-to-hast';
+import rehypeReact from 'rehype-react';
+import remarkDirective from 'remark-directive';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { createHighlighter, type HighlighterGeneric } from 'shiki';
+import { unified } from 'unified';
+import { VFile } from 'vfile';
+import type { TocEntry } from '../../../runtime/manifest';
+import { markdownComponents } from '../../../runtime/components/markdown/markdown-components';
+import type { Diagnostic } from '../../util/errors';
+import { normaliseAdmonitionTitles, remarkAdmonitions } from './plugins/admonitions';
+import { collectLanguages, renderFence } from './plugins/code';
+import { rehypeHeadings } from './plugins/headings';
+import { remarkLinks, type FoundLink } from './plugins/links';
+
+/** Site-wide markdown settings. */
+export interface MarkdownOptions {
+  /** Shiki theme of code blocks. */
+  codeTheme: string;
+  /** Languages loaded up front. */
+  highlightLanguages: string[];
+  toc: { minLevel: number; maxLevel: number };
+  /** Prefix of file paths in messages, e.g. `content/`. */
+  displayPrefix: string;
+  /** Route of every markdown file by its path below the content folder. */
+  routeOfFile: Record<string, string>;
+}
+
+/** One page to render. */
+export interface MarkdownInput {
+  /** Path below the content folder. */
+  rel: string;
+  /** Markdown without frontmatter (frontmatter lines blanked). */
+  body: string;
+  /** Copies a local image and returns its URL, or undefined when it does not exist. */
+  resolveImage: (rel: string) => string | undefined;
+}
+
+/** What the markdown stage produces for one page. */
+export interface RenderedMarkdown {
+  html: string;
+  toc: TocEntry[];
+  /** Every element id on the page, for anchor checks. */
+  ids: string[];
+  links: FoundLink[];
+  warnings: Diagnostic[];
+  errors: Diagnostic[];
+  hasMermaid: boolean;
+}
+
+/** A renderer holding one highlighter; create one per worker. */
+export interface MarkdownRenderer {
+  render(input: MarkdownInput): Promise<RenderedMarkdown>;
+}
+
+/** Creates the highlighter once and returns a renderer that loads further grammars on demand. */
+export async function createMarkdownRenderer(options: MarkdownOptions): Promise<MarkdownRenderer> {
+  const highlighter = (await createHighlighter({ themes: [options.codeTheme], langs: options.highlightLanguages })) as HighlighterGeneric<string, string>;
+  const parser = unified().use(remarkParse).use(remarkGfm).use(remarkDirective).freeze();
+  const react = unified().use(rehypeReact, { Fragment, jsx, jsxs, components: markdownComponents }).freeze();
+  return {
+    async render(input) {
+      const file = options.displayPrefix + input.rel;
+      const warnings: Diagnostic[] = [];
+      const errors: Diagnostic[] = [];
+      const links: FoundLink[] = [];
+      const mdast = parser.parse(normaliseAdmonitionTitles(input.body)) as MdastRoot;
+      remarkAdmonitions()(mdast);
+      remarkLinks({ rel: input.rel, displayPrefix: options.displayPrefix, routeOfFile: options.routeOfFile, resolveImage: input.resolveImage, links, warnings, errors })(mdast);
+      const loaded = new Set(highlighter.getLoadedLanguages());
+      const missing = [...collectLanguages(mdast)].filter((lang) => !loaded.has(lang));
+      if (missing.length > 0) await highlighter.loadLanguage(...(missing as never[]));
+      let hasMermaid = false;
+      const hast = toHast(mdast, {
+        handlers: {
+          code: (_state, node) => renderFence(node, { highlighter, theme: options.codeTheme, file, warnings, onMermaid: () => (hasMermaid = true) }),
+        },
+      }) as HastRoot;
+      const toc: TocEntry[] = [];
+      const ids = new Set<string>();
+      rehypeHeadings({ toc: options.toc, entries: toc, ids })(hast);
+      const element = react.stringify(hast, new VFile()) as unknown as ReactElement;
+      const html = renderToString(createElement(Fragment, null, element));
+      return { html, toc, ids: [...ids], links, warnings, errors, hasMermaid };
+    },
+  };
+}

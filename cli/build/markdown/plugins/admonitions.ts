@@ -1,0 +1,73 @@
+/**
+ * remark plugin: Docusaurus admonitions (`:::note`, `:::tip`, `:::info`, `:::warning`, `:::danger`,
+ * with an optional `[Title]`) become `<aside class="admonition admonition-KIND">`. Any other
+ * directive is turned back into the text it was written as, so `12:30` or `a:b` in prose survive.
+ */
+import type { Root, Paragraph, PhrasingContent, RootContent } from 'mdast';
+import type { ContainerDirective, LeafDirective, TextDirective } from 'mdast-util-directive';
+import { visit, SKIP } from 'unist-util-visit';
+
+/** Admonition kinds and their default titles. */
+export const ADMONITIONS: Record<string, string> = { note: 'Note', tip: 'Tip', info: 'Info', warning: 'Warning', danger: 'Danger', caution: 'Warning' };
+
+/** `:::tip Some title` (Docusaurus' older syntax) → `:::tip[Some title]`; line numbers are unchanged. */
+export function normaliseAdmonitionTitles(markdown: string): string {
+  return markdown.replace(/^([ \t]*):::(note|tip|info|warning|danger|caution)[ \t]+([^\n[{][^\n]*?)[ \t]*$/gm, '$1:::$2[$3]');
+}
+
+type Directive = ContainerDirective | LeafDirective | TextDirective;
+
+export function remarkAdmonitions() {
+  return (tree: Root): void => {
+    visit(tree, (node, index, parent) => {
+      if (node.type !== 'containerDirective' && node.type !== 'leafDirective' && node.type !== 'textDirective') return;
+      const directive = node as Directive;
+      if (directive.type === 'containerDirective' && ADMONITIONS[directive.name]) {
+        toAdmonition(directive);
+        return;
+      }
+      if (parent && index !== undefined) {
+        parent.children.splice(index, 1, ...(restore(directive) as never[]));
+        return [SKIP, index];
+      }
+    });
+  };
+}
+
+function toAdmonition(node: ContainerDirective): void {
+  const first = node.children[0];
+  let title = ADMONITIONS[node.name]!;
+  let titleChildren: PhrasingContent[] | undefined;
+  if (first && first.type === 'paragraph' && (first.data as { directiveLabel?: boolean } | undefined)?.directiveLabel) {
+    titleChildren = first.children;
+    node.children.shift();
+    title = '';
+  }
+  const kind = node.name === 'caution' ? 'warning' : node.name;
+  const heading: Paragraph = {
+    type: 'paragraph',
+    data: { hName: 'div', hProperties: { className: ['admonition-title'] } },
+    children: titleChildren ?? [{ type: 'text', value: title }],
+  };
+  node.children.unshift(heading as never);
+  node.data = { hName: 'aside', hProperties: { className: ['admonition', `admonition-${kind}`], dataKind: kind } };
+}
+
+/** The markdown text a non-admonition directive was written as. */
+function restore(node: Directive): RootContent[] {
+  const marker = node.type === 'textDirective' ? ':' : node.type === 'leafDirective' ? '::' : ':::';
+  const attrs = node.attributes && Object.keys(node.attributes).length > 0
+    ? `{${Object.entries(node.attributes).map(([k, v]) => `${k}="${v ?? ''}"`).join(' ')}}`
+    : '';
+  const head = { type: 'text', value: `${marker}${node.name}` } as const;
+  if (node.type === 'textDirective') {
+    const label: PhrasingContent[] = node.children.length > 0
+      ? [{ type: 'text', value: '[' }, ...node.children, { type: 'text', value: `]${attrs}` }]
+      : attrs ? [{ type: 'text', value: attrs }] : [];
+    return [head, ...label] as RootContent[];
+  }
+  if (node.type === 'leafDirective') {
+    return [{ type: 'paragraph', children: [head, ...(node.children.length ? [{ type: 'text' as const, value: '[' }, ...node.children, { type: 'text' as const, value: ']' }] : [])] }];
+  }
+  return [{ type: 'paragraph', children: [head] }, ...(node.children as RootContent[])];
+}

@@ -1,0 +1,39 @@
+/**
+ * rehype plugin: stable heading ids (github-slugger, duplicates suffixed `-1`, `-2`), an anchor link in
+ * each h2–h6, the table of contents of the configured levels, and every id on the page for anchor checks.
+ * A leading h1 is removed: the layout renders the title as the page's h1.
+ */
+import type { Element, Root } from 'hast';
+import GithubSlugger from 'github-slugger';
+import { toString } from 'hast-util-to-string';
+import { visit } from 'unist-util-visit';
+import type { TocEntry } from '../../../../runtime/manifest';
+
+export interface HeadingsOptions {
+  toc: { minLevel: number; maxLevel: number };
+  /** Receives the TOC entries. */
+  entries: TocEntry[];
+  /** Receives every element id on the page. */
+  ids: Set<string>;
+}
+
+const HEADING = /^h([1-6])$/;
+
+export function rehypeHeadings(options: HeadingsOptions) {
+  return (tree: Root): void => {
+    const first = tree.children.find((node) => node.type === 'element');
+    if (first && first.type === 'element' && first.tagName === 'h1') tree.children.splice(tree.children.indexOf(first), 1);
+    const slugger = new GithubSlugger();
+    visit(tree, 'element', (node: Element) => {
+      const match = HEADING.exec(node.tagName);
+      if (typeof node.properties.id === 'string') options.ids.add(node.properties.id);
+      if (!match) return;
+      const level = Number(match[1]);
+      const text = toString(node).trim();
+      const id = typeof node.properties.id === 'string' ? node.properties.id : slugger.slug(text);
+      node.properties.id = id;
+      options.ids.add(id);
+      if (level >= options.toc.minLevel && level <= options.toc.maxLevel) options.entries.push({ id, text, level });
+    });
+  };
+}

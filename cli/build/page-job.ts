@@ -1,0 +1,181 @@
+/**
+ * One page, from markdown to files on disk: markdown (through the content-hash cache), layout render,
+ * `index.html` and the page's data chunk. Runs inside a worker thread, or in-process for tests.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { HydrationData, LastUpdated, PageData, PageLink, PageMeta, SidebarItem, SiteData } from '../../runtime/manifest';
+import type { Diagnostic } from '../util/errors';
+import { createMarkdownRenderer, type MarkdownOptions, type MarkdownRenderer, type RenderedMarkdown } from './markdown/index';
+import type { FoundLink } from './markdown/plugins/links';
+import { renderPage, type AssetUrls } from './render';
+import { generatorVersion } from './reuse';
+
+/** What every page job of one build shares. */
+export interface PageJobContext {
+  site: SiteData;
+  markdown: MarkdownOptions;
+  template: string;
+  assets: AssetUrls;
+  /** Absolute content folder. */
+  contentDir: string;
+  /** Absolute output folder being written. */
+  outDir: string;
+  /** Absolute cache folder, or undefined to disable the cache. */
+  cacheDir?: string;
+  manifestUrl: string;
+  /** Edit-link prefix (before the path below the content folder). */
+  editUrl: string;
+  sidebars: Record<string, SidebarItem[]>;
+}
+
+/** One page to build. */
+export interface PageJob {
+  rel: string;
+  id: string;
+  route: string;
+  sidebar: string;
+  title: string;
+  description?: string;
+  hideToc: boolean;
+  body: string;
+  breadcrumbs: PageLink[];
+  prev?: PageLink;
+  next?: PageLink;
+  lastUpdated?: LastUpdated;
+}
+
+/** What the main thread needs back from a page. */
+export interface PageResult {
+  route: string;
+  /** URL of the page's data chunk. */
+  dataUrl: string;
+  links: FoundLink[];
+  ids: string[];
+  warnings: Diagnostic[];
+  errors: Diagnostic[];
+  /** True when the markdown came from the cache or the whole page from the previous output. */
+  cached: boolean;
+  /** Files written for the page, relative to the output folder (HTML, data chunk, images). */
+  files: string[];
+}
+
+interface CacheEntry extends RenderedMarkdown {
+  /** Images the page uses (paths below the content folder), re-copied on a cache hit. */
+  sources: string[];
+}
+
+/** Builds pages; holds the highlighter, so create one per thread. */
+export class PageBuilder {
+  private renderer: Promise<MarkdownRenderer> | undefined;
+  private readonly cacheSalt: string;
+
+  constructor(private readonly context: PageJobContext) {
+    const { routeOfFile, ...markdownSettings } = context.markdown;
+    this.cacheSalt = hash(generatorVersion() + JSON.stringify(markdownSettings) + JSON.stringify(routeOfFile));
+  }
+
+  /** Renders and writes one page. */
+  async build(job: PageJob): Promise<PageResult> {
+    const { markdown, cached } = await this.markdownOf(job);
+    const { context } = this;
+    const meta: PageMeta = {
+      route: job.route,
+      id: job.id,
+      title: job.title,
+      description: job.description,
+      sidebar: job.sidebar,
+      toc: markdown.toc,
+      hideToc: job.hideToc,
+      editUrl: context.editUrl + job.rel,
+      lastUpdated: job.lastUpdated,
+      breadcrumbs: job.breadcrumbs,
+      prev: job.prev,
+      next: job.next,
+      hasMermaid: markdown.hasMermaid,
+    };
+    const data: HydrationData = { site: context.site, page: meta, manifestUrl: context.manifestUrl };
+    const files = [routeFile(job.route), ...markdown.images];
+    const html = renderPage({ template: context.template, assets: context.assets, data, html: markdown.html, sidebar: context.sidebars[job.sidebar] });
+    writeFile(join(context.outDir, routeFile(job.route)), html);
+    const pageData: PageData = { ...meta, html: markdown.html };
+    const json = JSON.stringify(pageData);
+    const dataUrl = `/assets/pages/${routeSlug(job.route)}.${hash(json).slice(0, 8)}.json`;
+    writeFile(join(context.outDir, dataUrl), json);
+    files.push(dataUrl.slice(1));
+    return { route: job.route, dataUrl, links: markdown.links, ids: markdown.ids, warnings: markdown.warnings, errors: markdown.errors, cached, files };
+  }
+
+  private async markdownOf(job: PageJob): Promise<{ markdown: RenderedMarkdown & { images: string[] }; cached: boolean }> {
+    const key = hash(`${this.cacheSalt}\0${job.rel}\0${job.body}`);
+    const cacheFile = this.context.cacheDir ? join(this.context.cacheDir, 'pages', key.slice(0, 2), `${key}.json`) : undefined;
+    if (cacheFile && existsSync(cacheFile)) {
+      try {
+        const entry = JSON.parse(readFileSync(cacheFile, 'utf8')) as CacheEntry;
+        const images = entry.sources.map((source) => this.copyImage(source)?.slice(1) ?? '');
+        if (images.every(Boolean)) return { markdown: { ...entry, images }, cached: true };
+      } catch {
+        // A corrupt entry is rebuilt below.
+      }
+    }
+    this.renderer ??= createMarkdownRenderer(this.context.markdown);
+    const sources: string[] = [];
+    const images: string[] = [];
+    const markdown = await (await this.renderer).render({
+      rel: job.rel,
+      body: job.body,
+      resolveImage: (rel) => {
+        const url = this.copyImage(rel);
+        if (url) {
+          sources.push(rel);
+          images.push(url.slice(1));
+        }
+        return url;
+      },
+    });
+    if (cacheFile && markdown.errors.length === 0) writeFile(cacheFile, JSON.stringify({ ...markdown, sources } satisfies CacheEntry));
+    return { markdown: { ...markdown, images }, cached: false };
+  }
+
+  /** Copies an image below the content folder to `assets/images/NAME.HASH.EXT`; undefined when missing. */
+  private copyImage(rel: string): string | undefined {
+    const source = join(this.context.contentDir, rel);
+    if (!existsSync(source)) return undefined;
+    const bytes = readFileSync(source);
+    const name = rel.split('/').pop()!;
+    const dot = name.lastIndexOf('.');
+    const hashed = dot > 0 ? `${name.slice(0, dot)}.${hash(bytes).slice(0, 8)}${name.slice(dot)}` : `${name}.${hash(bytes).slice(0, 8)}`;
+    const url = `/assets/images/${hashed}`;
+    const target = join(this.context.outDir, url);
+    if (!existsSync(target)) writeFile(target, bytes);
+    return url;
+  }
+}
+
+/** Output file of a route: `/` → `index.html`, `/a/b` → `a/b/index.html`. */
+export function routeFile(route: string): string {
+  return route === '/' ? 'index.html' : `${route.slice(1)}/index.html`;
+}
+
+/** A file-name-safe form of a route. */
+function routeSlug(route: string): string {
+  return route === '/' ? 'index' : route.slice(1).replace(/[^a-zA-Z0-9_-]+/g, '_');
+}
+
+export function hash(value: string | Uint8Array): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+/** Folders already created by this thread, so each page costs one system call, not a `mkdir -p` walk. */
+const createdDirs = new Set<string>();
+
+function writeFile(path: string, content: string | Uint8Array): void {
+  const dir = dirname(path);
+  if (!createdDirs.has(dir)) {
+    mkdirSync(dir, { recursive: true });
+    createdDirs.add(dir);
+  }
+  // Synchronous on purpose: measured faster here than fs.promises, which pays three thread-pool hops per file.
+  writeFileSync(path, content);
+}

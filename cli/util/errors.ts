@@ -1,0 +1,76 @@
+/** Typed errors: library code throws these, only the CLI entry turns them into output and an exit code. */
+
+/** Where a problem is: a file and, when known, a line and column (1-based) or a JSON pointer. */
+export interface SourcePlace {
+  file: string;
+  line?: number;
+  column?: number;
+  /** JSON pointer inside the file (OpenAPI specs, config keys). */
+  pointer?: string;
+}
+
+/** One problem found in the input: what, where and the fix. */
+export interface Diagnostic extends SourcePlace {
+  message: string;
+  /** How to fix it, shown on its own line. */
+  fix?: string;
+}
+
+/** What went wrong, which decides the exit code (see README, "Exit codes"). */
+export type ErrorKind = 'content' | 'config' | 'usage';
+
+/** Exit codes of the `docs` command. */
+export const EXIT = { ok: 0, content: 1, config: 2, usage: 2, internal: 70 } as const;
+
+/** A build failure carrying every diagnostic of its kind, so all can be printed at once. */
+export class DocsError extends Error {
+  readonly kind: ErrorKind;
+  readonly diagnostics: Diagnostic[];
+  constructor(kind: ErrorKind, diagnostics: Diagnostic[], summary?: string) {
+    super(summary ?? diagnostics.map(formatDiagnostic).join('\n'));
+    this.name = 'DocsError';
+    this.kind = kind;
+    this.diagnostics = diagnostics;
+  }
+}
+
+/** `file:line:col`, or `file#/json/pointer`. */
+export function formatPlace(place: SourcePlace): string {
+  let out = place.file;
+  if (place.line !== undefined) out += `:${place.line}`;
+  if (place.line !== undefined && place.column !== undefined) out += `:${place.column}`;
+  if (place.pointer !== undefined) out += `#${place.pointer}`;
+  return out;
+}
+
+/** One diagnostic as printed: `file:line:col: message` then an indented `fix:` line. */
+export function formatDiagnostic(d: Diagnostic): string {
+  const head = `${formatPlace(d)}: ${d.message}`;
+  return d.fix ? `${head}\n  fix: ${d.fix}` : head;
+}
+
+/** The closest candidate to `word` by edit distance, when close enough to be a likely typo. */
+export function suggest(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const d = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length]!;
+}

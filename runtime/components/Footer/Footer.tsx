@@ -1,0 +1,10 @@
+import type { JSX } from 'react';
+
+/** Site footer with the copyright notice. */
+export function Footer({ copyright }: { copyright: string }): JSX.Element {
+  return (
+    <footer className="footer">
+      <p className="footer-copyright">{copyright}</p>
+    </footer>
+  );
+}

@@ -1,0 +1,2 @@
+/** Side-effect CSS imports, bundled by esbuild. */
+declare module '*.css';
