@@ -235,11 +235,11 @@ function buildTree(docs: Doc[], baseDir: string, categoryMeta: Map<string, Categ
       });
     }
     nodes.sort((a, b) => {
+      // A folder's own `index.md` leads it, whatever its position.
+      if (a.name === 'index' || b.name === 'index') return a.name === 'index' ? -1 : 1;
       if (a.position !== undefined && b.position !== undefined && a.position !== b.position) return a.position - b.position;
       if (a.position !== undefined && b.position === undefined) return -1;
       if (a.position === undefined && b.position !== undefined) return 1;
-      // `index` first among equals: a section's own page leads it.
-      if (a.name === 'index' || b.name === 'index') return a.name === 'index' ? -1 : 1;
       return compareNames(a.name, b.name);
     });
     return nodes.map((node) => node.item);

@@ -6,7 +6,7 @@ import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from '
 import { join, relative, resolve } from 'node:path';
 import type { HydrationData, Manifest, PageMeta } from '../../runtime/manifest';
 import { NOT_FOUND_TITLE } from '../../runtime/components/NotFound/NotFound';
-import { DocsError, type Diagnostic } from '../util/errors';
+import { DocsError, sortDiagnostics, type Diagnostic } from '../util/errors';
 import { PACKAGE_ROOT, bundleRuntime } from './bundle';
 import { loadConfig } from './config-file';
 import { collectContent, type SourceFile } from './content';
@@ -121,7 +121,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
     const linkReport = checkLinks(results);
     errors.push(...linkReport.errors);
     warnings.push(...linkReport.warnings);
-    if (errors.length > 0) throw new DocsError('content', errors);
+    if (errors.length > 0) throw new DocsError('content', sortDiagnostics(errors));
 
     writeNotFound({ context, outDir: staging });
     const manifest: Manifest = {
@@ -141,7 +141,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
       outDir,
       pages: jobs.length,
       cachedPages: results.filter((result) => result.cached).length,
-      warnings,
+      warnings: sortDiagnostics(warnings),
       seconds: (performance.now() - started) / 1000,
     };
   } catch (error) {

@@ -34,6 +34,11 @@ export class DocsError extends Error {
   }
 }
 
+/** Orders diagnostics by file, line and column, so output is the same on every run. */
+export function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
+  return [...list].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0)));
+}
+
 /** `file:line:col`, or `file#/json/pointer`. */
 export function formatPlace(place: SourcePlace): string {
   let out = place.file;

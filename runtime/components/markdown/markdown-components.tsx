@@ -12,7 +12,7 @@ function makeHeading(Tag: HeadingTag) {
     return (
       <Tag id={id} {...rest}>
         {children}
-        {id ? (
+        {id && !String(rest.className ?? '').includes('sr-only') ? (
           <a className="hash-link" href={`#${id}`} aria-label="Direct link to this heading">
             #
           </a>
@@ -56,6 +56,11 @@ function Aside(props: ComponentProps<'aside'> & { children?: ReactNode }): JSX.E
   return <aside role="note" {...props} />;
 }
 
+/** Images load lazily (and so React does not hoist a preload link into the body). */
+function Image(props: ComponentProps<'img'>): JSX.Element {
+  return <img loading="lazy" decoding="async" {...props} />;
+}
+
 /** Code whose highlighted tokens arrive as one HTML string (`data-html`). */
 function Code(props: ComponentProps<'code'> & { 'data-html'?: string }): JSX.Element {
   const { 'data-html': html, ...rest } = props;
@@ -75,4 +80,5 @@ export const markdownComponents = {
   a: Anchor,
   aside: Aside,
   code: Code,
+  img: Image,
 };

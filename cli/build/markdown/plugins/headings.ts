@@ -28,6 +28,8 @@ export function rehypeHeadings(options: HeadingsOptions) {
       const match = HEADING.exec(node.tagName);
       if (typeof node.properties.id === 'string') options.ids.add(node.properties.id);
       if (!match) return;
+      // GFM's visually hidden "Footnotes" heading is for screen readers, not for the TOC.
+      if (node.properties.id === 'footnote-label') return;
       const level = Number(match[1]);
       const text = toString(node).trim();
       const id = typeof node.properties.id === 'string' ? node.properties.id : slugger.slug(text);

@@ -1,0 +1,140 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Manifest } from '../../runtime/manifest';
+import { copyFixture, readRoute, runDocs, type CliRun } from '../support/site';
+
+describe('docs build of the basic fixture', () => {
+  let site: string;
+  let dist: string;
+  let run: CliRun;
+
+  beforeAll(() => {
+    site = copyFixture('basic');
+    dist = join(mkdtempSync(join(tmpdir(), 'docs-out-')), 'public');
+    run = runDocs(['build', '--root', site, '--out', dist]);
+  });
+
+  it('exits 0 and ends with a one-line summary of pages, warnings and seconds', () => {
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Built 6 pages in \d+\.\d\d s \(0 from cache\), 0 warnings → .*public\n$/);
+  });
+
+  it('writes one index.html per route into the --out folder, plus 404.html', () => {
+    for (const route of ['/', '/guide', '/guide/install', '/guide/faq', '/guide/zebra', '/guide/advanced/tuning']) {
+      expect(existsSync(join(dist, route === '/' ? 'index.html' : `${route.slice(1)}/index.html`)), route).toBe(true);
+    }
+    const notFound = readFileSync(join(dist, '404.html'), 'utf8');
+    expect(notFound).toContain('<title>Page not found | Docs</title>');
+    expect(notFound).toContain('class="navbar"');
+    expect(existsSync(join(site, 'dist'))).toBe(false);
+  });
+
+  it('titles pages "Page | Docs" and sets lang="en-GB" and the meta description', () => {
+    const html = readRoute(dist, '/guide/install');
+    expect(html).toContain('<html lang="en-GB"');
+    expect(html).toContain('<title>Install the backend | Docs</title>');
+    expect(html).toContain('<meta name="description" content="How to install the backend locally."/>');
+  });
+
+  it('lists h2 and h3 in the table of contents but not h4', () => {
+    const html = readRoute(dist, '/guide/install');
+    const toc = /<nav class="toc"[\s\S]*?<\/nav>/.exec(html)?.[0] ?? '';
+    expect(toc).toContain('href="#requirements"');
+    expect(toc).toContain('href="#ruby"');
+    expect(toc).not.toContain('a-detail-that-stays-out-of-the-table-of-contents');
+    expect(toc).not.toContain('Footnotes');
+    expect(html).toContain('<h4 id="a-detail-that-stays-out-of-the-table-of-contents">');
+  });
+
+  it('highlights ruby, json and bash with shiki tokens, titles and highlighted lines', () => {
+    const html = readRoute(dist, '/guide/install');
+    expect(html).toMatch(/data-language="ruby"><div class="code-block-title">config\/initializers\/quad.rb<\/div><pre class="shiki github-dark"/);
+    expect(html).toContain('<span style="color:#79B8FF">Rails</span>');
+    expect(html).toMatch(/<span class="line highlighted"><span style="color:#E1E4E8"> {2}config\.<\/span>/);
+    expect(html).toContain('<span style="color:#79B8FF">"platform"</span>');
+    expect(html).toContain('<span style="color:#B392F0">bundle</span>');
+    expect(html).toContain('data-copy=""');
+  });
+
+  it('renders admonitions with default, bracketed and old-style titles', () => {
+    const html = readRoute(dist, '/guide/install');
+    expect(html).toContain('<aside role="note" class="admonition admonition-note" data-kind="note"><div class="admonition-title">Note</div><p>Keep your secrets out of git.</p></aside>');
+    expect(html).toContain('class="admonition admonition-warning" data-kind="warning"><div class="admonition-title">Mind the data</div>');
+    expect(html).toContain('<div class="admonition-title">Old-style title</div>');
+    expect(html).toMatch(/The time 12(<!-- -->)?:30(<!-- -->)? and the pair a(<!-- -->)?:b/);
+  });
+
+  it('renders GFM tables, task lists, strikethrough, autolinks and footnotes', () => {
+    const html = readRoute(dist, '/guide/install');
+    expect(html).toContain('<th>Tool</th>');
+    expect(html).toContain('<input type="checkbox" disabled="" checked=""/>');
+    expect(html).toContain('<del>hard</del>');
+    expect(html).toContain('<a href="https://quad.example" target="_blank" rel="noopener noreferrer">https://quad.example</a>');
+    expect(html).toContain('id="user-content-fn-1"');
+  });
+
+  it('rewrites .md links to routes, keeps anchors, and suffixes duplicate heading ids', () => {
+    expect(readRoute(dist, '/guide/install')).toContain('<a href="/guide/advanced/tuning#caching">Caching</a>');
+    expect(readRoute(dist, '/')).toContain('<a href="/guide/install">installation guide</a>');
+    expect(readRoute(dist, '/guide/faq')).toContain('<a href="/guide">the guide</a>');
+    const tuning = readRoute(dist, '/guide/advanced/tuning');
+    expect(tuning).toContain('<h2 id="caching">');
+    expect(tuning).toContain('<h2 id="caching-1">');
+  });
+
+  it('keeps mermaid fences as diagram placeholders and copies images with hashed names', () => {
+    const html = readRoute(dist, '/guide/install');
+    expect(html).toContain('<div class="mermaid" data-mermaid="">flowchart LR\n  A --&gt; B</div>');
+    const src = /<img[^>]*src="(\/assets\/images\/diagram\.[0-9a-f]{8}\.svg)"/.exec(html)?.[1];
+    expect(src).toBeDefined();
+    expect(readFileSync(join(dist, src!), 'utf8')).toContain('<svg');
+  });
+
+  it('renders the sidebar with the current page active, categories expanded and ordered by position then name', () => {
+    const html = readRoute(dist, '/guide/advanced/tuning');
+    const sidebar = /<aside class="sidebar">[\s\S]*?<\/aside>/.exec(html)?.[0] ?? '';
+    const labels = [...sidebar.matchAll(/>([^<>]+)<\/(?:a|span)>/g)].map((m) => m[1]);
+    expect(labels).toEqual(['Guide', 'Install the backend', 'FAQ', 'Advanced topics', 'Tuning', 'Zebra']);
+    expect(sidebar).toContain('<a class="sidebar-link active" href="/guide/advanced/tuning" aria-current="page">Tuning</a>');
+  });
+
+  it('renders navbar, breadcrumbs, edit link, last update, previous/next and footer', () => {
+    const html = readRoute(dist, '/guide/advanced/tuning');
+    expect(html).toContain('<a class="navbar-link active" href="/guide" aria-current="page">Guide</a>');
+    expect(html).toMatch(/<nav class="breadcrumbs"[^>]*><ol><li><span>Advanced topics<\/span><\/li><li aria-current="page">Tuning<\/li>/);
+    expect(html).toContain('href="https://git.quad.example/quad/docs/edit/master/content/guide/advanced/tuning.md"');
+    expect(html).toMatch(/Last updated on <time[^>]*>\d{1,2} \w+ \d{4}<\/time>/);
+    expect(html).toContain('<a class="pagination-link pagination-prev" href="/guide/faq" rel="prev">');
+    expect(html).toContain('<a class="pagination-link pagination-next" href="/guide/zebra" rel="next">');
+    expect(html).toContain('Copyright © 2025 Quad');
+  });
+
+  it('carries only its own sidebar, never the site-wide route list', () => {
+    const home = readRoute(dist, '/');
+    expect(home).not.toContain('/guide/zebra');
+  });
+
+  it('writes manifest.json with routes, sidebars, version and locale, and a data chunk per page', () => {
+    const manifest = JSON.parse(readFileSync(join(dist, 'manifest.json'), 'utf8')) as Manifest;
+    expect(manifest.locale).toBe('en-GB');
+    expect(manifest.version.label).toBe('Next');
+    const install = manifest.routes.find((route) => route.path === '/guide/install');
+    expect(install).toMatchObject({ id: 'guide/install', sidebar: 'guide', title: 'Install the backend' });
+    const chunk = JSON.parse(readFileSync(join(dist, install!.data), 'utf8')) as { html: string; title: string };
+    expect(chunk.title).toBe('Install the backend');
+    expect(chunk.html).toContain('<h2 id="requirements">');
+    expect(manifest.sidebars.guide?.map((item) => item.label)).toEqual(['Guide', 'Install the backend', 'FAQ', 'Advanced topics', 'Zebra']);
+  });
+
+  it('links content-hashed runtime assets', () => {
+    const html = readRoute(dist, '/');
+    const js = /<script type="module" src="(\/assets\/app\.[A-Z0-9]+\.js)"/.exec(html)?.[1];
+    const css = /<link rel="stylesheet" href="(\/assets\/app\.[A-Z0-9]+\.css)"/.exec(html)?.[1];
+    expect(js && existsSync(join(dist, js))).toBe(true);
+    expect(css && existsSync(join(dist, css))).toBe(true);
+  });
+});

@@ -1,0 +1,86 @@
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { copyFixture, runDocs, snapshotTree } from '../support/site';
+
+/** A copy of the basic fixture with a good build in its dist/. */
+function builtSite(): { site: string; dist: string; before: Map<string, string> } {
+  const site = copyFixture('basic');
+  const first = runDocs(['build', '--root', site]);
+  expect(first.code).toBe(0);
+  const dist = join(site, 'dist');
+  return { site, dist, before: snapshotTree(dist) };
+}
+
+describe('docs build with bad input', () => {
+  let site: string;
+  let dist: string;
+  let before: Map<string, string>;
+  beforeEach(() => ({ site, dist, before } = builtSite()));
+
+  it('fails on a link to a missing route with file:line:col → target, exit 1, and leaves dist/ byte-identical', () => {
+    appendFileSync(join(site, 'content/guide/faq.md'), '\nSee [the old page](/guide/removed) and [another](../nowhere).\n');
+    const run = runDocs(['build', '--root', site]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('error content/guide/faq.md:11:5: broken link → /guide/removed: no page has the route /guide/removed');
+    expect(run.stderr).toContain('content/guide/faq.md:11:40: broken link → ../nowhere: no page has the route /nowhere');
+    expect(run.stderr).toContain('Build failed: 2 errors; the previous output was left untouched.');
+    expect(snapshotTree(dist)).toEqual(before);
+  });
+
+  it('rejects two files on one route, naming both', () => {
+    mkdirSync(join(site, 'content/guide/faq'));
+    writeFileSync(join(site, 'content/guide/faq/index.md'), '---\ntitle: Another FAQ\n---\n\nText.\n');
+    const run = runDocs(['build', '--root', site]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/content\/guide\/faq(\/index)?\.md: has the route \/guide\/faq, which content\/guide\/faq(\/index)?\.md already has/);
+    expect(snapshotTree(dist)).toEqual(before);
+  });
+
+  it('reports malformed frontmatter YAML with its line', () => {
+    writeFileSync(join(site, 'content/guide/zebra.md'), '---\ntitle: Zebra\nsidebar_position: [1\n---\n\nText.\n');
+    const run = runDocs(['build', '--root', site]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/content\/guide\/zebra\.md:\d+(:\d+)?: frontmatter is not valid YAML/);
+  });
+
+  it('suggests the right frontmatter key for a likely typo', () => {
+    writeFileSync(join(site, 'content/guide/zebra.md'), '---\ntitle: Zebra\nsidebar_postion: 3\n---\n\nText.\n');
+    const run = runDocs(['build', '--root', site]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('content/guide/zebra.md:3: frontmatter `sidebar_postion` is not a known key\n  fix: did you mean `sidebar_position`?');
+  });
+
+  it('rejects a page outside every sidebar folder', () => {
+    mkdirSync(join(site, 'content/stray'));
+    writeFileSync(join(site, 'content/stray/page.md'), '# Stray\n');
+    const run = runDocs(['build', '--root', site]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('content/stray/page.md: is outside every sidebar');
+  });
+
+  it('names a missing config key and exits 2', () => {
+    writeFileSync(join(site, 'site.config.ts'), "import { fixtureConfig } from '../_shared/config';\nconst config = fixtureConfig();\ndelete (config as { tagline?: string }).tagline;\nexport default config;\n");
+    const run = runDocs(['build', '--root', site]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('error site.config.ts: `tagline` is missing (expected a non-empty string)');
+    expect(snapshotTree(dist)).toEqual(before);
+  });
+
+  it('names a config key of the wrong type with its path', () => {
+    writeFileSync(join(site, 'site.config.ts'), "import { fixtureConfig } from '../_shared/config';\nexport default fixtureConfig({ navbar: [{ label: 'Home', to: 42 as unknown as string }] });\n");
+    const run = runDocs(['build', '--root', site]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('error site.config.ts: `navbar[0].to` must be a non-empty string, got number 42');
+  });
+
+  it('warns, without failing, on a missing anchor, a .md link to a missing file and an unknown fence language', () => {
+    appendFileSync(join(site, 'content/guide/zebra.md'), '\n[gone](./faq.md#nope) [lost](./lost.md)\n\n```klingon\nQapla\n```\n');
+    const run = runDocs(['build', '--root', site]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('warning content/guide/zebra.md:7:1: link → ./faq.md#nope: /guide/faq has no heading with the id "nope"');
+    expect(run.stderr).toContain('warning content/guide/zebra.md:7:23: link to "./lost.md": no markdown file content/guide/lost.md');
+    expect(run.stderr).toContain('warning content/guide/zebra.md:9:1: unknown code fence language "klingon", shown as plain text');
+    expect(run.stdout).toMatch(/3 warnings/);
+  });
+});

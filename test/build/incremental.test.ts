@@ -1,0 +1,57 @@
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { copyFixture, readRoute, runDocs, snapshotTree } from '../support/site';
+
+describe('last-update data from git', () => {
+  it('shows the author and date of the last commit that touched each file', () => {
+    const site = copyFixture('basic');
+    const git = (...args: string[]): void => {
+      execFileSync('git', args, { cwd: site, env: { ...process.env, GIT_AUTHOR_DATE: '2025-03-14T12:00:00Z', GIT_COMMITTER_DATE: '2025-03-14T12:00:00Z' } });
+    };
+    git('init', '-q');
+    git('add', '.');
+    git('-c', 'user.name=Ada Lovelace', '-c', 'user.email=ada@quad.example', 'commit', '-qm', 'docs: first');
+    appendFileSync(join(site, 'content/guide/faq.md'), '\nOne more answer.\n');
+    execFileSync('git', ['-c', 'user.name=Grace Hopper', '-c', 'user.email=grace@quad.example', 'commit', '-qam', 'docs: faq'], {
+      cwd: site,
+      env: { ...process.env, GIT_AUTHOR_DATE: '2025-06-01T09:30:00Z', GIT_COMMITTER_DATE: '2025-06-01T09:30:00Z' },
+    });
+    writeFileSync(join(site, 'content/guide/untracked.md'), '---\ntitle: Untracked\n---\n\nNot committed yet.\n');
+    expect(runDocs(['build', '--root', site]).code).toBe(0);
+    const dist = join(site, 'dist');
+    expect(readRoute(dist, '/guide/install')).toContain('Last updated on <time dateTime="2025-03-14T12:00:00.000Z">14 March 2025</time> by <b>Ada Lovelace</b>');
+    expect(readRoute(dist, '/guide/faq')).toContain('Last updated on <time dateTime="2025-06-01T09:30:00.000Z">1 June 2025</time> by <b>Grace Hopper</b>');
+    const untracked = readRoute(dist, '/guide/untracked');
+    expect(untracked).toMatch(/Last updated on <time[^>]*>[^<]+<\/time><\/span>/);
+    expect(untracked).not.toContain(' by <b>');
+  });
+});
+
+describe('rebuilds', () => {
+  it('reuses every unchanged page and produces the same bytes', () => {
+    const site = copyFixture('basic');
+    expect(runDocs(['build', '--root', site]).code).toBe(0);
+    const first = snapshotTree(join(site, 'dist'));
+    const again = runDocs(['build', '--root', site]);
+    expect(again.stdout).toMatch(/Built 6 pages in [\d.]+ s \(6 from cache\)/);
+    expect(snapshotTree(join(site, 'dist'))).toEqual(first);
+  });
+
+  it('re-renders a changed page and keeps the others', () => {
+    const site = copyFixture('basic');
+    expect(runDocs(['build', '--root', site]).code).toBe(0);
+    const faq = join(site, 'content/guide/faq.md');
+    writeFileSync(faq, readFileSync(faq, 'utf8').replace('Because the backend', 'Because our backend'));
+    const run = runDocs(['build', '--root', site]);
+    expect(run.stdout).toMatch(/Built 6 pages in [\d.]+ s \(5 from cache\)/);
+    expect(readRoute(join(site, 'dist'), '/guide/faq')).toContain('Because our backend is a Rails application.');
+  });
+
+  it('renders everything afresh with --no-cache', () => {
+    const site = copyFixture('basic');
+    expect(runDocs(['build', '--root', site]).code).toBe(0);
+    expect(runDocs(['build', '--root', site, '--no-cache']).stdout).toMatch(/\(0 from cache\)/);
+  });
+});

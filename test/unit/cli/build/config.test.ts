@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../../../cli/build/config';
+import { DocsError } from '../../../../cli/util/errors';
+import { fixtureConfig } from '../../../fixtures/_shared/config';
+
+const options = { root: '/site', configFile: 'site.config.ts' };
+
+function problems(raw: unknown): string[] {
+  try {
+    resolveConfig(raw, options);
+  } catch (error) {
+    if (error instanceof DocsError) return error.diagnostics.map((d) => `${d.message}${d.fix ? ` | ${d.fix}` : ''}`);
+    throw error;
+  }
+  return [];
+}
+
+describe('cli/build/config', () => {
+  it('fills defaults: en-GB, version Next, separator |, TOC 2–3, dark code theme', () => {
+    const config = resolveConfig(fixtureConfig({ locale: undefined, version: undefined, titleSeparator: undefined, markdown: undefined }), options);
+    expect(config.site.locale).toBe('en-GB');
+    expect(config.site.version).toMatchObject({ name: 'current', label: 'Next', isLast: true, path: '/' });
+    expect(config.site.titleSeparator).toBe('|');
+    expect(config.markdown.toc).toEqual({ minLevel: 2, maxLevel: 3 });
+    expect(config.contentDir).toBe('/site/content');
+  });
+
+  it('lets DOCS_BACKEND_URL override the backend address', () => {
+    const config = resolveConfig(fixtureConfig(), { ...options, env: { DOCS_BACKEND_URL: 'http://127.0.0.1:4010' } });
+    expect(config.site.app.backendUrl).toBe('http://127.0.0.1:4010');
+    expect(resolveConfig(fixtureConfig(), options).site.app.backendUrl).toBe('https://api.quad.example');
+  });
+
+  it('names every missing, misspelt or mistyped key with its path', () => {
+    const raw = { ...fixtureConfig(), titel: 'Docs', app: { ...fixtureConfig().app, build: '1' } } as Record<string, unknown>;
+    delete raw.footer;
+    expect(problems(raw)).toEqual([
+      '`titel` is not a known key | did you mean `title`?',
+      '`footer` is missing (expected an object) | add `footer`: { copyright: "Copyright © 2025 …" }',
+      '`app.build` must be an integer, got the string "1"',
+    ]);
+  });
+
+  it('checks references between keys: unique sidebar ids, navbar routes, TOC range', () => {
+    const raw = fixtureConfig({
+      sidebars: [
+        { id: 'a', label: 'A', dir: 'a' },
+        { id: 'a', label: 'B', dir: 'b' },
+      ],
+      navbar: [{ label: 'Bad', to: 'backend' }],
+      markdown: { toc: { minLevel: 4, maxLevel: 2 } },
+    });
+    expect(problems(raw)).toEqual([
+      '`sidebars[1].id` repeats the sidebar id "a" | give every sidebar its own id',
+      '`markdown.toc` levels 4–2 are not a range within 1–6 | use { minLevel: 2, maxLevel: 3 }',
+      '`navbar[0].to` "backend" is neither a route nor an URL | write it as a route starting with "/", e.g. "/backend"',
+    ]);
+  });
+});

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { collectContent, routeOf } from '../../../../cli/build/content';
+import { DocsError } from '../../../../cli/util/errors';
+
+const sidebars = [
+  { id: 'wiki', label: 'Wiki', dir: 'wiki' },
+  { id: 'docs', label: 'Docs', dir: 'docs' },
+];
+const md = (rel: string, front = '', body = 'Text.'): { rel: string; text: string } => ({ rel, text: `---\n${front}\n---\n\n${body}\n` });
+
+describe('cli/build/content', () => {
+  it('maps file paths to routes: index.md is its folder, the homepage doc is /, a slug overrides', () => {
+    expect(routeOf('docs/a/index', undefined, undefined)).toBe('/docs/a');
+    expect(routeOf('docs/a/b', undefined, undefined)).toBe('/docs/a/b');
+    expect(routeOf('wiki/index', undefined, 'wiki/index')).toBe('/');
+    expect(routeOf('docs/a/b', '/elsewhere', undefined)).toBe('/elsewhere');
+    expect(routeOf('docs/a/b', 'renamed', undefined)).toBe('/docs/a/renamed');
+  });
+
+  it('takes the title from frontmatter, else the leading h1, else the file name', () => {
+    const tree = collectContent({
+      files: [md('docs/a.md', 'title: From frontmatter'), { rel: 'docs/b.md', text: '# From heading\n\nText.' }, { rel: 'docs/some-name.md', text: 'Text.' }],
+      categories: [],
+      sidebars,
+      displayPrefix: 'content/',
+    });
+    expect(tree.docs.map((doc) => doc.title)).toEqual(['From frontmatter', 'From heading', 'Some name']);
+  });
+
+  it('orders a sidebar by position then name, with categories from folders and _category_.json', () => {
+    const tree = collectContent({
+      files: [
+        md('docs/index.md', 'title: Docs home'),
+        md('docs/zeta.md', 'title: Zeta'),
+        md('docs/alpha.md', 'title: Alpha'),
+        md('docs/first.md', 'title: First\nsidebar_position: 1'),
+        md('docs/topic/index.md', 'title: Topic overview\nsidebar_position: 2'),
+        md('docs/topic/detail.md', 'title: Detail'),
+        md('docs/labelled/page.md', 'title: Page'),
+      ],
+      categories: [{ rel: 'docs/labelled/_category_.json', text: '{ "label": "Labelled folder", "position": 3 }' }],
+      sidebars,
+      displayPrefix: 'content/',
+    });
+    expect(tree.sidebars.docs).toEqual([
+      { type: 'doc', label: 'Docs home', route: '/docs' },
+      { type: 'doc', label: 'First', route: '/docs/first' },
+      { type: 'category', label: 'Topic overview', route: '/docs/topic', items: [{ type: 'doc', label: 'Detail', route: '/docs/topic/detail' }] },
+      { type: 'category', label: 'Labelled folder', items: [{ type: 'doc', label: 'Page', route: '/docs/labelled/page' }] },
+      { type: 'doc', label: 'Alpha', route: '/docs/alpha' },
+      { type: 'doc', label: 'Zeta', route: '/docs/zeta' },
+    ]);
+    const detail = tree.docs.find((doc) => doc.route === '/docs/topic/detail')!;
+    expect(detail.breadcrumbs).toEqual([{ label: 'Topic overview', route: '/docs/topic' }]);
+    expect(detail.prev).toEqual({ route: '/docs/topic', label: 'Topic overview' });
+    expect(detail.next).toEqual({ route: '/docs/labelled/page', label: 'Page' });
+  });
+
+  it('collects every problem before failing: duplicates, outsiders and bad category files', () => {
+    let error: unknown;
+    try {
+      collectContent({
+        files: [md('docs/a.md', 'title: A'), md('docs/a/index.md', 'title: A again'), md('other/x.md', 'title: X')],
+        categories: [{ rel: 'docs/a/_category_.json', text: '{ "lable": "A" }' }],
+        sidebars,
+        displayPrefix: 'content/',
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(DocsError);
+    const messages = (error as DocsError).diagnostics.map((d) => `${d.file}: ${d.message}${d.fix ? ` (${d.fix})` : ''}`);
+    expect(messages).toContain('content/docs/a/_category_.json: `lable` is not a known key (did you mean `label`?)');
+    expect(messages.some((m) => m.startsWith('content/other/x.md: is outside every sidebar'))).toBe(true);
+    expect(messages.some((m) => m.includes('has the route /docs/a, which content/docs/a'))).toBe(true);
+  });
+
+  it('refuses an empty content folder', () => {
+    expect(() => collectContent({ files: [], categories: [], sidebars, displayPrefix: 'content/' })).toThrow(/holds no markdown page/);
+  });
+});

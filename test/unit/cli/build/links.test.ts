@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { parseGitLog } from '../../../../cli/build/git';
+import { checkLinks } from '../../../../cli/build/links';
+
+describe('cli/build/links', () => {
+  const link = (route: string, hash?: string) => ({ file: 'content/a.md', line: 3, column: 5, route, hash, written: route + (hash ? `#${hash}` : '') });
+
+  it('errors on a missing route, suggesting a route with the same last segment', () => {
+    const report = checkLinks([
+      { route: '/a', links: [link('/old/b')], ids: [] },
+      { route: '/new/b', links: [], ids: [] },
+    ]);
+    expect(report.errors).toEqual([{ file: 'content/a.md', line: 3, column: 5, message: 'broken link → /old/b: no page has the route /old/b', fix: 'did you mean /new/b?' }]);
+  });
+
+  it('warns on a missing anchor, on this page or another', () => {
+    const report = checkLinks([
+      { route: '/a', links: [link('', 'nope'), link('/b', 'here'), link('/b', 'gone')], ids: ['top'] },
+      { route: '/b', links: [], ids: ['here'] },
+    ]);
+    expect(report.errors).toEqual([]);
+    expect(report.warnings.map((w) => w.message)).toEqual(['link → #nope: /a has no heading with the id "nope"', 'link → /b#gone: /b has no heading with the id "gone"']);
+  });
+});
+
+describe('cli/build/git', () => {
+  it('keeps the newest commit of each file from one git log', () => {
+    const log = '\x1eGrace Hopper\x1f1748770200\n\ndocs/faq.md\n\x1eAda Lovelace\x1f1741953600\n\ndocs/faq.md\ndocs/install.md\n';
+    const updates = parseGitLog(log);
+    expect(updates.get('docs/faq.md')).toEqual({ author: 'Grace Hopper', timestamp: 1748770200000 });
+    expect(updates.get('docs/install.md')).toEqual({ author: 'Ada Lovelace', timestamp: 1741953600000 });
+  });
+});

@@ -1,0 +1,63 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createMarkdownRenderer, type MarkdownRenderer } from '../../../../../cli/build/markdown/index';
+import { parseFenceMeta } from '../../../../../cli/build/markdown/plugins/code';
+import { normaliseAdmonitionTitles } from '../../../../../cli/build/markdown/plugins/admonitions';
+
+let renderer: MarkdownRenderer;
+beforeAll(async () => {
+  renderer = await createMarkdownRenderer({
+    codeTheme: 'github-dark',
+    highlightLanguages: ['json'],
+    toc: { minLevel: 2, maxLevel: 3 },
+    displayPrefix: 'content/',
+    routeOfFile: { 'docs/a.md': '/docs/a', 'docs/sub/b.md': '/docs/sub/b' },
+  });
+});
+const render = (body: string, rel = 'docs/a.md') => renderer.render({ rel, body, resolveImage: () => undefined });
+
+describe('cli/build/markdown', () => {
+  it('builds the TOC from h2 and h3 only, with github-slugger ids', async () => {
+    const out = await render('## Getting started\n\n### Step 1: install\n\n#### Deep\n\n## Getting started\n');
+    expect(out.toc).toEqual([
+      { id: 'getting-started', text: 'Getting started', level: 2 },
+      { id: 'step-1-install', text: 'Step 1: install', level: 3 },
+      { id: 'getting-started-1', text: 'Getting started', level: 2 },
+    ]);
+    expect(out.ids).toContain('deep');
+  });
+
+  it('drops a leading h1, which the layout renders from the title', async () => {
+    const out = await render('# Title\n\nBody.');
+    expect(out.html).not.toContain('<h1');
+  });
+
+  it('rewrites relative .md links to routes and records every internal link with its position', async () => {
+    const out = await render('[b](./sub/b.md#part) and [abs](/docs/a) and [self](#top)\n');
+    expect(out.html).toContain('<a href="/docs/sub/b#part">b</a>');
+    expect(out.links.map(({ route, hash, line, column }) => ({ route, hash, line, column }))).toEqual([
+      { route: '/docs/sub/b', hash: 'part', line: 1, column: 1 },
+      { route: '/docs/a', hash: undefined, line: 1, column: 26 },
+      { route: '', hash: 'top', line: 1, column: 45 },
+    ]);
+  });
+
+  it('turns a missing image into an error with its line', async () => {
+    const out = await render('Text\n\n![x](./missing.png)\n');
+    expect(out.errors).toEqual([expect.objectContaining({ file: 'content/docs/a.md', line: 3, message: 'image "./missing.png" does not exist' })]);
+  });
+
+  it('drops raw HTML instead of passing scripts through', async () => {
+    const out = await render('<script>alert(1)</script>\n\nText <b onclick="x()">bold</b>\n');
+    expect(out.html).not.toContain('<script');
+    expect(out.html).not.toContain('onclick');
+  });
+
+  it('parses fence meta: title and line ranges', () => {
+    const meta = parseFenceMeta('TS', 'title="src/a.ts" {1,3-4}');
+    expect(meta).toEqual({ lang: 'ts', title: 'src/a.ts', highlight: new Set([1, 3, 4]) });
+  });
+
+  it('normalises `:::kind Title` to the directive label syntax without moving lines', () => {
+    expect(normaliseAdmonitionTitles(':::tip Pro tip\nx\n:::\n:::note\n')).toBe(':::tip[Pro tip]\nx\n:::\n:::note\n');
+  });
+});
