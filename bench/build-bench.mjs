@@ -46,8 +46,8 @@ function run(label) {
     console.error(result.stdout, result.stderr);
     process.exit(1);
   }
-  const row = { run: label, pages, seconds: Number(stats.seconds.toFixed(2)), pagesPerSecond: Math.round(pages / stats.seconds), peakRssMiB: Math.round(stats.maxRssBytes / 2 ** 20) };
-  console.log(`${row.run.padEnd(10)} ${String(row.pages).padStart(6)} pages  ${row.seconds.toFixed(2).padStart(6)} s  ${String(row.pagesPerSecond).padStart(6)} pages/s  peak RSS ${row.peakRssMiB} MiB`);
+  const row = { run: label, pages, seconds: stats.seconds, cpuSeconds: stats.cpuSeconds, pagesPerSecond: Math.round(pages / stats.seconds), peakRssMiB: Math.round(stats.maxRssBytes / 2 ** 20) };
+  console.log(`${row.run.padEnd(10)} ${String(row.pages).padStart(6)} pages  ${row.seconds.toFixed(2).padStart(6)} s wall  ${row.cpuSeconds.toFixed(2).padStart(6)} s CPU  ${String(row.pagesPerSecond).padStart(6)} pages/s  peak RSS ${row.peakRssMiB} MiB`);
   return row;
 }
 

@@ -8,5 +8,7 @@ const started = performance.now();
 const exitCode = await main(['build', '--root', root, '--out', out]);
 const seconds = (performance.now() - started) / 1000;
 // maxRSS covers the worker threads too: they live in this process.
-process.stdout.write(`${JSON.stringify({ exitCode, seconds, maxRssBytes: process.resourceUsage().maxRSS * 1024 })}\n`);
+const usage = process.resourceUsage();
+const cpuSeconds = (usage.userCPUTime + usage.systemCPUTime) / 1e6;
+process.stdout.write(`${JSON.stringify({ exitCode, seconds, cpuSeconds, maxRssBytes: usage.maxRSS * 1024 })}\n`);
 process.exitCode = exitCode;

@@ -109,7 +109,7 @@ export class PageBuilder {
 
   private async markdownOf(job: PageJob): Promise<{ markdown: RenderedMarkdown & { images: string[] }; cached: boolean }> {
     const key = hash(`${this.cacheSalt}\0${job.rel}\0${job.body}`);
-    const cacheFile = this.context.cacheDir ? join(this.context.cacheDir, 'pages', key.slice(0, 2), `${key}.json`) : undefined;
+    const cacheFile = this.context.cacheDir ? join(this.context.cacheDir, 'pages', `${key}.json`) : undefined;
     if (cacheFile && existsSync(cacheFile)) {
       try {
         const entry = JSON.parse(readFileSync(cacheFile, 'utf8')) as CacheEntry;

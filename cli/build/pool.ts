@@ -14,6 +14,12 @@ export interface PoolOptions {
   threads?: number;
 }
 
+/**
+ * Markdown rendering allocates many short-lived objects; a larger young generation means fewer
+ * scavenges (measured: GC was an eighth of a cold build with the default).
+ */
+const YOUNG_GENERATION_MB = 96;
+
 /** Pages per message: small enough to balance the load, large enough to keep messaging cheap. */
 const BATCH = 8;
 
@@ -30,7 +36,7 @@ export async function runPageJobs(options: PoolOptions): Promise<PageResult[]> {
   const workerUrl = options.workerUrl;
   const results: PageResult[] = new Array(jobs.length);
   let next = 0;
-  const workers = Array.from({ length: threads }, () => new Worker(workerUrl, { workerData: context }));
+  const workers = Array.from({ length: threads }, () => new Worker(workerUrl, { workerData: context, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } }));
   try {
     await Promise.all(
       workers.map(

@@ -1,7 +1,8 @@
 /**
  * Stage 3, markdown: one unified pipeline from a page's markdown to its body HTML, TOC, ids and links.
  * The plugin order, and why:
- *   1. remark-parse + remark-gfm + remark-directive — GFM syntax and `:::` blocks must be parsed first;
+ *   1. remark-parse + remark-gfm (plugins/gfm.ts) + remark-directive — GFM syntax and `:::` blocks
+ *      must be parsed first;
  *   2. remarkAdmonitions — turns known directives into asides and restores every other one as text;
  *   3. remarkLinks — rewrites `.md` links and images while positions still point into the source;
  *   4. mdast → hast (remark-rehype's engine) with the shiki `code` handler, so fences never pass
@@ -18,7 +19,6 @@ import type { Root as MdastRoot } from 'mdast';
 import { toHast } from 'mdast-util-to-hast';
 import rehypeReact from 'rehype-react';
 import remarkDirective from 'remark-directive';
-import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { createHighlighter, type HighlighterGeneric } from 'shiki';
 import { unified } from 'unified';
@@ -28,6 +28,7 @@ import { markdownComponents } from '../../../runtime/components/markdown/markdow
 import type { Diagnostic } from '../../util/errors';
 import { normaliseAdmonitionTitles, remarkAdmonitions } from './plugins/admonitions';
 import { collectLanguages, renderFence } from './plugins/code';
+import { remarkGfmFast } from './plugins/gfm';
 import { rehypeHeadings } from './plugins/headings';
 import { remarkLinks, type FoundLink } from './plugins/links';
 
@@ -74,7 +75,7 @@ export interface MarkdownRenderer {
 /** Creates the highlighter once and returns a renderer that loads further grammars on demand. */
 export async function createMarkdownRenderer(options: MarkdownOptions): Promise<MarkdownRenderer> {
   const highlighter = (await createHighlighter({ themes: [options.codeTheme], langs: options.highlightLanguages })) as HighlighterGeneric<string, string>;
-  const parser = unified().use(remarkParse).use(remarkGfm).use(remarkDirective).freeze();
+  const parser = unified().use(remarkParse).use(remarkGfmFast).use(remarkDirective).freeze();
   const react = unified().use(rehypeReact, { Fragment, jsx, jsxs, components: markdownComponents }).freeze();
   return {
     async render(input) {

@@ -5,7 +5,7 @@
  */
 import type { Root, Paragraph, PhrasingContent, RootContent } from 'mdast';
 import type { ContainerDirective, LeafDirective, TextDirective } from 'mdast-util-directive';
-import { visit, SKIP } from 'unist-util-visit';
+import { walk, type WalkNode } from '../walk';
 
 /** Admonition kinds and their default titles. */
 export const ADMONITIONS: Record<string, string> = { note: 'Note', tip: 'Tip', info: 'Info', warning: 'Warning', danger: 'Danger', caution: 'Warning' };
@@ -19,18 +19,19 @@ type Directive = ContainerDirective | LeafDirective | TextDirective;
 
 export function remarkAdmonitions() {
   return (tree: Root): void => {
-    visit(tree, (node, index, parent) => {
+    const enter = (node: WalkNode): WalkNode[] | void => {
       if (node.type !== 'containerDirective' && node.type !== 'leafDirective' && node.type !== 'textDirective') return;
-      const directive = node as Directive;
+      const directive = node as unknown as Directive;
       if (directive.type === 'containerDirective' && ADMONITIONS[directive.name]) {
         toAdmonition(directive);
         return;
       }
-      if (parent && index !== undefined) {
-        parent.children.splice(index, 1, ...(restore(directive) as never[]));
-        return [SKIP, index];
-      }
-    });
+      // The restored nodes may hold directives of their own: walk them inside a wrapper first.
+      const wrapper: WalkNode = { type: 'root', children: restore(directive) as unknown as WalkNode[] };
+      walk(wrapper, enter);
+      return wrapper.children;
+    };
+    walk(tree, enter);
   };
 }
 

@@ -8,7 +8,7 @@ import { toHtml } from 'hast-util-to-html';
 import type { Code, Root } from 'mdast';
 import type { HighlighterGeneric, ShikiTransformer } from 'shiki';
 import { bundledLanguages } from 'shiki';
-import { visit } from 'unist-util-visit';
+import { walk } from '../walk';
 import type { Diagnostic } from '../../../util/errors';
 
 /** Languages shiki renders as plain text without a grammar. */
@@ -45,8 +45,9 @@ export function isKnownLanguage(lang: string): boolean {
 /** The fence languages of a tree that need a grammar. */
 export function collectLanguages(tree: Root): Set<string> {
   const langs = new Set<string>();
-  visit(tree, 'code', (node: Code) => {
-    const lang = (node.lang ?? '').toLowerCase();
+  walk(tree, (walked) => {
+    if (walked.type !== 'code') return;
+    const lang = ((walked as Code).lang ?? '').toLowerCase();
     if (!PLAIN.has(lang) && lang !== 'mermaid' && lang in bundledLanguages) langs.add(lang);
   });
   return langs;

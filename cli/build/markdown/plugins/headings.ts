@@ -6,7 +6,7 @@
 import type { Element, Root } from 'hast';
 import GithubSlugger from 'github-slugger';
 import { toString } from 'hast-util-to-string';
-import { visit } from 'unist-util-visit';
+import { walk } from '../walk';
 import type { TocEntry } from '../../../../runtime/manifest';
 
 export interface HeadingsOptions {
@@ -24,7 +24,9 @@ export function rehypeHeadings(options: HeadingsOptions) {
     const first = tree.children.find((node) => node.type === 'element');
     if (first && first.type === 'element' && first.tagName === 'h1') tree.children.splice(tree.children.indexOf(first), 1);
     const slugger = new GithubSlugger();
-    visit(tree, 'element', (node: Element) => {
+    walk(tree, (walked) => {
+      if (walked.type !== 'element') return;
+      const node = walked as unknown as Element;
       const match = HEADING.exec(node.tagName);
       if (typeof node.properties.id === 'string') options.ids.add(node.properties.id);
       if (!match) return;

@@ -3,7 +3,8 @@
  * and records every internal link with its line so the links stage can check it against all routes.
  */
 import type { Root } from 'mdast';
-import { visit } from 'unist-util-visit';
+import type { Definition, Image, Link } from 'mdast';
+import { walk } from '../walk';
 import type { Diagnostic } from '../../../util/errors';
 
 /** An internal link found on a page, checked once every route is known. */
@@ -41,7 +42,8 @@ export function remarkLinks(options: LinksOptions) {
   const dir = options.rel.includes('/') ? options.rel.replace(/\/[^/]*$/, '') : '';
   const file = options.displayPrefix + options.rel;
   return (tree: Root): void => {
-    visit(tree, (node) => {
+    walk(tree, (walked) => {
+      const node = walked as Image | Link | Definition | { type: 'other'; url?: undefined };
       if (node.type === 'image') {
         if (SCHEME.test(node.url) || node.url.startsWith('//') || node.url.startsWith('/')) return;
         const target = resolvePath(dir, decodeURI(node.url.split(/[?#]/)[0]!));

@@ -26,6 +26,14 @@ describe('cli/build/markdown', () => {
     expect(out.ids).toContain('deep');
   });
 
+  it('links GFM autolink literals: URLs, www. and e-mail addresses, but not inside code', async () => {
+    const out = await render('Mail it@quad.example or visit www.quad.example and https://api.quad.example/docs.\n\n`https://not.linked`\n');
+    expect(out.html).toContain('<a href="mailto:it@quad.example">it@quad.example</a>');
+    expect(out.html).toContain('<a href="http://www.quad.example" target="_blank" rel="noopener noreferrer">www.quad.example</a>');
+    expect(out.html).toContain('<a href="https://api.quad.example/docs" target="_blank" rel="noopener noreferrer">https://api.quad.example/docs</a>');
+    expect(out.html).toContain('<code>https://not.linked</code>');
+  });
+
   it('drops a leading h1, which the layout renders from the title', async () => {
     const out = await render('# Title\n\nBody.');
     expect(out.html).not.toContain('<h1');
