@@ -4,6 +4,7 @@
  */
 import type { Root } from 'mdast';
 import type { Definition, Image, Link } from 'mdast';
+import { normalisePath } from '../../../../runtime/routing';
 import { walk } from '../walk';
 import type { Diagnostic } from '../../../util/errors';
 
@@ -74,7 +75,7 @@ export function remarkLinks(options: LinksOptions) {
       }
       if (/\.[a-z0-9]+$/i.test(pathPart) && !/\.html?$/i.test(pathPart)) return; // a static file, not a route
       const absolute = pathPart.startsWith('/') ? pathPart : `/${resolvePath(dir, pathPart) ?? pathPart}`;
-      const route = normaliseRoute(absolute);
+      const route = normalisePath(absolute);
       options.links.push({ route, hash, written: url, ...at(file, node) });
     });
   };
@@ -100,10 +101,4 @@ export function resolvePath(dir: string, target: string): string | undefined {
     } else parts.push(part);
   }
   return parts.join('/');
-}
-
-/** `/a/b/index.html`, `/a/b.html` and `/a/b/` → `/a/b`. */
-export function normaliseRoute(path: string): string {
-  const bare = path.replace(/\/index\.html?$/i, '/').replace(/\.html?$/i, '').replace(/\/+$/, '');
-  return bare === '' ? '/' : bare;
 }

@@ -49,6 +49,11 @@ describe('cli/build/markdown', () => {
     ]);
   });
 
+  it('normalises links ending in .html or index.html to the bare route', async () => {
+    const out = await render('[a](/docs/a.html) [b](/docs/sub/b/index.html) [c](/docs/sub/)\n');
+    expect(out.links.map((link) => link.route)).toEqual(['/docs/a', '/docs/sub/b', '/docs/sub']);
+  });
+
   it('turns a missing image into an error with its line', async () => {
     const out = await render('Text\n\n![x](./missing.png)\n');
     expect(out.errors).toEqual([expect.objectContaining({ file: 'content/docs/a.md', line: 3, message: 'image "./missing.png" does not exist' })]);
