@@ -43,6 +43,8 @@ export async function ensureCliBuilt() {
       target: 'node20',
       packages: 'external',
       jsx: 'automatic',
+      // Components import their stylesheets for the browser bundle; server rendering needs none.
+      loader: { '.css': 'empty' },
       sourcemap: 'linked',
       outExtension: { '.js': '.mjs' },
       logLevel: 'error',

@@ -1,5 +1,6 @@
 import type { JSX } from 'react';
 import type { Announcement } from '../../manifest';
+import './announcement-bar.css';
 
 /** The dismissible bar above the navbar; the head script hides it before paint once dismissed. */
 export function AnnouncementBar({ announcement }: { announcement: Announcement }): JSX.Element {

@@ -1,5 +1,6 @@
 import type { JSX } from 'react';
 import type { PageMeta } from '../../manifest';
+import './doc-page.css';
 
 export interface DocPageProps {
   page: PageMeta;

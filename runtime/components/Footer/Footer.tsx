@@ -1,4 +1,5 @@
 import type { JSX } from 'react';
+import './footer.css';
 
 /** Site footer with the copyright notice. */
 export function Footer({ copyright }: { copyright: string }): JSX.Element {

@@ -7,6 +7,7 @@ import { Navbar } from '../Navbar/Navbar';
 import { NotFound } from '../NotFound/NotFound';
 import { Sidebar } from '../Sidebar/Sidebar';
 import { Toc } from '../Toc/Toc';
+import './layout.css';
 
 export interface LayoutProps {
   data: HydrationData;

@@ -1,6 +1,7 @@
 import type { JSX } from 'react';
 import type { NavItem, SiteData } from '../../manifest';
 import { isActiveSection } from '../../routing';
+import './navbar.css';
 
 export interface NavbarProps {
   site: SiteData;

@@ -3,6 +3,7 @@
  * Interactive parts (copy buttons) work through one delegated listener, so the body can travel as HTML.
  */
 import type { ComponentProps, JSX, ReactNode } from 'react';
+import './markdown.css';
 
 type HeadingTag = 'h2' | 'h3' | 'h4' | 'h5' | 'h6';
 
