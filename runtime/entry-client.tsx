@@ -21,7 +21,7 @@ if (container && dataElement) {
   hydrateRoot(
     container,
     <StrictMode>
-      <Layout data={data} html={html} sidebar={sidebarElement ? { html: sidebarElement.innerHTML } : null} />
+      <Layout data={data} html={html} sidebarHtml={sidebarElement ? sidebarElement.innerHTML : null} />
     </StrictMode>,
   );
   installChrome(data);

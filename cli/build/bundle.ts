@@ -3,23 +3,10 @@
  * code-split) with its CSS. The result is cached by a hash of the runtime sources.
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { hash } from './page-job';
+import { join, relative } from 'node:path';
+import { hash } from '../util/hash';
+import { PACKAGE_ROOT } from '../util/package-root';
 import type { AssetUrls } from './render';
-
-/** The package root (where `runtime/` lives). */
-export const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
-
-function findPackageRoot(from: string): string {
-  let dir = from;
-  while (!existsSync(join(dir, 'runtime', 'manifest.ts'))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error(`cannot find the docs package root above ${from}`);
-    dir = parent;
-  }
-  return dir;
-}
 
 function runtimeSources(dir: string): string[] {
   const files: string[] = [];

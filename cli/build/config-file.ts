@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DocsError } from '../util/errors';
-import { PACKAGE_ROOT } from './bundle';
 import { resolveConfig, type ResolvedConfig } from './config';
-import { hash } from './page-job';
+import { hash } from '../util/hash';
+import { PACKAGE_ROOT } from '../util/package-root';
 
 /** The config file names looked for, in order. */
 const NAMES = ['site.config.ts', 'site.config.mjs', 'site.config.js'];

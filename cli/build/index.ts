@@ -7,12 +7,14 @@ import { join, relative, resolve } from 'node:path';
 import type { HydrationData, Manifest, PageMeta } from '../../runtime/manifest';
 import { NOT_FOUND_TITLE } from '../../runtime/components/NotFound/NotFound';
 import { DocsError, sortDiagnostics, type Diagnostic } from '../util/errors';
-import { PACKAGE_ROOT, bundleRuntime } from './bundle';
+import { PACKAGE_ROOT } from '../util/package-root';
+import { bundleRuntime } from './bundle';
 import { loadConfig } from './config-file';
 import { collectContent, type SourceFile } from './content';
 import { readLastUpdates } from './git';
 import { checkLinks } from './links';
-import { hash, routeFile, type PageJob, type PageJobContext, type PageResult } from './page-job';
+import { hash } from '../util/hash';
+import type { PageJob, PageJobContext, PageResult } from './page-job';
 import { runPageJobs } from './pool';
 import { renderPage } from './render';
 import { generatorVersion, readOutputState, reuseFiles, writeOutputState, type OutputState } from './reuse';
@@ -47,12 +49,11 @@ export interface BuildReport {
 interface ContentFiles {
   markdown: SourceFile[];
   categories: SourceFile[];
-  mtimes: Map<string, number>;
 }
 
 /** Reads every markdown and `_category_.json` file below `dir` (dot-folders and node_modules skipped). */
 function readContentFolder(dir: string): ContentFiles {
-  const files: ContentFiles = { markdown: [], categories: [], mtimes: new Map() };
+  const files: ContentFiles = { markdown: [], categories: [] };
   if (!existsSync(dir)) return files;
   const walk = (folder: string): void => {
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
@@ -60,10 +61,8 @@ function readContentFolder(dir: string): ContentFiles {
       const path = join(folder, entry.name);
       const rel = relative(dir, path).split('\\').join('/');
       if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.md')) {
-        files.markdown.push({ rel, text: readFileSync(path, 'utf8') });
-        files.mtimes.set(rel, statSync(path).mtimeMs);
-      } else if (entry.name === '_category_.json') files.categories.push({ rel, text: readFileSync(path, 'utf8') });
+      else if (entry.name.endsWith('.md')) files.markdown.push({ rel, text: readFileSync(path, 'utf8') });
+      else if (entry.name === '_category_.json') files.categories.push({ rel, text: readFileSync(path, 'utf8') });
     }
   };
   walk(dir);
@@ -112,9 +111,10 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
       breadcrumbs: doc.breadcrumbs,
       prev: doc.prev,
       next: doc.next,
-      lastUpdated: lastUpdates.get(doc.rel) ?? { timestamp: Math.round(files.mtimes.get(doc.rel) ?? 0) },
+      // Files git does not track fall back to their modification time (one stat, only for those).
+      lastUpdated: lastUpdates.get(doc.rel) ?? { timestamp: Math.round(statSync(join(config.contentDir, doc.rel)).mtimeMs) },
     }));
-    const results = await buildPages({ context, jobs, outDir, options });
+    const { results, keys } = await buildPages({ context, jobs, outDir, options });
 
     const errors = results.flatMap((result) => result.errors);
     const warnings = results.flatMap((result) => result.warnings);
@@ -134,7 +134,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
     publishStaging(staging, outDir);
     if (cacheDir) {
       const pages: OutputState['pages'] = {};
-      results.forEach((result, i) => (pages[result.route] = { key: pageKey(context, jobs[i]!), result: { ...result, cached: true } }));
+      results.forEach((result, i) => (pages[result.route] = { key: keys[i]!, result: { ...result, cached: true } }));
       writeOutputState(cacheDir, { outDir, pages });
     }
     return {
@@ -150,15 +150,14 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   }
 }
 
-/** Hash of every input of a page's bytes: the generator, the shared context, the page's own job. */
-function pageKey(context: PageJobContext, job: PageJob): string {
-  const shared = (contextKeys.get(context) ?? contextKeys.set(context, hash(generatorVersion() + JSON.stringify({ ...context, outDir: '', cacheDir: '' }))).get(context))!;
-  return hash(`${shared}\0${JSON.stringify(job)}\0${JSON.stringify(context.sidebars[job.sidebar] ?? null)}`);
-}
-const contextKeys = new WeakMap<PageJobContext, string>();
-
-/** Links unchanged pages from the previous output and renders the rest on the worker pool. */
-async function buildPages({ context, jobs, outDir, options }: { context: PageJobContext; jobs: PageJob[]; outDir: string; options: BuildOptions }): Promise<PageResult[]> {
+/**
+ * Links unchanged pages from the previous output and renders the rest on the worker pool. Returns the
+ * results and each page's key: a hash of every input of its bytes (the generator, the shared context,
+ * the page's own job and sidebar).
+ */
+async function buildPages({ context, jobs, outDir, options }: { context: PageJobContext; jobs: PageJob[]; outDir: string; options: BuildOptions }): Promise<{ results: PageResult[]; keys: string[] }> {
+  const shared = hash(generatorVersion() + JSON.stringify({ ...context, outDir: '', cacheDir: '' }));
+  const keys = jobs.map((job) => hash(`${shared}\0${JSON.stringify(job)}\0${JSON.stringify(context.sidebars[job.sidebar] ?? null)}`));
   const state = context.cacheDir ? readOutputState(context.cacheDir) : undefined;
   const previous = state && state.outDir === outDir && existsSync(outDir) ? state.pages : {};
   const results: (PageResult | undefined)[] = new Array(jobs.length);
@@ -166,14 +165,14 @@ async function buildPages({ context, jobs, outDir, options }: { context: PageJob
   const createdDirs = new Set<string>();
   jobs.forEach((job, i) => {
     const before = previous[job.route];
-    if (before && before.key === pageKey(context, job) && reuseFiles(outDir, context.outDir, before.result.files, createdDirs)) results[i] = before.result;
+    if (before && before.key === keys[i] && reuseFiles(outDir, context.outDir, before.result.files, createdDirs)) results[i] = before.result;
     else pending.push(i);
   });
   if (pending.length > 0) {
     const built = await runPageJobs({ context, jobs: pending.map((i) => jobs[i]!), workerUrl: options.workerUrl, threads: options.threads });
     pending.forEach((jobIndex, i) => (results[jobIndex] = built[i]));
   }
-  return results as PageResult[];
+  return { results: results as PageResult[], keys };
 }
 
 /** `404.html`: the not-found page in the same layout, served for every unknown path. */

@@ -2,11 +2,12 @@
  * One page, from markdown to files on disk: markdown (through the content-hash cache), layout render,
  * `index.html` and the page's data chunk. Runs inside a worker thread, or in-process for tests.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { HydrationData, LastUpdated, PageData, PageLink, PageMeta, SidebarItem, SiteData } from '../../runtime/manifest';
 import type { Diagnostic } from '../util/errors';
+import { ensureDir } from '../util/fs';
+import { hash } from '../util/hash';
 import { createMarkdownRenderer, type MarkdownOptions, type MarkdownRenderer, type RenderedMarkdown } from './markdown/index';
 import type { FoundLink } from './markdown/plugins/links';
 import { renderPage, type AssetUrls } from './render';
@@ -70,6 +71,8 @@ interface CacheEntry extends RenderedMarkdown {
 export class PageBuilder {
   private renderer: Promise<MarkdownRenderer> | undefined;
   private readonly cacheSalt: string;
+  /** Folders this builder has created. */
+  private readonly createdDirs = new Set<string>();
 
   constructor(private readonly context: PageJobContext) {
     const { routeOfFile, ...markdownSettings } = context.markdown;
@@ -98,11 +101,11 @@ export class PageBuilder {
     const data: HydrationData = { site: context.site, page: meta, manifestUrl: context.manifestUrl };
     const files = [routeFile(job.route), ...markdown.images];
     const html = renderPage({ template: context.template, assets: context.assets, data, html: markdown.html, sidebar: context.sidebars[job.sidebar] });
-    writeFile(join(context.outDir, routeFile(job.route)), html);
+    this.writeFile(join(context.outDir, routeFile(job.route)), html);
     const pageData: PageData = { ...meta, html: markdown.html };
     const json = JSON.stringify(pageData);
     const dataUrl = `/assets/pages/${routeSlug(job.route)}.${hash(json).slice(0, 8)}.json`;
-    writeFile(join(context.outDir, dataUrl), json);
+    this.writeFile(join(context.outDir, dataUrl), json);
     files.push(dataUrl.slice(1));
     return { route: job.route, dataUrl, links: markdown.links, ids: markdown.ids, warnings: markdown.warnings, errors: markdown.errors, cached, files };
   }
@@ -134,8 +137,14 @@ export class PageBuilder {
         return url;
       },
     });
-    if (cacheFile && markdown.errors.length === 0) writeFile(cacheFile, JSON.stringify({ ...markdown, sources } satisfies CacheEntry));
+    if (cacheFile && markdown.errors.length === 0) this.writeFile(cacheFile, JSON.stringify({ ...markdown, sources } satisfies CacheEntry));
     return { markdown: { ...markdown, images }, cached: false };
+  }
+
+  // Synchronous on purpose: measured faster here than fs.promises, which pays three thread-pool hops per file.
+  private writeFile(path: string, content: string | Uint8Array): void {
+    ensureDir(dirname(path), this.createdDirs);
+    writeFileSync(path, content);
   }
 
   /** Copies an image below the content folder to `assets/images/NAME.HASH.EXT`; undefined when missing. */
@@ -148,7 +157,7 @@ export class PageBuilder {
     const hashed = dot > 0 ? `${name.slice(0, dot)}.${hash(bytes).slice(0, 8)}${name.slice(dot)}` : `${name}.${hash(bytes).slice(0, 8)}`;
     const url = `/assets/images/${hashed}`;
     const target = join(this.context.outDir, url);
-    if (!existsSync(target)) writeFile(target, bytes);
+    if (!existsSync(target)) this.writeFile(target, bytes);
     return url;
   }
 }
@@ -161,21 +170,4 @@ export function routeFile(route: string): string {
 /** A file-name-safe form of a route. */
 function routeSlug(route: string): string {
   return route === '/' ? 'index' : route.slice(1).replace(/[^a-zA-Z0-9_-]+/g, '_');
-}
-
-export function hash(value: string | Uint8Array): string {
-  return createHash('sha256').update(value).digest('hex');
-}
-
-/** Folders already created by this thread, so each page costs one system call, not a `mkdir -p` walk. */
-const createdDirs = new Set<string>();
-
-function writeFile(path: string, content: string | Uint8Array): void {
-  const dir = dirname(path);
-  if (!createdDirs.has(dir)) {
-    mkdirSync(dir, { recursive: true });
-    createdDirs.add(dir);
-  }
-  // Synchronous on purpose: measured faster here than fs.promises, which pays three thread-pool hops per file.
-  writeFileSync(path, content);
 }

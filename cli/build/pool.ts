@@ -1,7 +1,7 @@
 /** Runs page jobs on a pool of worker threads (one per core), or in-process when no worker URL is given. */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { PageBuilder, type PageJob, type PageJobContext, type PageResult } from './page-job';
+import type { PageJob, PageJobContext, PageResult } from './page-job';
 import type { WorkerRequest, WorkerResponse } from './worker';
 
 /** Options of `runPageJobs`. */
@@ -28,6 +28,9 @@ export async function runPageJobs(options: PoolOptions): Promise<PageResult[]> {
   const { jobs, context } = options;
   const threads = Math.max(1, Math.min(options.threads ?? availableParallelism(), Math.ceil(jobs.length / BATCH)));
   if (!options.workerUrl || jobs.length <= BATCH) {
+    // Loaded on demand: the markdown pipeline (shiki, unified, remark) costs ~190 ms to import, which a
+    // build that renders on workers, or reuses every page, should not pay on its main thread.
+    const { PageBuilder } = await import('./page-job');
     const builder = new PageBuilder(context);
     const results: PageResult[] = [];
     for (const job of jobs) results.push(await builder.build(job));

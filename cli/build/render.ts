@@ -82,7 +82,7 @@ export function sidebarHtml(items: SidebarItem[], route: string): string {
 /** The complete HTML document of one page. */
 export function renderPage(options: RenderPageOptions): string {
   const { data, template, assets, html } = options;
-  const app = renderToString(createElement(Layout, { data, html, sidebar: options.sidebar && options.sidebar.length > 0 ? { html: sidebarHtml(options.sidebar, data.page.route) } : null }));
+  const app = renderToString(createElement(Layout, { data, html, sidebarHtml: options.sidebar && options.sidebar.length > 0 ? sidebarHtml(options.sidebar, data.page.route) : null }));
   const headScript = headScriptSource({
     themeKey: data.site.storageKeys.theme,
     announcementKey: data.site.storageKeys.announcement,

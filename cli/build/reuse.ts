@@ -4,9 +4,10 @@
  * previous build's keys live in `<cache>/outputs.json`.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureDir } from '../util/fs';
 import type { PageResult } from './page-job';
 
 /** What the previous build wrote for one route. */
@@ -69,11 +70,7 @@ export function reuseFiles(previousDir: string, stagingDir: string, files: strin
     const target = join(stagingDir, file);
     if (existsSync(target)) continue; // an image shared with a page already linked
     if (!existsSync(source)) return false;
-    const dir = dirname(target);
-    if (!createdDirs.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      createdDirs.add(dir);
-    }
+    ensureDir(dirname(target), createdDirs);
     try {
       linkSync(source, target);
     } catch {

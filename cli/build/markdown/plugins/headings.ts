@@ -19,6 +19,12 @@ export interface HeadingsOptions {
 
 const HEADING = /^h([1-6])$/;
 
+/** True for elements with the `sr-only` class; the Heading component gives them no anchor link either. */
+function isVisuallyHidden(node: Element): boolean {
+  const className = node.properties.className;
+  return Array.isArray(className) && className.includes('sr-only');
+}
+
 export function rehypeHeadings(options: HeadingsOptions) {
   return (tree: Root): void => {
     const first = tree.children.find((node) => node.type === 'element');
@@ -30,8 +36,8 @@ export function rehypeHeadings(options: HeadingsOptions) {
       const match = HEADING.exec(node.tagName);
       if (typeof node.properties.id === 'string') options.ids.add(node.properties.id);
       if (!match) return;
-      // GFM's visually hidden "Footnotes" heading is for screen readers, not for the TOC.
-      if (node.properties.id === 'footnote-label') return;
+      // A visually hidden heading (GFM's "Footnotes") is for screen readers, not for the TOC.
+      if (isVisuallyHidden(node)) return;
       const level = Number(match[1]);
       const text = toString(node).trim();
       const id = typeof node.properties.id === 'string' ? node.properties.id : slugger.slug(text);
