@@ -1,6 +1,6 @@
 /**
- * Browser entry: hydrates the pre-rendered page and wires the chrome's small behaviours.
- * The page body is taken from the DOM, so it is never shipped twice.
+ * Browser entry: hydrates the pre-rendered page and starts the client router. The page body and the
+ * sidebar are taken from the DOM, so neither is shipped twice.
  */
 // Base styles first: components' own stylesheets come after and may refine them.
 import './styles/base.css';
@@ -8,21 +8,35 @@ import './styles/base.css';
 import './components/markdown/markdown.css';
 import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
-import { Layout } from './components/Layout/Layout';
+import { App } from './components/App/App';
+import { installCopyButtons } from './islands/copy-buttons';
+import { loadMermaid } from './islands/load';
 import type { HydrationData } from './manifest';
-import { installChrome } from './chrome';
+import { currentConnection, RouteLoader } from './router/loader';
 
 const container = document.getElementById('__docs');
 const dataElement = document.getElementById('__DOCS_DATA__');
 if (container && dataElement) {
   const data = JSON.parse(dataElement.textContent ?? '{}') as HydrationData;
-  const html = container.querySelector('.markdown')?.innerHTML ?? '';
-  const sidebarElement = container.querySelector('.sidebar');
+  const html = container.querySelector('#main .markdown')?.innerHTML ?? '';
+  const sidebarHtml = container.querySelector('.sidebar')?.innerHTML;
+  const loader = new RouteLoader({
+    manifestUrl: data.manifestUrl,
+    fetchJson: async (url) => {
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+      return response.json() as Promise<unknown>;
+    },
+    importModule: (url) => import(url) as Promise<unknown>,
+    loadMermaid,
+    connection: currentConnection,
+  });
+  const initial = { page: data.page, html, sidebar: sidebarHtml === undefined ? null : { html: sidebarHtml }, serial: 0 };
   hydrateRoot(
     container,
     <StrictMode>
-      <Layout data={data} html={html} sidebarHtml={sidebarElement ? sidebarElement.innerHTML : null} />
+      <App site={data.site} initial={initial} loader={loader} />
     </StrictMode>,
   );
-  installChrome(data);
+  installCopyButtons();
 }

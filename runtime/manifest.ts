@@ -81,10 +81,18 @@ export interface PageMeta {
   notFound?: boolean;
 }
 
-/** A page's data chunk, fetched for client-side navigation (`/assets/pages/…json`). */
+/** A page's data, as carried by its data chunk. */
 export interface PageData extends PageMeta {
   /** Pre-rendered HTML of the page body. */
   html: string;
+}
+
+/**
+ * A page's data chunk (`/assets/pages/<slug>.<hash>.js`): an ES module whose default export is the
+ * page's data, loaded with `import()` for client-side navigation.
+ */
+export interface PageModule {
+  default: PageData;
 }
 
 /** One route of the site, as listed in `manifest.json`. */
@@ -97,8 +105,10 @@ export interface RouteEntry {
   sidebar: string;
   /** Page title. */
   title: string;
-  /** URL of the page's data chunk. */
+  /** URL of the page's data chunk (an ES module, see `PageModule`). */
   data: string;
+  /** True when the page holds a mermaid diagram: the diagram chunk is preloaded before it is shown. */
+  mermaid: boolean;
 }
 
 /** The docs version (the site has exactly one). */

@@ -22,3 +22,17 @@ export function normalisePath(path: string): string {
   const bare = path.replace(/\/index\.html?$/i, '/').replace(/\.html?$/i, '').replace(/\/+$/, '');
   return bare === '' ? '/' : bare;
 }
+
+/** `Page | Docs`; a page titled like the site shows the site title alone. */
+export function pageTitle(title: string, siteTitle: string, separator: string): string {
+  return title === siteTitle ? siteTitle : `${title} ${separator} ${siteTitle}`;
+}
+
+/**
+ * True when a same-origin path names a page rather than a file: no extension, or `.html`.
+ * `/assets/app.js`, `/manifest.json` and images are left to the browser.
+ */
+export function isPagePath(pathname: string): boolean {
+  const last = pathname.slice(pathname.lastIndexOf('/') + 1);
+  return !last.includes('.') || /\.html?$/i.test(last);
+}

@@ -7,6 +7,7 @@ import { join, relative } from 'node:path';
 import { hash } from '../util/hash';
 import { PACKAGE_ROOT } from '../util/package-root';
 import type { AssetUrls } from './render';
+import { generatorVersion } from './reuse';
 
 function runtimeSources(dir: string): string[] {
   const files: string[] = [];
@@ -29,7 +30,11 @@ export interface BundleOptions {
 export async function bundleRuntime(options: BundleOptions): Promise<AssetUrls> {
   const runtimeDir = join(PACKAGE_ROOT, 'runtime');
   const files = runtimeSources(runtimeDir);
-  const key = hash(files.map((file) => `${relative(runtimeDir, file)}\0${readFileSync(file, 'utf8')}`).join('\0'));
+  // The bundle depends on the runtime's sources, the bundler settings (part of the generator) and the
+  // versions of React and mermaid (the lockfile).
+  const lockfile = join(PACKAGE_ROOT, 'package-lock.json');
+  const inputs = [generatorVersion(), existsSync(lockfile) ? readFileSync(lockfile, 'utf8') : ''];
+  const key = hash([...inputs, ...files.map((file) => `${relative(runtimeDir, file)}\0${readFileSync(file, 'utf8')}`)].join('\0'));
   const cached = options.cacheDir ? join(options.cacheDir, 'bundle', key) : undefined;
   if (cached && existsSync(join(cached, 'urls.json'))) {
     cpSync(join(cached, 'assets'), join(options.outDir, 'assets'), { recursive: true });
@@ -37,9 +42,10 @@ export async function bundleRuntime(options: BundleOptions): Promise<AssetUrls> 
   }
   const { build } = await import('esbuild');
   const staging = cached ?? join(options.outDir, '.bundle');
+  const assetsDir = join(staging, 'assets');
   const result = await build({
     entryPoints: { app: join(runtimeDir, 'entry-client.tsx') },
-    outdir: join(staging, 'assets'),
+    outdir: assetsDir,
     entryNames: '[name].[hash]',
     chunkNames: 'chunks/[name].[hash]',
     assetNames: '[name].[hash]',
@@ -55,13 +61,14 @@ export async function bundleRuntime(options: BundleOptions): Promise<AssetUrls> 
     legalComments: 'none',
     logLevel: 'silent',
   });
-  let urls: AssetUrls = { js: '', css: '' };
+  const url = (file: string): string => `/assets/${relative(assetsDir, join(process.cwd(), file)).split('\\').join('/')}`;
+  const urls: AssetUrls = { js: '', css: '', preload: [] };
   for (const [file, output] of Object.entries(result.metafile.outputs)) {
-    const url = `/assets/${relative(join(staging, 'assets'), join(process.cwd(), file)).split('\\').join('/')}`;
-    if (output.entryPoint && file.endsWith('.js')) {
-      urls = { ...urls, js: url };
-      if (output.cssBundle) urls = { ...urls, css: `/assets/${relative(join(staging, 'assets'), join(process.cwd(), output.cssBundle)).split('\\').join('/')}` };
-    }
+    // Dynamic imports (mermaid's diagram types) are entry points too; the page entry is `app.*.js`.
+    if (!output.entryPoint?.endsWith('entry-client.tsx') || !file.endsWith('.js')) continue;
+    urls.js = url(file);
+    if (output.cssBundle) urls.css = url(output.cssBundle);
+    urls.preload = output.imports.filter((imported) => imported.kind === 'import-statement').map((imported) => url(imported.path));
   }
   mkdirSync(staging, { recursive: true });
   writeFileSync(join(staging, 'urls.json'), JSON.stringify(urls));

@@ -2,10 +2,10 @@
  * `docs build`: the stages of DESIGN §3 in order — config, content, markdown + render (on the worker
  * pool), links, bundle, write. Every file operation of the build lives here or in the page jobs.
  */
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import type { HydrationData, Manifest, PageMeta } from '../../runtime/manifest';
-import { NOT_FOUND_TITLE } from '../../runtime/components/NotFound/NotFound';
+import type { HydrationData, Manifest } from '../../runtime/manifest';
+import { notFoundPage } from '../../runtime/components/NotFound/NotFound';
 import { DocsError, sortDiagnostics, type Diagnostic } from '../util/errors';
 import { PACKAGE_ROOT } from '../util/package-root';
 import { bundleRuntime } from './bundle';
@@ -85,8 +85,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   const staging = createStaging(outDir);
   try {
     const assets = await bundleRuntime({ outDir: staging, cacheDir });
-    const siteTemplate = join(root, 'templates', 'page.html');
-    const template = readFileSync(existsSync(siteTemplate) ? siteTemplate : join(PACKAGE_ROOT, 'templates', 'page.html'), 'utf8');
+    const template = readFileSync(templateFile(root, 'page.html'), 'utf8');
+    // Browsers ask for an icon on every first visit; without one each page logs a failed request.
+    copyFileSync(templateFile(root, 'favicon.svg'), join(staging, 'favicon.svg'));
     const context: PageJobContext = {
       site: config.site,
       markdown: { ...config.markdown, displayPrefix, routeOfFile: content.routeOfFile },
@@ -127,7 +128,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
     const manifest: Manifest = {
       version: config.site.version,
       locale: config.site.locale,
-      routes: content.docs.map((doc, i) => ({ path: doc.route, id: doc.id, sidebar: doc.sidebar, title: doc.title, data: results[i]!.dataUrl })),
+      routes: content.docs.map((doc, i) => ({ path: doc.route, id: doc.id, sidebar: doc.sidebar, title: doc.title, data: results[i]!.dataUrl, mermaid: results[i]!.mermaid })),
       sidebars: content.sidebars,
     };
     writeFileSync(join(staging, 'manifest.json'), JSON.stringify(manifest));
@@ -175,10 +176,15 @@ async function buildPages({ context, jobs, outDir, options }: { context: PageJob
   return { results: results as PageResult[], keys };
 }
 
+/** A file of the site's own `templates/` folder, else the generator's default. */
+function templateFile(root: string, name: string): string {
+  const own = join(root, 'templates', name);
+  return existsSync(own) ? own : join(PACKAGE_ROOT, 'templates', name);
+}
+
 /** `404.html`: the not-found page in the same layout, served for every unknown path. */
 function writeNotFound({ context, outDir }: { context: PageJobContext; outDir: string }): void {
-  const page: PageMeta = { route: '/404', id: '', title: NOT_FOUND_TITLE, toc: [], hideToc: true, breadcrumbs: [], hasMermaid: false, notFound: true };
-  const data: HydrationData = { site: context.site, page, manifestUrl: context.manifestUrl };
+  const data: HydrationData = { site: context.site, page: notFoundPage('/404'), manifestUrl: context.manifestUrl };
   writeFileSync(join(outDir, '404.html'), renderPage({ template: context.template, assets: context.assets, data, html: '' }));
 }
 

@@ -52,6 +52,8 @@ export interface PageResult {
   route: string;
   /** URL of the page's data chunk. */
   dataUrl: string;
+  /** True when the page holds a mermaid diagram. */
+  mermaid: boolean;
   links: FoundLink[];
   ids: string[];
   warnings: Diagnostic[];
@@ -102,12 +104,11 @@ export class PageBuilder {
     const files = [routeFile(job.route), ...markdown.images];
     const html = renderPage({ template: context.template, assets: context.assets, data, html: markdown.html, sidebar: context.sidebars[job.sidebar] });
     this.writeFile(join(context.outDir, routeFile(job.route)), html);
-    const pageData: PageData = { ...meta, html: markdown.html };
-    const json = JSON.stringify(pageData);
-    const dataUrl = `/assets/pages/${routeSlug(job.route)}.${hash(json).slice(0, 8)}.json`;
-    this.writeFile(join(context.outDir, dataUrl), json);
+    const chunk = pageChunk({ ...meta, html: markdown.html });
+    const dataUrl = `/assets/pages/${routeSlug(job.route)}.${hash(chunk).slice(0, 8)}.js`;
+    this.writeFile(join(context.outDir, dataUrl), chunk);
     files.push(dataUrl.slice(1));
-    return { route: job.route, dataUrl, links: markdown.links, ids: markdown.ids, warnings: markdown.warnings, errors: markdown.errors, cached, files };
+    return { route: job.route, dataUrl, mermaid: markdown.hasMermaid, links: markdown.links, ids: markdown.ids, warnings: markdown.warnings, errors: markdown.errors, cached, files };
   }
 
   private async markdownOf(job: PageJob): Promise<{ markdown: RenderedMarkdown & { images: string[] }; cached: boolean }> {
@@ -165,6 +166,14 @@ export class PageBuilder {
 /** Output file of a route: `/` → `index.html`, `/a/b` → `a/b/index.html`. */
 export function routeFile(route: string): string {
   return route === '/' ? 'index.html' : `${route.slice(1)}/index.html`;
+}
+
+/**
+ * A page's data chunk: an ES module whose default export is the data (`PageModule`). Every key is
+ * one of `PageData`'s own, so the JSON is a safe object literal (no `__proto__` key can occur).
+ */
+export function pageChunk(data: PageData): string {
+  return `export default ${JSON.stringify(data)};\n`;
 }
 
 /** A file-name-safe form of a route. */

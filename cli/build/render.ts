@@ -5,15 +5,18 @@
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { Helmet, HelmetProvider } from 'react-helmet-async';
-import { Layout } from '../../runtime/components/Layout/Layout';
-import { Sidebar } from '../../runtime/components/Sidebar/Sidebar';
+import { App } from '../../runtime/components/App/App';
+import { SidebarNav } from '../../runtime/components/Sidebar/Sidebar';
 import { headScriptSource } from '../../runtime/head-script';
+import { pageTitle } from '../../runtime/routing';
 import type { HydrationData, SidebarItem } from '../../runtime/manifest';
 
 /** Hashed URLs of the runtime bundle. */
 export interface AssetUrls {
   js: string;
   css: string;
+  /** Chunks the entry imports statically: preloaded, so the browser fetches them in parallel with it. */
+  preload: string[];
 }
 
 /** Inputs of `renderPage`. */
@@ -25,11 +28,6 @@ export interface RenderPageOptions {
   html: string;
   /** The page's sidebar tree, if it has one. */
   sidebar?: SidebarItem[];
-}
-
-/** `Page | Docs`; the home page shows the site title alone when the page is titled like the site. */
-export function pageTitle(title: string, siteTitle: string, separator: string): string {
-  return title === siteTitle ? siteTitle : `${title} ${separator} ${siteTitle}`;
 }
 
 /** JSON safe to put inside `<script>`: no `</script>`, no HTML comment openers. */
@@ -69,8 +67,7 @@ function escapeAttribute(value: string): string {
 export function sidebarHtml(items: SidebarItem[], route: string): string {
   let template = sidebarTemplates.get(items);
   if (template === undefined) {
-    const outer = renderToString(createElement(Sidebar, { items, route: '' }));
-    template = outer.slice(outer.indexOf('>') + 1, outer.lastIndexOf('</aside>'));
+    template = renderToString(createElement(SidebarNav, { items, route: '' }));
     sidebarTemplates.set(items, template);
   }
   const href = `href="${escapeAttribute(route)}"`;
@@ -82,7 +79,8 @@ export function sidebarHtml(items: SidebarItem[], route: string): string {
 /** The complete HTML document of one page. */
 export function renderPage(options: RenderPageOptions): string {
   const { data, template, assets, html } = options;
-  const app = renderToString(createElement(Layout, { data, html, sidebarHtml: options.sidebar && options.sidebar.length > 0 ? sidebarHtml(options.sidebar, data.page.route) : null }));
+  const sidebar = options.sidebar && options.sidebar.length > 0 ? { html: sidebarHtml(options.sidebar, data.page.route) } : null;
+  const app = renderToString(createElement(App, { site: data.site, initial: { page: data.page, html, sidebar, serial: 0 } }));
   const headScript = headScriptSource({
     themeKey: data.site.storageKeys.theme,
     announcementKey: data.site.storageKeys.announcement,
@@ -94,6 +92,7 @@ export function renderPage(options: RenderPageOptions): string {
     'head-script': headScript,
     css: assets.css,
     js: assets.js,
+    preload: assets.preload.map((url) => `<link rel="modulepreload" href="${escapeAttribute(url)}" />`).join(''),
     app,
     data: scriptJson(data),
   };

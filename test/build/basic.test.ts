@@ -124,7 +124,10 @@ describe('docs build of the basic fixture', () => {
     expect(manifest.version.label).toBe('Next');
     const install = manifest.routes.find((route) => route.path === '/guide/install');
     expect(install).toMatchObject({ id: 'guide/install', sidebar: 'guide', title: 'Install the backend' });
-    const chunk = JSON.parse(readFileSync(join(dist, install!.data), 'utf8')) as { html: string; title: string };
+    expect(install!.data).toMatch(/^\/assets\/pages\/guide_install\.[0-9a-f]{8}\.js$/);
+    const module = readFileSync(join(dist, install!.data), 'utf8');
+    expect(module.startsWith('export default {')).toBe(true);
+    const chunk = JSON.parse(module.slice('export default '.length).replace(/;\n$/, '')) as { html: string; title: string };
     expect(chunk.title).toBe('Install the backend');
     expect(chunk.html).toContain('<h2 id="requirements">');
     expect(manifest.sidebars.guide?.map((item) => item.label)).toEqual(['Guide', 'Install the backend', 'FAQ', 'Advanced topics', 'Zebra']);

@@ -1,38 +1,43 @@
-import type { JSX } from 'react';
-import type { HydrationData } from '../../manifest';
+import { useCallback, useEffect, useRef, useState, type JSX, type ReactNode } from 'react';
+import type { SiteData } from '../../manifest';
+import type { SidebarSource } from '../../router/use-router';
 import { AnnouncementBar } from '../AnnouncementBar/AnnouncementBar';
-import { DocPage } from '../DocPage/DocPage';
+import { Drawer } from '../Drawer/Drawer';
 import { Footer } from '../Footer/Footer';
 import { Navbar } from '../Navbar/Navbar';
-import { NotFound } from '../NotFound/NotFound';
-import { Toc } from '../Toc/Toc';
+import { revealActiveLink, SidebarContent } from '../Sidebar/Sidebar';
 import './layout.css';
 
 export interface LayoutProps {
-  data: HydrationData;
-  /** Pre-rendered HTML of the page body. */
-  html: string;
-  /**
-   * Inner HTML of the sidebar (`<nav>…</nav>`), or null for a page without one. The server renders it
-   * once per section (cli/build/render.ts `sidebarHtml`); hydration takes it from the DOM.
-   */
-  sidebarHtml: string | null;
+  site: SiteData;
+  /** Route shown, for the active navbar item and sidebar link. */
+  route: string;
+  /** The page's sidebar, or null for a page without one (not found). */
+  sidebar: SidebarSource | null;
+  /** The main column (page and TOC, or a loading or error state). */
+  children: ReactNode;
 }
 
-/** The whole page chrome around one page; rendered on the server and hydrated in the browser. */
-export function Layout({ data, html, sidebarHtml }: LayoutProps): JSX.Element {
-  const { site, page } = data;
+/** The chrome around every page: announcement, navbar, drawer, sidebar, footer. */
+export function Layout({ site, route, sidebar, children }: LayoutProps): JSX.Element {
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const aside = useRef<HTMLElement>(null);
+  const closeDrawer = useCallback(() => setDrawerOpen(false), []);
+  useEffect(() => {
+    setDrawerOpen(false);
+    revealActiveLink(aside.current);
+  }, [route, sidebar]);
   return (
     <div className="layout">
       <a className="skip-link" href="#main">
         Skip to main content
       </a>
-      {site.announcement ? <AnnouncementBar announcement={site.announcement} /> : null}
-      <Navbar site={site} route={page.route} />
+      {site.announcement ? <AnnouncementBar announcement={site.announcement} storageKey={site.storageKeys.announcement} /> : null}
+      <Navbar site={site} route={route} menuOpen={drawerOpen} onOpenMenu={() => setDrawerOpen(true)} />
+      {drawerOpen ? <Drawer site={site} route={route} sidebar={sidebar} onClose={closeDrawer} /> : null}
       <div className="main-wrapper">
-        {sidebarHtml === null ? null : <aside className="sidebar" dangerouslySetInnerHTML={{ __html: sidebarHtml }} />}
-        {page.notFound ? <NotFound /> : <DocPage page={page} html={html} locale={site.locale} />}
-        <div className="toc-column">{page.hideToc ? null : <Toc entries={page.toc} />}</div>
+        {sidebar ? <SidebarContent Tag="aside" className="sidebar" source={sidebar} route={route} ref={aside} /> : null}
+        {children}
       </div>
       <Footer copyright={site.copyright} />
     </div>

@@ -1,7 +1,13 @@
 import type { JSX } from 'react';
+import type { PageMeta } from '../../manifest';
 
 /** Title of the not-found page. */
 export const NOT_FOUND_TITLE = 'Page not found';
+
+/** The page data of the not-found page shown at `route` (`404.html`, or an unknown client-side path). */
+export function notFoundPage(route: string): PageMeta {
+  return { route, id: '', title: NOT_FOUND_TITLE, toc: [], hideToc: true, breadcrumbs: [], hasMermaid: false, notFound: true };
+}
 
 /** The not-found page, in the same layout as every page. */
 export function NotFound(): JSX.Element {

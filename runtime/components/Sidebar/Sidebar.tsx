@@ -1,24 +1,23 @@
-import type { JSX } from 'react';
+import type { JSX, Ref } from 'react';
 import type { SidebarItem } from '../../manifest';
+import type { SidebarSource } from '../../router/use-router';
 
-export interface SidebarProps {
+export interface SidebarNavProps {
   items: SidebarItem[];
   /** Current route, highlighted. */
   route: string;
 }
 
-/** The current section's sidebar: every category expanded, the current page marked. */
-export function Sidebar({ items, route }: SidebarProps): JSX.Element {
+/** A sidebar tree: every category expanded (they never collapse, spec §2), the current page marked. */
+export function SidebarNav({ items, route }: SidebarNavProps): JSX.Element {
   return (
-    <aside className="sidebar">
-      <nav aria-label="Docs sidebar">
-        <SidebarList items={items} route={route} level={1} />
-      </nav>
-    </aside>
+    <nav aria-label="Docs sidebar">
+      <SidebarList items={items} route={route} level={1} />
+    </nav>
   );
 }
 
-function SidebarList({ items, route, level }: SidebarProps & { level: number }): JSX.Element {
+function SidebarList({ items, route, level }: SidebarNavProps & { level: number }): JSX.Element {
   return (
     <ul className={`sidebar-list sidebar-level-${level}`}>
       {items.map((item) =>
@@ -43,4 +42,27 @@ function SidebarList({ items, route, level }: SidebarProps & { level: number }):
       )}
     </ul>
   );
+}
+
+/**
+ * The sidebar's content from either source: the pre-rendered HTML the first page arrived with (so
+ * hydration never re-renders a whole section), or the manifest's tree after a client-side navigation.
+ * Rendered into the element `Tag`, which is the `<aside>` beside the page or a box in the drawer.
+ */
+export function SidebarContent({ source, route, className, Tag = 'div', ref }: { source: SidebarSource; route: string; className: string; Tag?: 'aside' | 'div'; ref?: Ref<HTMLElement> }): JSX.Element {
+  if ('html' in source) return <Tag className={className} ref={ref as Ref<HTMLDivElement>} dangerouslySetInnerHTML={{ __html: source.html }} />;
+  return (
+    <Tag className={className} ref={ref as Ref<HTMLDivElement>}>
+      <SidebarNav items={source.items} route={route} />
+    </Tag>
+  );
+}
+
+/** Scrolls the sidebar (not the page) so its active link is in view, a third from the top. */
+export function revealActiveLink(sidebar: HTMLElement | null): void {
+  const link = sidebar?.querySelector('.sidebar-link.active');
+  if (!sidebar || !link) return;
+  const box = sidebar.getBoundingClientRect();
+  const item = link.getBoundingClientRect();
+  if (item.top < box.top || item.bottom > box.bottom) sidebar.scrollTop += item.top - box.top - sidebar.clientHeight / 3;
 }

@@ -1,8 +1,49 @@
-import type { JSX } from 'react';
+import { useEffect, useState, type JSX } from 'react';
 import type { TocEntry } from '../../manifest';
 
-/** The page's table of contents (levels chosen at build time). */
+/** Headings whose top is above this line (below the sticky navbar) count as read. */
+const ACTIVE_LINE_PX = 110;
+
+/**
+ * The heading the reader is at: the last one above the active line, the first before any is, and the
+ * last one once the page is scrolled to its end (short final sections never reach the line).
+ */
+function useActiveHeading(entries: TocEntry[]): string | null {
+  const [active, setActive] = useState<string | null>(null);
+  useEffect(() => {
+    if (entries.length === 0) return;
+    let frame = 0;
+    const update = (): void => {
+      frame = 0;
+      let current = entries[0]!.id;
+      for (const entry of entries) {
+        const heading = document.getElementById(entry.id);
+        if (!heading) continue;
+        if (heading.getBoundingClientRect().top > ACTIVE_LINE_PX) break;
+        current = entry.id;
+      }
+      const end = document.documentElement;
+      if (end.scrollTop > 0 && innerHeight + end.scrollTop >= end.scrollHeight - 2) current = entries[entries.length - 1]!.id;
+      setActive(current);
+    };
+    const schedule = (): void => {
+      if (frame === 0) frame = requestAnimationFrame(update);
+    };
+    update();
+    addEventListener('scroll', schedule, { passive: true });
+    addEventListener('resize', schedule, { passive: true });
+    return () => {
+      cancelAnimationFrame(frame);
+      removeEventListener('scroll', schedule);
+      removeEventListener('resize', schedule);
+    };
+  }, [entries]);
+  return active;
+}
+
+/** The page's table of contents (levels chosen at build time), following the reader's position. */
 export function Toc({ entries }: { entries: TocEntry[] }): JSX.Element | null {
+  const active = useActiveHeading(entries);
   if (entries.length === 0) return null;
   return (
     <nav className="toc" aria-label="On this page">
@@ -10,7 +51,7 @@ export function Toc({ entries }: { entries: TocEntry[] }): JSX.Element | null {
       <ul className="toc-list">
         {entries.map((entry) => (
           <li key={entry.id} className={`toc-item toc-level-${entry.level}`}>
-            <a className="toc-link" href={`#${entry.id}`}>
+            <a className={entry.id === active ? 'toc-link active' : 'toc-link'} href={`#${entry.id}`} aria-current={entry.id === active ? 'location' : undefined}>
               {entry.text}
             </a>
           </li>

@@ -1,0 +1,65 @@
+import { useEffect, type JSX } from 'react';
+import { loadMermaid } from '../../islands/load';
+import type { PageMeta, SiteData } from '../../manifest';
+import type { RouteLoader } from '../../router/loader';
+import { useRouter, type View } from '../../router/use-router';
+import { DocPage } from '../DocPage/DocPage';
+import { Layout } from '../Layout/Layout';
+import { NotFound } from '../NotFound/NotFound';
+import { CrashBoundary, PageLoadError, PageLoading } from '../PageState/PageState';
+import { ProgressBar } from '../ProgressBar/ProgressBar';
+import { Toc } from '../Toc/Toc';
+
+export interface AppProps {
+  site: SiteData;
+  /** The page the HTML was rendered for. */
+  initial: View;
+  /** Loads other routes; absent on the server. */
+  loader?: RouteLoader;
+}
+
+/** One page in the main column: the doc (or not-found page) and its table of contents. */
+export function PageView({ page, html, locale }: { page: PageMeta; html: string; locale: string }): JSX.Element {
+  return (
+    <>
+      {page.notFound ? <NotFound /> : <DocPage page={page} html={html} locale={locale} />}
+      <div className="toc-column">{page.hideToc ? null : <Toc entries={page.toc} />}</div>
+    </>
+  );
+}
+
+/** The whole site in the browser: the router's view in the layout. Server-rendered with `initial`. */
+export function App({ site, initial, loader }: AppProps): JSX.Element {
+  const { state, retry } = useRouter({ site, initial, loader });
+  const { view, main } = state;
+  const showsPage = main.kind === 'view';
+
+  // Mermaid diagrams are an island: their chunk loads only on pages that have one.
+  useEffect(() => {
+    if (!showsPage || !view.page.hasMermaid) return;
+    let cancelled = false;
+    void loadMermaid().then((mermaid) => {
+      if (!cancelled) void mermaid.renderDiagrams(document.querySelector('#main .markdown'));
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [view, showsPage]);
+
+  return (
+    <>
+      {state.progress ? <ProgressBar /> : null}
+      <Layout site={site} route={view.page.route} sidebar={view.sidebar}>
+        {main.kind === 'loading' ? (
+          <PageLoading />
+        ) : main.kind === 'error' ? (
+          <PageLoadError message={main.message} onRetry={() => retry(false)} />
+        ) : (
+          <CrashBoundary key={view.serial} onRetry={() => retry(true)}>
+            <PageView page={view.page} html={view.html} locale={site.locale} />
+          </CrashBoundary>
+        )}
+      </Layout>
+    </>
+  );
+}

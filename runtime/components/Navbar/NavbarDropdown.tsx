@@ -1,0 +1,67 @@
+import { useEffect, useRef, useState, type JSX } from 'react';
+
+/** One entry of a navbar dropdown. */
+export interface DropdownEntry {
+  label: string;
+  href: string;
+  /** The entry in use (marked, and choosing it again does not navigate). */
+  active: boolean;
+  /** Runs when the entry is chosen. */
+  onSelect?: () => void;
+}
+
+export interface NavbarDropdownProps {
+  /** Accessible name of the toggle, e.g. `Version`. */
+  name: string;
+  /** Text of the toggle: the current choice. */
+  label: string;
+  entries: DropdownEntry[];
+}
+
+/** A navbar menu (locale, version): opens on click, closes on a choice, Escape or a click elsewhere. */
+export function NavbarDropdown({ name, label, entries }: NavbarDropdownProps): JSX.Element {
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (event: Event): void => {
+      if (!(event.target instanceof Node) || !root.current?.contains(event.target)) setOpen(false);
+    };
+    const onKey = (event: KeyboardEvent): void => {
+      if (event.key === 'Escape') setOpen(false);
+    };
+    document.addEventListener('pointerdown', onPointer);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('pointerdown', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+  return (
+    <div className="dropdown" ref={root}>
+      <button type="button" className="navbar-link dropdown-toggle" aria-haspopup="true" aria-expanded={open} aria-label={`${name}: ${label}`} onClick={() => setOpen(!open)}>
+        {label}
+      </button>
+      {open ? (
+        <ul className="dropdown-menu" aria-label={name}>
+          {entries.map((entry) => (
+            <li key={entry.href + entry.label}>
+              <a
+                className={entry.active ? 'dropdown-link active' : 'dropdown-link'}
+                href={entry.href}
+                aria-current={entry.active ? 'true' : undefined}
+                onClick={(event) => {
+                  entry.onSelect?.();
+                  if (entry.active) event.preventDefault();
+                  setOpen(false);
+                }}
+              >
+                {entry.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}

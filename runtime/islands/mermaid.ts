@@ -1,0 +1,54 @@
+/**
+ * Mermaid diagrams: `div.mermaid[data-mermaid]` holds the diagram source (pre-rendered as text, so it is
+ * readable before this chunk arrives). Each is drawn in the current colour mode and drawn again when
+ * the mode changes.
+ */
+import mermaid from 'mermaid';
+
+/** The source of each diagram, kept once the element holds the drawing instead. */
+const sources = new WeakMap<Element, string>();
+let counter = 0;
+let watching = false;
+
+function theme(): 'dark' | 'default' {
+  return document.documentElement.getAttribute('data-theme') === 'light' ? 'default' : 'dark';
+}
+
+async function draw(element: Element, mode: 'dark' | 'default'): Promise<void> {
+  let source = sources.get(element);
+  if (source === undefined) {
+    source = element.textContent ?? '';
+    sources.set(element, source);
+  }
+  const id = `mermaid-diagram-${++counter}`;
+  try {
+    const { svg } = await mermaid.render(id, source);
+    element.innerHTML = svg;
+    element.setAttribute('data-mermaid-theme', mode);
+  } catch (error) {
+    // A diagram with a syntax error stays readable as its source, with the reason beside it.
+    document.getElementById(`d${id}`)?.remove();
+    element.textContent = source;
+    element.setAttribute('data-mermaid-error', error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** Draws every diagram inside `container` (the page body) in the current colour mode. */
+export async function renderDiagrams(container: Element | null): Promise<void> {
+  if (!container) return;
+  watchTheme();
+  const mode = theme();
+  mermaid.initialize({ startOnLoad: false, theme: mode, securityLevel: 'strict', fontFamily: 'inherit' });
+  // One after another: mermaid keeps per-render state, and a page has only a few diagrams.
+  for (const element of container.querySelectorAll('[data-mermaid]')) await draw(element, mode);
+}
+
+/** Redraws the diagrams on screen whenever the colour mode changes. */
+function watchTheme(): void {
+  if (watching) return;
+  watching = true;
+  new MutationObserver(() => void renderDiagrams(document.querySelector('#main .markdown'))).observe(document.documentElement, {
+    attributes: true,
+    attributeFilter: ['data-theme'],
+  });
+}

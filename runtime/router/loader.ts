@@ -1,0 +1,125 @@
+/**
+ * Loads what a client-side navigation needs: the route manifest (fetched once, after hydration), the
+ * route's code chunks, and the page's data chunk. React-free, so it is tested with plain functions.
+ */
+import type { Manifest, PageData, PageModule, RouteEntry } from '../manifest';
+import { normalisePath } from '../routing';
+
+/** The parts of `navigator.connection` that decide whether prefetching is welcome. */
+export interface ConnectionInfo {
+  saveData?: boolean;
+  effectiveType?: string;
+}
+
+/** False on a data-saver or 2g connection (spec §9): prefetching would spend the reader's data. */
+export function prefetchAllowed(connection: ConnectionInfo | undefined): boolean {
+  if (!connection) return true;
+  return connection.saveData !== true && !(connection.effectiveType ?? '').includes('2g');
+}
+
+/** The browser's connection information, where it has any (Chromium does, Safari and Firefox do not). */
+export function currentConnection(): ConnectionInfo | undefined {
+  return (navigator as Navigator & { connection?: ConnectionInfo }).connection;
+}
+
+/** What the loader needs from its environment; the browser entry passes the real ones. */
+export interface RouteLoaderOptions {
+  manifestUrl: string;
+  /** Fetches and parses a JSON file. */
+  fetchJson: (url: string) => Promise<unknown>;
+  /** `import(url)`; failures reject. */
+  importModule: (url: string) => Promise<unknown>;
+  /** Loads the diagram chunk, for routes with mermaid diagrams. */
+  loadMermaid: () => Promise<unknown>;
+  /** The current connection, read on every prefetch (it may change). */
+  connection: () => ConnectionInfo | undefined;
+}
+
+/** Error of a page chunk that loaded but exports no page. */
+export function noDefaultExportError(path: string): Error {
+  return new Error(`The page component for ${path} has no default export, so the page cannot be shown.`);
+}
+
+/** Loads and caches the manifest and page data of one site. */
+export class RouteLoader {
+  private manifest: Promise<Manifest> | undefined;
+  private routes: Map<string, RouteEntry> | undefined;
+  private readonly pages = new Map<string, Promise<PageData>>();
+  /** Failed or forgotten loads per route: the next import adds `?retry=N` to get a fresh module. */
+  private readonly attempts = new Map<string, number>();
+
+  constructor(private readonly options: RouteLoaderOptions) {}
+
+  /** The manifest, fetched on first use; a failed fetch is forgotten so the next call tries again. */
+  loadManifest(): Promise<Manifest> {
+    this.manifest ??= this.options.fetchJson(this.options.manifestUrl).then(
+      (value) => {
+        const manifest = value as Manifest;
+        this.routes = new Map(manifest.routes.map((route) => [route.path, route]));
+        return manifest;
+      },
+      (error: unknown) => {
+        this.manifest = undefined;
+        throw error;
+      },
+    );
+    return this.manifest;
+  }
+
+  /**
+   * Everything a route needs before it can be shown, besides its data: the manifest and its code
+   * chunks. Resolves to the route, or null for an unknown path. Rejects when a chunk cannot be loaded,
+   * which usually means a new deployment replaced the hashed files: the caller reloads the page.
+   */
+  async preload(path: string): Promise<{ route: RouteEntry | null; manifest: Manifest }> {
+    const manifest = await this.loadManifest();
+    const route = this.routes?.get(normalisePath(path)) ?? null;
+    if (route?.mermaid) await this.options.loadMermaid();
+    return { route, manifest };
+  }
+
+  /** Seeds the cache with a page already on screen (the pre-rendered one), so going back costs nothing. */
+  seed(data: PageData): void {
+    this.pages.set(data.route, Promise.resolve(data));
+  }
+
+  /** The route's page data. Rejects when the chunk fails to load or has no default export. */
+  loadPage(route: RouteEntry): Promise<PageData> {
+    const cached = this.pages.get(route.path);
+    if (cached) return cached;
+    const attempt = this.attempts.get(route.path) ?? 0;
+    // Browsers may keep a failed or bad module in their module map: a new URL asks the server again.
+    const url = attempt === 0 ? route.data : `${route.data}?retry=${attempt}`;
+    const pending = this.options.importModule(url).then((module) => {
+      const data = (module as Partial<PageModule> | null)?.default;
+      if (data === undefined) throw noDefaultExportError(route.path);
+      return data;
+    });
+    pending.catch(() => this.forget(route.path));
+    this.pages.set(route.path, pending);
+    return pending;
+  }
+
+  /** Drops a route's cached data, so the next load fetches a fresh copy. */
+  forget(path: string): void {
+    this.pages.delete(path);
+    this.attempts.set(path, (this.attempts.get(path) ?? 0) + 1);
+  }
+
+  /**
+   * Warms the cache for a link the reader is likely to follow: its data, and on `intent` (hover or
+   * focus) its code chunks too. Does nothing on a slow or data-saver connection; never rejects.
+   */
+  prefetch(path: string, intent: boolean): void {
+    if (!prefetchAllowed(this.options.connection())) return;
+    const target = normalisePath(path);
+    this.loadManifest()
+      .then(() => {
+        const route = this.routes?.get(target);
+        if (!route) return;
+        if (intent && route.mermaid) void this.options.loadMermaid().catch(() => undefined);
+        return this.loadPage(route);
+      })
+      .catch(() => undefined);
+  }
+}

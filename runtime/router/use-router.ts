@@ -1,0 +1,229 @@
+/**
+ * The client router as a React hook: intercepts internal link clicks and history traversal, loads the
+ * target through the `RouteLoader`, and tells the app what to show (the page, a loading animation or
+ * a load error) and whether the progress bar is due.
+ */
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { notFoundPage } from '../components/NotFound/NotFound';
+import type { PageMeta, SidebarItem, SiteData } from '../manifest';
+import { normalisePath, pageTitle } from '../routing';
+import { anchorOf, internalUrl, isPlainClick } from './links';
+import { currentConnection as connection, prefetchAllowed, type RouteLoader } from './loader';
+import { ScrollMemory } from './scroll-memory';
+
+/** Where a page's sidebar comes from: pre-rendered HTML on the first page, the manifest's tree after. */
+export type SidebarSource = { html: string } | { items: SidebarItem[] };
+
+/** One page as shown. */
+export interface View {
+  page: PageMeta;
+  /** Pre-rendered HTML of the body. */
+  html: string;
+  sidebar: SidebarSource | null;
+  /** Grows with every view shown: keys the crash boundary and the effects that follow a navigation. */
+  serial: number;
+}
+
+/** What the main column shows. */
+export type MainState = { kind: 'view' } | { kind: 'loading' } | { kind: 'error'; message: string };
+
+/** The router's state, rendered by the app. */
+export interface RouterState {
+  view: View;
+  main: MainState;
+  /** True while a navigation has taken longer than `PROGRESS_DELAY_MS`. */
+  progress: boolean;
+}
+
+/** A navigation shows its progress bar and loading animation only once it takes this long (spec §9). */
+export const PROGRESS_DELAY_MS = 200;
+
+type Mode = 'push' | 'replace' | 'pop' | 'retry';
+
+interface ScrollIntent {
+  hash?: string;
+  /** Position to restore (back/forward); else the top. */
+  y?: number;
+}
+
+/** Options of `useRouter`. */
+export interface UseRouterOptions {
+  site: SiteData;
+  initial: View;
+  /** Absent on the server, where nothing navigates. */
+  loader?: RouteLoader;
+}
+
+/** The router's state and its one command. */
+export interface Router {
+  state: RouterState;
+  /** Loads the current path again; `fresh` ignores the cached data (after a crash). */
+  retry: (fresh: boolean) => void;
+}
+
+function href(url: URL): string {
+  return url.pathname + url.search + url.hash;
+}
+
+/** Runs the router for the app. */
+export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
+  const [state, setState] = useState<RouterState>({ view: initial, main: { kind: 'view' }, progress: false });
+  const latest = useRef(state);
+  latest.current = state;
+  const serial = useRef(initial.serial);
+  const navigation = useRef(0);
+  const intent = useRef<ScrollIntent | null>(null);
+  const memory = useRef<ScrollMemory | null>(null);
+
+  const navigate = useCallback(
+    async (url: URL, mode: Mode, restore?: number): Promise<void> => {
+      if (!loader) return;
+      const id = ++navigation.current;
+      const current = (): boolean => id === navigation.current;
+      const path = normalisePath(url.pathname);
+      if (url.pathname !== path) url = new URL(path + url.search + url.hash, url);
+      if (mode === 'push') memory.current?.push(href(url));
+      else if (mode === 'replace') memory.current?.replace(href(url));
+      if (mode === 'retry') setState((previous) => ({ ...previous, main: { kind: 'loading' } }));
+      const slow = setTimeout(() => current() && setState((previous) => ({ ...previous, main: { kind: 'loading' }, progress: true })), PROGRESS_DELAY_MS);
+      try {
+        let preloaded;
+        try {
+          preloaded = await loader.preload(path);
+        } catch {
+          // The manifest or a code chunk is gone (usually a new deployment): a full load gets the new one.
+          if (current()) location.reload();
+          return;
+        }
+        let view: View;
+        if (!preloaded.route) {
+          view = { page: notFoundPage(path), html: '', sidebar: null, serial: ++serial.current };
+        } else {
+          try {
+            const data = await loader.loadPage(preloaded.route);
+            view = { page: data, html: data.html, sidebar: { items: preloaded.manifest.sidebars[preloaded.route.sidebar] ?? [] }, serial: ++serial.current };
+          } catch (error) {
+            if (current()) setState((previous) => ({ ...previous, main: { kind: 'error', message: error instanceof Error ? error.message : String(error) }, progress: false }));
+            return;
+          }
+        }
+        if (!current()) return;
+        intent.current = mode === 'pop' && restore !== undefined ? { y: restore } : { hash: url.hash || undefined };
+        setState({ view, main: { kind: 'view' }, progress: false });
+      } finally {
+        clearTimeout(slow);
+      }
+    },
+    [loader],
+  );
+
+  useEffect(() => {
+    if (!loader) return;
+    const scroll = new ScrollMemory();
+    memory.current = scroll;
+    const first = latest.current.view;
+    if (!first.page.notFound) loader.seed({ ...first.page, html: first.html });
+    const bare = normalisePath(location.pathname);
+    if (bare !== location.pathname) {
+      const url = new URL(bare + location.search + location.hash, location.href);
+      // `/a/b.html` on a static host is a 404 whose bare path may well exist; `/a/b/index.html` is the page itself.
+      if (first.page.notFound) void navigate(url, 'replace');
+      else scroll.replace(href(url));
+    }
+    const reloaded = scroll.current();
+    if (reloaded !== undefined && !location.hash) scrollTo(0, reloaded);
+    const idle = window.requestIdleCallback ?? ((callback: () => void) => setTimeout(callback, 1));
+    if (prefetchAllowed(connection())) idle(() => void loader.loadManifest().catch(() => undefined));
+
+    const onClick = (event: MouseEvent): void => {
+      if (!isPlainClick(event)) return;
+      const anchor = anchorOf(event);
+      const url = anchor && internalUrl(anchor);
+      if (!url) return;
+      const samePage = normalisePath(url.pathname) === normalisePath(location.pathname) && latest.current.main.kind === 'view';
+      // A `#fragment` on the page shown is the browser's job: it scrolls and adds the history entry.
+      if (samePage && url.hash) return;
+      event.preventDefault();
+      if (samePage && url.search === location.search) scrollTo(0, 0);
+      else void navigate(url, 'push');
+    };
+    const onPopState = (event: PopStateEvent): void => {
+      const restore = scroll.pop(event.state);
+      const shown = latest.current;
+      if (normalisePath(location.pathname) === shown.view.page.route && shown.main.kind === 'view' && !shown.view.page.notFound) {
+        if (restore !== undefined) scrollTo(0, restore);
+        return;
+      }
+      void navigate(new URL(location.href), 'pop', restore);
+    };
+    const onIntent = (event: Event): void => {
+      const anchor = anchorOf(event);
+      const url = anchor && internalUrl(anchor);
+      if (url) loader.prefetch(url.pathname, true);
+    };
+    document.addEventListener('click', onClick);
+    addEventListener('popstate', onPopState);
+    document.addEventListener('mouseover', onIntent, { passive: true });
+    document.addEventListener('focusin', onIntent);
+    // Hydrated and listening: links now navigate client-side (tests and styles may rely on it).
+    document.documentElement.setAttribute('data-hydrated', '');
+    return () => {
+      document.removeEventListener('click', onClick);
+      removeEventListener('popstate', onPopState);
+      document.removeEventListener('mouseover', onIntent);
+      document.removeEventListener('focusin', onIntent);
+    };
+  }, [loader, navigate]);
+
+  // Links that scroll into view are prefetched (their data only) when the browser is idle.
+  useEffect(() => {
+    if (!loader || !prefetchAllowed(connection()) || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        observer.unobserve(entry.target);
+        const url = internalUrl(entry.target as HTMLAnchorElement);
+        if (url) loader.prefetch(url.pathname, false);
+      }
+    });
+    for (const anchor of document.querySelectorAll<HTMLAnchorElement>('#__docs a[href]')) {
+      if (internalUrl(anchor)) observer.observe(anchor);
+    }
+    return () => observer.disconnect();
+  }, [loader, state.view.serial]);
+
+  // After a navigation: the title and description, then the scroll position (before paint).
+  useLayoutEffect(() => {
+    const { page } = state.view;
+    if (!loader) return;
+    document.title = pageTitle(page.title, site.title, site.titleSeparator);
+    setDescription(page.description);
+    const wanted = intent.current;
+    intent.current = null;
+    if (!wanted) return;
+    const target = wanted.hash ? document.getElementById(decodeURIComponent(wanted.hash.slice(1))) : null;
+    if (target) target.scrollIntoView();
+    else scrollTo(0, wanted.y ?? 0);
+  }, [loader, site, state.view]);
+
+  const retry = useCallback(
+    (fresh: boolean) => {
+      if (fresh) loader?.forget(normalisePath(location.pathname));
+      void navigate(new URL(location.href), 'retry');
+    },
+    [loader, navigate],
+  );
+  return { state, retry };
+}
+
+/** Keeps `<meta name="description">` in step with the page shown. */
+function setDescription(description: string | undefined): void {
+  let meta = document.querySelector<HTMLMetaElement>('meta[name="description"]');
+  if (!meta && description) {
+    meta = document.createElement('meta');
+    meta.name = 'description';
+    document.head.append(meta);
+  }
+  if (description) meta?.setAttribute('content', description);
+  else meta?.remove();
+}

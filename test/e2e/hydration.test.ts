@@ -1,0 +1,39 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectProblems, launchChromium, openPage, servePortal, waitForHydration, type ServedSite } from '../support/browser';
+
+let site: ServedSite;
+let browser: Browser;
+
+beforeAll(async () => {
+  site = await servePortal();
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+describe('hydration', () => {
+  for (const [kind, path, heading] of [
+    ['a doc page', '/backend/onboarding/git', 'Git'],
+    ['a category index', '/24urenloop', null],
+    ['a page with a mermaid diagram', '/onboarding', null],
+    ['the not-found page', '/no/such/page', 'Page not found'],
+  ] as const) {
+    it(`hydrates ${kind} without a console error or warning`, async () => {
+      const page = await openPage(browser);
+      const problems = collectProblems(page);
+      const response = await page.goto(site.origin + path);
+      expect(response?.status()).toBe(path.startsWith('/no/') ? 404 : 200);
+      await waitForHydration(page);
+      if (heading) await expect(page.locator('h1').first().textContent()).resolves.toContain(heading);
+      // The page is alive: the colour-mode toggle, a React handler, works.
+      await page.click('.theme-toggle');
+      await expect(page.getAttribute('html', 'data-theme')).resolves.toBe('light');
+      await page.waitForTimeout(300);
+      expect(problems).toEqual([]);
+      await page.context().close();
+    });
+  }
+});

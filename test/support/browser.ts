@@ -1,0 +1,82 @@
+/**
+ * End-to-end helpers: the portal built once into `test/.tmp/e2e-dist` and served like a static host,
+ * and Debian's Chromium driven by playwright-core (never a downloaded browser).
+ */
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { createStaticHandler } from '../../cli/serve/static-files';
+import { REPO, runDocs } from './site';
+
+/** Where Debian installs Chromium; `CHROMIUM_PATH` overrides it. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** The flags every test browser runs with. */
+const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+
+/**
+ * Launches Chromium. A missing browser fails the test (it never skips), with the command that fixes it:
+ * `.ci/run` installs it when absent.
+ */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`Chromium is not installed at ${CHROMIUM_PATH}; end-to-end tests need it. Install it with: apt-get update && apt-get install -y chromium`);
+  }
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
+}
+
+/** A built site served over HTTP. */
+export interface ServedSite {
+  /** Origin, e.g. `http://127.0.0.1:41234`. */
+  origin: string;
+  dist: string;
+  close: () => Promise<void>;
+}
+
+/** Serves `dist` on a free port of 127.0.0.1. */
+export async function serveDist(dist: string): Promise<ServedSite> {
+  const server: Server = createServer(createStaticHandler(dist));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    dist,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Builds the portal (this repository's content) with the real CLI and serves it. */
+export async function servePortal(): Promise<ServedSite> {
+  const dist = join(REPO, 'test', '.tmp', 'e2e-dist');
+  const run = runDocs(['build', '--out', dist]);
+  if (run.code !== 0) throw new Error(`docs build failed (${run.code}):\n${run.stderr}`);
+  return serveDist(dist);
+}
+
+/**
+ * Console errors, warnings and uncaught exceptions of a page, as text. Chromium logs the 404 status of
+ * a not-found document itself; that one is the server telling the truth, not a problem of the page.
+ */
+export function collectProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() !== 'error' && message.type() !== 'warning') return;
+    const documentStatus = message.text().includes('status of 404') && message.location().url === page.url();
+    if (!documentStatus) problems.push(`${message.type()}: ${message.text()} (${message.location().url})`);
+  });
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  return problems;
+}
+
+/** A new page in a fresh context (own storage), at a desktop width unless told otherwise. */
+export async function openPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
+  return context.newPage();
+}
+
+/** Resolves once the runtime has hydrated the page and its router listens (`html[data-hydrated]`). */
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForSelector('html[data-hydrated]', { state: 'attached' });
+}
