@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
+import type { Manifest } from '../../runtime/manifest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectProblems, launchChromium, openPage, servePortal, waitForHydration, type ServedSite } from '../support/browser';
 
@@ -31,9 +34,34 @@ describe('hydration', () => {
       // The page is alive: the colour-mode toggle, a React handler, works.
       await page.click('.theme-toggle');
       await expect(page.getAttribute('html', 'data-theme')).resolves.toBe('light');
+      // Diagrams are drawn (and redrawn for the new mode) without a complaint either.
+      for (const diagram of await page.locator('[data-mermaid]').all()) await expect.poll(() => diagram.getAttribute('data-mermaid-theme')).toBe('default');
       await page.waitForTimeout(300);
       expect(problems).toEqual([]);
       await page.context().close();
     });
   }
+});
+
+describe('mermaid diagrams of the portal', () => {
+  it('draws every diagram without a syntax error', async () => {
+    const manifest = JSON.parse(readFileSync(join(site.dist, 'manifest.json'), 'utf8')) as Manifest;
+    const routes = manifest.routes.filter((route) => route.mermaid).map((route) => route.path);
+    expect(routes.length).toBeGreaterThanOrEqual(6);
+    const page = await openPage(browser);
+    const problems = collectProblems(page);
+    const failed: string[] = [];
+    for (const route of routes) {
+      await page.goto(site.origin + route);
+      await waitForHydration(page);
+      for (const diagram of await page.locator('[data-mermaid]').all()) {
+        await expect.poll(() => diagram.evaluate((element) => element.hasAttribute('data-mermaid-theme') || element.hasAttribute('data-mermaid-error'))).toBe(true);
+        const error = await diagram.getAttribute('data-mermaid-error');
+        if (error !== null) failed.push(`${route}: ${error}`);
+      }
+    }
+    expect(failed).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
 });

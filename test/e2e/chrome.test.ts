@@ -1,0 +1,258 @@
+import type { Browser, Page, Route } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HydrationData, Manifest, SidebarItem } from '../../runtime/manifest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { launchChromium, openPage, servePortal, waitForHydration, type ServedSite } from '../support/browser';
+
+let site: ServedSite;
+let browser: Browser;
+
+beforeAll(async () => {
+  site = await servePortal();
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+const GIT = '/backend/onboarding/git';
+const AUTH = '/backend/backend/authentication';
+/** The navbar of spec §2, in order. */
+const NAVBAR = [
+  ['Internal wiki', '/'],
+  ['Backend', '/backend/onboarding'],
+  ['Contentproviders', '/contentproviders/onboarding'],
+  ['24 urenloop', '/24urenloop'],
+  ['Infrastructure', '/infrastructure/onboarding'],
+  ['Frontend', '/frontend/onboarding'],
+  ['Onboarding', '/onboarding'],
+];
+const DARK_BACKGROUND = 'rgb(27, 27, 29)';
+const LIGHT_BACKGROUND = 'rgb(255, 255, 255)';
+
+async function open(path: string, width = 1280, options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
+  const page = await openPage(browser, { viewport: { width, height: 800 }, ...options });
+  page.setDefaultTimeout(10_000);
+  await page.goto(site.origin + path);
+  await waitForHydration(page);
+  return page;
+}
+
+async function storageKeys(page: Page): Promise<HydrationData['site']['storageKeys']> {
+  return page.evaluate(() => (JSON.parse(document.getElementById('__DOCS_DATA__')!.textContent!) as HydrationData).site.storageKeys);
+}
+
+async function bodyBackground(page: Page): Promise<string> {
+  return page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+}
+
+/** Relative luminance of a computed `rgb(…)` colour, 0 (black) to 1 (white). */
+function luminance(colour: string): number {
+  const [r, g, b] = (colour.match(/\d+(\.\d+)?/g) ?? []).map(Number).map((channel) => channel / 255);
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+}
+
+describe('navbar', () => {
+  it('shows the seven items, the active section and the right-hand items from 996 px', async () => {
+    const page = await open(AUTH, 1200);
+    const items = page.locator('.navbar-items a');
+    expect(await items.evaluateAll((links) => links.map((link) => [link.textContent, link.getAttribute('href')]))).toEqual(NAVBAR);
+    for (const link of await items.all()) expect(await link.isVisible()).toBe(true);
+    expect(await page.locator('.navbar-items a.active').textContent()).toBe('Backend');
+    const repository = page.locator('.navbar-right a', { hasText: 'Repository' });
+    expect(await repository.getAttribute('href')).toBe('https://git.quad.example/quad/docs');
+    expect(await repository.getAttribute('target')).toBe('_blank');
+    expect(await repository.getAttribute('rel')).toMatch(/\bnoopener\b/);
+    expect(await page.locator('.navbar-right', { hasText: 'Log out' }).isVisible()).toBe(true);
+    expect(await page.locator('.navbar-toggle').isVisible()).toBe(false);
+    await page.setViewportSize({ width: 996, height: 800 });
+    expect(await page.locator('.navbar-toggle').isVisible()).toBe(false);
+    await page.setViewportSize({ width: 995, height: 800 });
+    expect(await page.locator('.navbar-toggle').isVisible()).toBe(true);
+    expect(await page.locator('.navbar-items').isVisible()).toBe(false);
+    await page.context().close();
+  });
+
+  it('lists only English (en-GB) in the locale dropdown', async () => {
+    const page = await open(GIT);
+    await page.getByRole('button', { name: 'Language: English (en-GB)' }).click();
+    expect(await page.locator('.dropdown-menu a').allTextContents()).toEqual(['English (en-GB)']);
+    await page.keyboard.press('Escape');
+    await expect(page.locator('.dropdown-menu').count()).resolves.toBe(0);
+    await page.context().close();
+  });
+
+  it('lists only Next in the version dropdown and keeps the choice in localStorage', async () => {
+    const page = await open(GIT);
+    const keys = await storageKeys(page);
+    await page.getByRole('button', { name: 'Version: Next' }).click();
+    expect(await page.locator('.dropdown-menu a').allTextContents()).toEqual(['Next']);
+    await page.locator('.dropdown-menu a', { hasText: 'Next' }).click();
+    await expect(page.locator('.dropdown-menu').count()).resolves.toBe(0);
+    expect(await page.evaluate((key) => localStorage.getItem(key), keys.version)).toBe('current');
+    await page.reload();
+    await waitForHydration(page);
+    expect(await page.evaluate((key) => localStorage.getItem(key), keys.version)).toBe('current');
+    expect(await page.locator('.dropdown-toggle', { hasText: 'Next' }).isVisible()).toBe(true);
+    await page.context().close();
+  });
+
+  it('opens a drawer with the navbar items and the current sidebar below 996 px', async () => {
+    const page = await open(GIT, 800);
+    expect(await page.locator('.sidebar').isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Open the menu' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Menu' });
+    expect(await drawer.isVisible()).toBe(true);
+    expect(await drawer.locator('.drawer-items a').allTextContents()).toEqual(NAVBAR.map(([label]) => label));
+    expect(await drawer.locator('.drawer-sidebar a.active').textContent()).toBe('Git and merge requests');
+    await page.keyboard.press('Escape');
+    expect(await drawer.count()).toBe(0);
+    // A link in the drawer navigates client-side and closes it.
+    await page.getByRole('button', { name: 'Open the menu' }).click();
+    await drawer.locator('.drawer-sidebar a', { hasText: 'Authentication' }).click();
+    await page.waitForURL(site.origin + AUTH);
+    await expect.poll(() => drawer.count()).toBe(0);
+    await page.getByRole('button', { name: 'Open the menu' }).click();
+    expect(await drawer.locator('.drawer-sidebar a.active').textContent()).toBe('Authentication');
+    await page.context().close();
+  });
+});
+
+describe('sidebar, TOC and page furniture', () => {
+  it('expands every category, offers no way to hide the sidebar, and scrolls the active item into view', async () => {
+    const manifest = JSON.parse(readFileSync(join(site.dist, 'manifest.json'), 'utf8')) as Manifest;
+    const routes: string[] = [];
+    const walk = (items: SidebarItem[]): void => {
+      for (const item of items) {
+        if (item.route) routes.push(item.route);
+        if (item.type === 'category') walk(item.items);
+      }
+    };
+    walk(manifest.sidebars['24urenloop']!);
+    const last = routes[routes.length - 1]!;
+    const page = await open(last, 1280);
+    const sidebar = page.locator('aside.sidebar');
+    for (const list of await sidebar.locator('ul').all()) expect(await list.isVisible()).toBe(true);
+    expect(await sidebar.locator('button').count()).toBe(0);
+    const [box, item] = await Promise.all([sidebar.boundingBox(), sidebar.locator('a.active').boundingBox()]);
+    expect(item!.y).toBeGreaterThanOrEqual(box!.y);
+    expect(item!.y + item!.height).toBeLessThanOrEqual(box!.y + box!.height);
+    expect(await sidebar.evaluate((element) => element.scrollTop)).toBeGreaterThan(0);
+    await page.context().close();
+  });
+
+  it('highlights the TOC entry of the heading in view while scrolling', async () => {
+    const page = await open(AUTH, 1280);
+    await page.evaluate(() => document.getElementById('the-otp-flow')!.scrollIntoView());
+    await expect.poll(() => page.locator('.toc a.active').getAttribute('href')).toBe('#the-otp-flow');
+    await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));
+    await expect.poll(() => page.locator('.toc a.active').getAttribute('href')).toBe('#logging-out-and-revoking-sessions');
+    await page.evaluate(() => scrollTo(0, 0));
+    await expect.poll(() => page.locator('.toc a.active').getAttribute('href')).toBe('#the-three-headers');
+    await page.context().close();
+  });
+
+  it('links every heading to itself and copies a code block', async () => {
+    const page = await open(AUTH, 1280, { permissions: ['clipboard-read', 'clipboard-write'] });
+    expect(await page.locator('#the-otp-flow .hash-link').getAttribute('href')).toBe('#the-otp-flow');
+    const block = page.locator('.code-block').first();
+    await block.hover();
+    await block.locator('.copy-button').click();
+    await expect.poll(() => block.locator('.copy-button').textContent()).toBe('Copied');
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toBe(await block.locator('pre').textContent());
+    expect(copied.length).toBeGreaterThan(10);
+    await page.context().close();
+  });
+
+  it('shows the edit link, the last update and previous/next links, and updates them on navigation', async () => {
+    const page = await open(GIT);
+    expect(await page.locator('.edit-link').getAttribute('href')).toBe('https://git.quad.example/quad/docs/edit/master/content/backend/onboarding/git.md');
+    expect(await page.locator('.last-updated').textContent()).toMatch(/^Last updated on \d{1,2} \w+ \d{4}/);
+    expect(await page.locator('.pagination-prev').getAttribute('href')).toBe('/backend/onboarding/install');
+    await page.locator('.pagination-next').click();
+    await page.waitForURL(site.origin + '/backend/onboarding/infrastructure');
+    await expect.poll(() => page.locator('.edit-link').getAttribute('href')).toBe('https://git.quad.example/quad/docs/edit/master/content/backend/onboarding/infrastructure.md');
+    expect(await page.locator('.pagination-prev').getAttribute('href')).toBe(GIT);
+    await page.context().close();
+  });
+});
+
+describe('colour mode', () => {
+  it('is dark by default even when the system prefers light', async () => {
+    const page = await open(GIT, 1280, { colorScheme: 'light' });
+    expect(await page.getAttribute('html', 'data-theme')).toBe('dark');
+    expect(await bodyBackground(page)).toBe(DARK_BACKGROUND);
+    await page.context().close();
+  });
+
+  it('keeps light after a reload without a flash: the head script applies it before the runtime runs', async () => {
+    const page = await open(GIT);
+    await page.click('.theme-toggle');
+    expect(await bodyBackground(page)).toBe(LIGHT_BACKGROUND);
+    // With the runtime blocked only the inline head script can set the mode.
+    await page.route('**/assets/app.*.js', (route: Route) => route.abort());
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    expect(await page.getAttribute('html', 'data-theme')).toBe('light');
+    expect(await bodyBackground(page)).toBe(LIGHT_BACKGROUND);
+    expect(await page.evaluate(() => document.documentElement.hasAttribute('data-hydrated'))).toBe(false);
+    await page.context().close();
+  });
+
+  it('keeps code blocks dark in both modes', async () => {
+    const page = await open(AUTH);
+    const codeBackground = (): Promise<string> => page.locator('.code-block pre').first().evaluate((pre) => getComputedStyle(pre).backgroundColor);
+    expect(luminance(await codeBackground())).toBeLessThan(0.25);
+    await page.click('.theme-toggle');
+    expect(await page.getAttribute('html', 'data-theme')).toBe('light');
+    expect(luminance(await codeBackground())).toBeLessThan(0.25);
+    await page.context().close();
+  });
+
+  it('draws mermaid diagrams in the current mode, redraws them on a switch, and loads mermaid only where needed', async () => {
+    const requested: string[] = [];
+    const plain = await openPage(browser);
+    plain.on('request', (request) => requested.push(new URL(request.url()).pathname));
+    await plain.goto(site.origin + GIT);
+    await waitForHydration(plain);
+    await plain.waitForTimeout(500);
+    expect(requested.filter((path) => path.includes('/chunks/mermaid.'))).toEqual([]);
+    await plain.context().close();
+
+    const page = await open('/onboarding');
+    const diagram = page.locator('[data-mermaid]').first();
+    await diagram.locator('svg').waitFor();
+    expect(await diagram.getAttribute('data-mermaid-theme')).toBe('dark');
+    await page.click('.theme-toggle');
+    await expect.poll(() => diagram.getAttribute('data-mermaid-theme')).toBe('default');
+    expect(await diagram.locator('svg').count()).toBe(1);
+    await page.context().close();
+  });
+});
+
+describe('announcement bar', () => {
+  it('stays dismissed across reloads without a flash and comes back for a new id', async () => {
+    const page = await open(GIT);
+    const bar = page.locator('.announcement');
+    expect(await bar.isVisible()).toBe(true);
+    expect(await bar.locator('a').getAttribute('href')).toBe('/24urenloop/draaiboeken/update-website');
+    await bar.getByRole('button', { name: 'Close' }).click();
+    expect(await bar.isVisible()).toBe(false);
+    await page.route('**/assets/app.*.js', (route: Route) => route.abort());
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    expect(await bar.isVisible()).toBe(false);
+    await page.unroute('**/assets/app.*.js');
+    // A new deployment with a new announcement id.
+    await page.route(`${site.origin}/**`, async (route: Route) => {
+      if (route.request().resourceType() !== 'document') return route.continue();
+      const response = await route.fetch();
+      await route.fulfill({ response, body: (await response.text()).replaceAll('race-runbook-2025', 'race-runbook-2026') });
+    });
+    await page.reload();
+    await waitForHydration(page);
+    expect(await bar.isVisible()).toBe(true);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,298 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContextOptions, Page, Route } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectProblems, launchChromium, openPage, servePortal, waitForHydration, type ServedSite } from '../support/browser';
+
+let site: ServedSite;
+let browser: Browser;
+
+beforeAll(async () => {
+  site = await servePortal();
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+const GIT = '/backend/onboarding/git';
+const AUTH = '/backend/backend/authentication';
+/** A page of another section: no link on the backend pages points to it, so nothing prefetches it. */
+const WHY = '/24urenloop/why-astraea';
+/** Its data chunks, including retries (`?retry=N`). */
+const WHY_CHUNK = '**/assets/pages/24urenloop_why-astraea.*.js*';
+
+/** Opens `path`, waits for hydration and marks the window, so a full reload can be told apart. */
+async function open(path: string, options: BrowserContextOptions = {}, setup?: (page: Page) => Promise<void>): Promise<Page> {
+  const page = await openPage(browser, options);
+  page.setDefaultTimeout(10_000);
+  await setup?.(page);
+  await page.goto(site.origin + path);
+  await waitForHydration(page);
+  await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
+  return page;
+}
+
+async function sameWindow(page: Page): Promise<boolean> {
+  return page.evaluate(() => (window as unknown as { marker?: number }).marker === 1);
+}
+
+/** Clicks a link without scrolling it into view or hovering it, so nothing prefetched its page. */
+async function clickUnseen(page: Page, href: string): Promise<void> {
+  await page.evaluate((target) => {
+    const link = document.createElement('a');
+    link.href = target;
+    link.textContent = 'test link';
+    document.querySelector('#main .markdown')?.append(link);
+    link.click();
+  }, href);
+}
+
+async function heading(page: Page): Promise<string> {
+  return (await page.locator('#main h1').first().textContent()) ?? '';
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+describe('client-side navigation', () => {
+  it('follows an internal link without a reload and updates the title, description and scroll position', async () => {
+    const page = await open(GIT);
+    const problems = collectProblems(page);
+    await page.mouse.wheel(0, 1200);
+    await page.waitForFunction(() => scrollY > 500);
+    await page.click('.sidebar a[href="/backend/backend/authentication"]');
+    await page.waitForURL(site.origin + AUTH);
+    await expect.poll(() => heading(page)).toBe('Authentication');
+    expect(await sameWindow(page)).toBe(true);
+    expect(await page.title()).toBe('Authentication | Docs');
+    expect(await page.getAttribute('meta[name="description"]', 'content')).toContain('devise_token_auth');
+    expect(await page.evaluate(() => scrollY)).toBe(0);
+    await expect(page.locator('.sidebar a.active').textContent()).resolves.toBe('Authentication');
+    await expect(page.locator('.toc a[href="#the-otp-flow"]').count()).resolves.toBe(1);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('scrolls to the #anchor of the target page', async () => {
+    const page = await open(GIT);
+    await clickUnseen(page, `${AUTH}#the-otp-flow`);
+    await expect.poll(() => heading(page)).toBe('Authentication');
+    expect(new URL(page.url()).hash).toBe('#the-otp-flow');
+    const top = await page.evaluate(() => document.getElementById('the-otp-flow')!.getBoundingClientRect().top);
+    expect(top).toBeGreaterThanOrEqual(0);
+    expect(top).toBeLessThan(120);
+    await page.context().close();
+  });
+
+  it('restores the scroll position on back and forward', async () => {
+    const page = await open(AUTH);
+    await page.evaluate(() => scrollTo(0, 1400));
+    await clickUnseen(page, GIT);
+    await expect.poll(() => heading(page)).toBe('Git and merge requests');
+    await page.evaluate(() => scrollTo(0, 300));
+    await page.goBack();
+    await expect.poll(() => heading(page)).toBe('Authentication');
+    await expect.poll(() => page.evaluate(() => scrollY)).toBe(1400);
+    await page.goForward();
+    await expect.poll(() => heading(page)).toBe('Git and merge requests');
+    await expect.poll(() => page.evaluate(() => scrollY)).toBe(300);
+    expect(await sameWindow(page)).toBe(true);
+    await page.context().close();
+  });
+
+  it('shows the not-found page for an unknown path', async () => {
+    const page = await open(GIT);
+    await clickUnseen(page, '/backend/no-such-page');
+    await expect.poll(() => heading(page)).toBe('Page not found');
+    expect(await page.title()).toBe('Page not found | Docs');
+    expect(await sameWindow(page)).toBe(true);
+    await expect(page.locator('.sidebar').count()).resolves.toBe(0);
+    await page.context().close();
+  });
+
+  it('loads the route manifest only after hydration, never inlined in the page or the entry bundle', async () => {
+    const html = readFileSync(join(site.dist, 'backend/onboarding/git/index.html'), 'utf8');
+    expect(html).not.toContain(WHY);
+    const entry = /src="(\/assets\/app\.[A-Z0-9]+\.js)"/.exec(html)![1]!;
+    expect(readFileSync(join(site.dist, entry), 'utf8')).not.toContain('/backend/onboarding/git');
+    const page = await openPage(browser);
+    const manifest = page.waitForRequest('**/manifest.json');
+    await page.goto(site.origin + GIT);
+    await manifest;
+    expect(await page.evaluate(() => document.documentElement.hasAttribute('data-hydrated'))).toBe(true);
+    await page.context().close();
+  });
+});
+
+describe('progress bar and page states', () => {
+  it('shows the progress bar and the loading animation when a navigation takes over 200 ms', async () => {
+    const page = await open(GIT);
+    await page.route(WHY_CHUNK, async (route: Route) => {
+      await sleep(900);
+      await route.continue();
+    });
+    await clickUnseen(page, WHY);
+    await page.waitForSelector('.progress-bar', { timeout: 800 });
+    await expect(page.locator('.page-loading').count()).resolves.toBe(1);
+    await expect.poll(() => heading(page)).toBe('Why Astraea?');
+    await expect(page.locator('.progress-bar').count()).resolves.toBe(0);
+    await page.context().close();
+  });
+
+  it('shows no progress bar when a navigation takes under 200 ms', async () => {
+    const page = await open(GIT);
+    await page.evaluate(() => {
+      const seen = window as unknown as { sawProgress: boolean };
+      seen.sawProgress = false;
+      new MutationObserver(() => {
+        if (document.querySelector('.progress-bar, .page-loading')) seen.sawProgress = true;
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    await clickUnseen(page, WHY);
+    await expect.poll(() => heading(page)).toBe('Why Astraea?');
+    await sleep(300);
+    expect(await page.evaluate(() => (window as unknown as { sawProgress: boolean }).sawProgress)).toBe(false);
+    await page.context().close();
+  });
+
+  it('shows the error text and a Retry button when page data fails to load, and Retry loads it', async () => {
+    const page = await open(GIT);
+    let blocked = true;
+    await page.route(WHY_CHUNK, (route: Route) => (blocked ? route.abort('connectionfailed') : route.continue()));
+    await clickUnseen(page, WHY);
+    const problem = page.locator('.page-problem');
+    await problem.waitFor();
+    expect(await problem.locator('h1').textContent()).toBe('This page could not be loaded');
+    expect(await problem.locator('.page-problem-text').textContent()).toMatch(/Failed to fetch dynamically imported module/);
+    expect(page.url()).toBe(site.origin + WHY);
+    blocked = false;
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await expect.poll(() => heading(page)).toBe('Why Astraea?');
+    expect(await sameWindow(page)).toBe(true);
+    await page.context().close();
+  });
+
+  it('shows "This page crashed" when a page throws while rendering, and Try again renders it afresh', async () => {
+    const page = await open(GIT);
+    let broken = true;
+    await page.route(WHY_CHUNK, async (route: Route) => {
+      if (!broken) return route.continue();
+      const response = await route.fetch();
+      // A table of contents that is not a list makes the page component throw.
+      const body = (await response.text()).replace(/};\n$/, ',"toc":5};\n');
+      await route.fulfill({ response, body });
+    });
+    await clickUnseen(page, WHY);
+    const problem = page.locator('.page-problem');
+    await problem.waitFor();
+    expect(await problem.locator('h1').textContent()).toBe('This page crashed');
+    await expect(page.locator('.navbar').count()).resolves.toBe(1);
+    broken = false;
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => heading(page)).toBe('Why Astraea?');
+    await expect(page.locator('.toc a[href="#design-principles"]').count()).resolves.toBe(1);
+    await page.context().close();
+  });
+
+  it('says the page component has no default export when the data chunk exports none', async () => {
+    const page = await open(GIT);
+    await page.route(WHY_CHUNK, (route: Route) => route.fulfill({ contentType: 'text/javascript', body: 'export const page = {};\n' }));
+    await clickUnseen(page, WHY);
+    const text = page.locator('.page-problem-text');
+    await text.waitFor();
+    expect(await text.textContent()).toBe('The page component for /24urenloop/why-astraea has no default export, so the page cannot be shown.');
+    await expect(page.getByRole('button', { name: 'Retry' }).count()).resolves.toBe(1);
+    await page.context().close();
+  });
+
+  it('reloads the page when the route cannot be preloaded', async () => {
+    const page = await open(GIT, {}, (opened) => opened.route('**/manifest.json', (route: Route) => route.abort('connectionfailed')));
+    await page.evaluate(() => (document.querySelector('.sidebar a[href="/backend/backend/authentication"]') as HTMLElement).click());
+    await page.waitForURL(site.origin + AUTH);
+    await expect.poll(() => heading(page)).toBe('Authentication');
+    expect(await sameWindow(page)).toBe(false);
+    await page.context().close();
+  });
+});
+
+describe('prefetching', () => {
+  const slowConnections: [string, string][] = [
+    ['data saver', '{ saveData: true, effectiveType: "4g" }'],
+    ['a 2g connection', '{ saveData: false, effectiveType: "2g" }'],
+    ['a slow-2g connection', '{ saveData: false, effectiveType: "slow-2g" }'],
+  ];
+
+  async function hoverNewLink(page: Page, href: string): Promise<void> {
+    await page.evaluate((target) => {
+      const link = document.createElement('a');
+      link.href = target;
+      link.id = 'hover-me';
+      link.textContent = 'hover me';
+      link.style.cssText = 'position:fixed;top:200px;left:400px;z-index:100;padding:1rem;background:red';
+      document.body.append(link);
+    }, href);
+    await page.hover('#hover-me');
+  }
+
+  it('prefetches the data of links in view, and of a link on hover', async () => {
+    const requested: string[] = [];
+    const page = await openPage(browser);
+    page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+    await page.goto(site.origin + GIT);
+    await waitForHydration(page);
+    // The sidebar's neighbours of the page are in view from the start.
+    await expect.poll(() => requested.some((path) => path.startsWith('/assets/pages/backend_onboarding_install.'))).toBe(true);
+    expect(requested.some((path) => path.startsWith('/assets/pages/24urenloop_why-astraea.'))).toBe(false);
+    await hoverNewLink(page, '/24urenloop/why-astraea');
+    await expect.poll(() => requested.some((path) => path.startsWith('/assets/pages/24urenloop_why-astraea.'))).toBe(true);
+    await page.context().close();
+  });
+
+  for (const [name, connection] of slowConnections) {
+    it(`prefetches nothing on ${name}`, async () => {
+      const requested: string[] = [];
+      const page = await openPage(browser);
+      await page.addInitScript(`Object.defineProperty(Navigator.prototype, 'connection', { get: () => (${connection}) })`);
+      page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+      await page.goto(site.origin + GIT);
+      await waitForHydration(page);
+      await hoverNewLink(page, '/24urenloop/why-astraea');
+      await sleep(1000);
+      expect(requested.filter((path) => path.startsWith('/assets/pages/') || path === '/manifest.json')).toEqual([]);
+      // Navigation still works: it loads what it needs when the reader asks for it.
+      await page.click('#hover-me');
+      await expect.poll(() => heading(page)).toBe('Why Astraea?');
+      await page.context().close();
+    });
+  }
+});
+
+describe('path normalisation', () => {
+  for (const [written, bare] of [
+    ['/backend/onboarding/git.html', GIT],
+    ['/backend/onboarding/git/index.html', GIT],
+    ['/backend/onboarding/git/', GIT],
+    ['/index.html', '/'],
+  ]) {
+    it(`shows ${written} as ${bare}`, async () => {
+      const page = await openPage(browser);
+      await page.goto(site.origin + written!);
+      await waitForHydration(page);
+      await page.waitForURL(site.origin + bare);
+      await expect.poll(() => page.locator('.sidebar a.active').first().getAttribute('href')).toBe(bare);
+      await page.context().close();
+    });
+  }
+
+  it('normalises a clicked link ending in .html', async () => {
+    const page = await open(AUTH);
+    await clickUnseen(page, '/backend/onboarding/git.html');
+    await page.waitForURL(site.origin + GIT);
+    await expect.poll(() => heading(page)).toBe('Git and merge requests');
+    expect(await sameWindow(page)).toBe(true);
+    await page.context().close();
+  });
+});
