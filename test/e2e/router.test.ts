@@ -209,7 +209,9 @@ describe('progress bar and page states', () => {
   });
 
   it('reloads the page when the route cannot be preloaded', async () => {
-    const page = await open(GIT, {}, (opened) => opened.route('**/manifest.json', (route: Route) => route.abort('connectionfailed')));
+    const page = await open(GIT, {}, async (opened) => {
+      await opened.route('**/manifest.json', (route: Route) => route.abort('connectionfailed'));
+    });
     await page.evaluate(() => (document.querySelector('.sidebar a[href="/backend/backend/authentication"]') as HTMLElement).click());
     await page.waitForURL(site.origin + AUTH);
     await expect.poll(() => heading(page)).toBe('Authentication');
