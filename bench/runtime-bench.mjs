@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+// `npm run bench` (second half): what the browser downloads. Builds the portal, then prints
+// - first-load JavaScript of a doc page: the entry and every chunk it imports statically, gzip;
+// - the bytes one client-side navigation fetches, measured in Chromium (gzip of each file fetched);
+// - the spread of page data chunks and the one-time costs (manifest, mermaid island).
+// Budgets (issue 3): first load ≤ 80 KB gzip with React, one navigation ≤ 15 KB gzip.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { dirname, join, posix } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'bench', '.portal-dist');
+execFileSync(process.execPath, [join(root, 'bin/docs.mjs'), 'build', '--out', dist], { cwd: root, stdio: 'ignore' });
+
+const DOC = '/backend/onboarding/git';
+const TARGET = '/24urenloop/why-astraea';
+const gzip = (url) => gzipSync(readFileSync(join(dist, url.split('?')[0]))).length;
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+
+/** The entry and the closure of its static imports. */
+function firstLoadScripts(html) {
+  return staticClosure([...html.matchAll(/<script type="module" src="([^"]+)"|<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1] ?? m[2]));
+}
+
+/** The given scripts and every script they import statically, transitively. */
+function staticClosure(start, seen = new Set()) {
+  const visit = (url) => {
+    if (seen.has(url)) return;
+    seen.add(url);
+    const code = readFileSync(join(dist, url), 'utf8');
+    // Static imports only (`import"./x.js"`, `from"./x.js"`); `import("…")` is lazy.
+    for (const m of code.matchAll(/(?:\bfrom|\bimport)\s*"(\.{1,2}\/[^"]+\.js)"/g)) visit(posix.join(posix.dirname(url), m[1]));
+  };
+  start.forEach(visit);
+  return [...seen];
+}
+const sum = (urls) => urls.reduce((total, url) => total + gzip(url), 0);
+
+const html = readFileSync(join(dist, DOC.slice(1), 'index.html'), 'utf8');
+const scripts = firstLoadScripts(html);
+const firstLoad = sum(scripts);
+const headScript = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
+console.log(`\nruntime: what a reader downloads (portal, ${DOC})`);
+console.log(`first-load JavaScript  ${kb(firstLoad)} gzip in ${scripts.length} file(s) (${scripts.join(', ')}) + ${headScript.length} B inline head script — budget 80 KB`);
+const css = /<link rel="stylesheet" href="([^"]+)"/.exec(html)?.[1];
+if (css) console.log(`stylesheet             ${kb(gzip(css))} gzip`);
+console.log(`manifest (once, after hydration)  ${kb(gzip('/manifest.json'))} gzip`);
+const chunks = readdirSync(join(dist, 'assets/pages')).map((name) => gzip(`/assets/pages/${name}`)).sort((a, b) => a - b);
+const at = (q) => chunks[Math.min(chunks.length - 1, Math.floor(q * chunks.length))];
+console.log(`page data chunks       median ${kb(at(0.5))}, p95 ${kb(at(0.95))}, max ${kb(chunks[chunks.length - 1])} gzip (${chunks.length} pages)`);
+const mermaid = readdirSync(join(dist, 'assets/chunks')).find((name) => name.startsWith('mermaid.'));
+if (mermaid) {
+  // What the first diagram page adds (beyond what is loaded already), before mermaid's per-diagram-type chunks.
+  const island = staticClosure([`/assets/chunks/${mermaid}`]).filter((url) => !scripts.includes(url));
+  console.log(`mermaid island         ${kb(sum(island))} gzip in ${island.length} files (+ one small chunk per diagram type), only on pages with a diagram`);
+}
+
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync(chromium)) {
+  console.log('one navigation: skipped, Chromium is not installed (apt-get install -y chromium)');
+  process.exit(0);
+}
+const server = createServer(serveFiles(dist));
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const origin = `http://127.0.0.1:${server.address().port}`;
+const { chromium: playwright } = await import('playwright-core');
+const browser = await playwright.launch({ executablePath: chromium, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+const page = await browser.newPage();
+await page.goto(origin + DOC, { waitUntil: 'networkidle' });
+await page.waitForSelector('html[data-hydrated]', { state: 'attached' });
+await page.waitForLoadState('networkidle');
+// A link nothing has prefetched (another section, never in view): the navigation pays for everything.
+// Requests are counted from the click until the new page is on screen; the viewport prefetches the
+// new page starts afterwards are not part of this navigation.
+const window_ = await page.evaluate(async (target) => {
+  const started = performance.now();
+  const link = Object.assign(document.createElement('a'), { href: target, textContent: 'bench' });
+  document.querySelector('#main .markdown').append(link);
+  link.click();
+  const shown = await new Promise((resolve) => {
+    const check = () => (location.pathname === target && document.querySelector('#main h1')?.textContent === 'Why Astraea?' ? resolve(performance.now()) : requestAnimationFrame(check));
+    check();
+  });
+  return { started, shown };
+}, TARGET);
+const fetched = await page.evaluate(({ started, shown }) => performance.getEntriesByType('resource').filter((entry) => entry.startTime >= started && entry.startTime <= shown).map((entry) => new URL(entry.name).pathname), window_);
+// Chromium fetches the icon lazily, once per tab: not a cost of navigating.
+const navigation = [...new Set(fetched)].filter((path) => path !== '/favicon.svg' && existsSync(join(dist, path)));
+const navigationBytes = sum(navigation);
+console.log(`one navigation         ${kb(navigationBytes)} gzip in ${(window_.shown - window_.started).toFixed(0)} ms (${DOC} → ${TARGET}: ${navigation.join(', ')}) — budget 15 KB`);
+await browser.close();
+server.close();
+
+/** Just enough of a static host for the measurement (the bench runs plain JavaScript, not the TS sources). */
+function serveFiles(dir) {
+  return (request, response) => {
+    const path = join(dir, new URL(request.url, 'http://x').pathname);
+    const file = existsSync(path) && statSync(path).isFile() ? path : join(path, 'index.html');
+    if (!existsSync(file)) return response.writeHead(404).end();
+    response.writeHead(200, { 'content-type': file.endsWith('.js') ? 'text/javascript' : file.endsWith('.html') ? 'text/html' : 'application/octet-stream' });
+    response.end(readFileSync(file));
+  };
+}
