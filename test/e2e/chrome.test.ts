@@ -1,21 +1,11 @@
 import type { Browser, Page, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HydrationData, Manifest, SidebarItem } from '../../runtime/manifest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launchChromium, openPage, servePortal, waitForHydration, type ServedSite } from '../support/browser';
+import { openPage, usePortal, waitForHydration } from '../support/browser';
 
-let site: ServedSite;
-let browser: Browser;
-
-beforeAll(async () => {
-  site = await servePortal();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const portal = usePortal();
 
 const GIT = '/backend/onboarding/git';
 const AUTH = '/backend/backend/authentication';
@@ -33,9 +23,9 @@ const DARK_BACKGROUND = 'rgb(27, 27, 29)';
 const LIGHT_BACKGROUND = 'rgb(255, 255, 255)';
 
 async function open(path: string, width = 1280, options: Parameters<Browser['newContext']>[0] = {}): Promise<Page> {
-  const page = await openPage(browser, { viewport: { width, height: 800 }, ...options });
+  const page = await openPage(portal.browser, { viewport: { width, height: 800 }, ...options });
   page.setDefaultTimeout(10_000);
-  await page.goto(site.origin + path);
+  await page.goto(portal.site.origin + path);
   await waitForHydration(page);
   return page;
 }
@@ -112,7 +102,7 @@ describe('navbar', () => {
     // A link in the drawer navigates client-side and closes it.
     await page.getByRole('button', { name: 'Open the menu' }).click();
     await drawer.locator('.drawer-sidebar a', { hasText: 'Authentication' }).click();
-    await page.waitForURL(site.origin + AUTH);
+    await page.waitForURL(portal.site.origin + AUTH);
     await expect.poll(() => drawer.count()).toBe(0);
     await page.getByRole('button', { name: 'Open the menu' }).click();
     expect(await drawer.locator('.drawer-sidebar a.active').textContent()).toBe('Authentication');
@@ -122,7 +112,7 @@ describe('navbar', () => {
 
 describe('sidebar, TOC and page furniture', () => {
   it('expands every category, offers no way to hide the sidebar, and scrolls the active item into view', async () => {
-    const manifest = JSON.parse(readFileSync(join(site.dist, 'manifest.json'), 'utf8')) as Manifest;
+    const manifest = JSON.parse(readFileSync(join(portal.site.dist, 'manifest.json'), 'utf8')) as Manifest;
     const routes: string[] = [];
     const walk = (items: SidebarItem[]): void => {
       for (const item of items) {
@@ -173,7 +163,7 @@ describe('sidebar, TOC and page furniture', () => {
     expect(await page.locator('.last-updated').textContent()).toMatch(/^Last updated on \d{1,2} \w+ \d{4}/);
     expect(await page.locator('.pagination-prev').getAttribute('href')).toBe('/backend/onboarding/install');
     await page.locator('.pagination-next').click();
-    await page.waitForURL(site.origin + '/backend/onboarding/infrastructure');
+    await page.waitForURL(portal.site.origin + '/backend/onboarding/infrastructure');
     await expect.poll(() => page.locator('.edit-link').getAttribute('href')).toBe('https://git.quad.example/quad/docs/edit/master/content/backend/onboarding/infrastructure.md');
     expect(await page.locator('.pagination-prev').getAttribute('href')).toBe(GIT);
     await page.context().close();
@@ -213,9 +203,9 @@ describe('colour mode', () => {
 
   it('draws mermaid diagrams in the current mode, redraws them on a switch, and loads mermaid only where needed', async () => {
     const requested: string[] = [];
-    const plain = await openPage(browser);
+    const plain = await openPage(portal.browser);
     plain.on('request', (request) => requested.push(new URL(request.url()).pathname));
-    await plain.goto(site.origin + GIT);
+    await plain.goto(portal.site.origin + GIT);
     await waitForHydration(plain);
     await plain.waitForTimeout(500);
     expect(requested.filter((path) => path.includes('/chunks/mermaid.'))).toEqual([]);
@@ -245,7 +235,7 @@ describe('announcement bar', () => {
     expect(await bar.isVisible()).toBe(false);
     await page.unroute('**/assets/app.*.js');
     // A new deployment with a new announcement id.
-    await page.route(`${site.origin}/**`, async (route: Route) => {
+    await page.route(`${portal.site.origin}/**`, async (route: Route) => {
       if (route.request().resourceType() !== 'document') return route.continue();
       const response = await route.fetch();
       await route.fulfill({ response, body: (await response.text()).replaceAll('race-runbook-2025', 'race-runbook-2026') });

@@ -2,20 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import type { Manifest } from '../../runtime/manifest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectProblems, launchChromium, openPage, servePortal, waitForHydration, type ServedSite } from '../support/browser';
+import { describe, expect, it } from 'vitest';
+import { collectProblems, openPage, usePortal, waitForHydration } from '../support/browser';
 
-let site: ServedSite;
-let browser: Browser;
-
-beforeAll(async () => {
-  site = await servePortal();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const portal = usePortal();
 
 describe('hydration', () => {
   for (const [kind, path, heading] of [
@@ -25,9 +15,9 @@ describe('hydration', () => {
     ['the not-found page', '/no/such/page', 'Page not found'],
   ] as const) {
     it(`hydrates ${kind} without a console error or warning`, async () => {
-      const page = await openPage(browser);
+      const page = await openPage(portal.browser);
       const problems = collectProblems(page);
-      const response = await page.goto(site.origin + path);
+      const response = await page.goto(portal.site.origin + path);
       expect(response?.status()).toBe(path.startsWith('/no/') ? 404 : 200);
       await waitForHydration(page);
       if (heading) await expect(page.locator('h1').first().textContent()).resolves.toContain(heading);
@@ -45,14 +35,14 @@ describe('hydration', () => {
 
 describe('mermaid diagrams of the portal', () => {
   it('draws every diagram without a syntax error', async () => {
-    const manifest = JSON.parse(readFileSync(join(site.dist, 'manifest.json'), 'utf8')) as Manifest;
+    const manifest = JSON.parse(readFileSync(join(portal.site.dist, 'manifest.json'), 'utf8')) as Manifest;
     const routes = manifest.routes.filter((route) => route.mermaid).map((route) => route.path);
     expect(routes.length).toBeGreaterThanOrEqual(6);
-    const page = await openPage(browser);
+    const page = await openPage(portal.browser);
     const problems = collectProblems(page);
     const failed: string[] = [];
     for (const route of routes) {
-      await page.goto(site.origin + route);
+      await page.goto(portal.site.origin + route);
       await waitForHydration(page);
       for (const diagram of await page.locator('[data-mermaid]').all()) {
         await expect.poll(() => diagram.evaluate((element) => element.hasAttribute('data-mermaid-theme') || element.hasAttribute('data-mermaid-error'))).toBe(true);

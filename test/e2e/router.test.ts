@@ -1,20 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContextOptions, Page, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectProblems, launchChromium, openPage, servePortal, waitForHydration, type ServedSite } from '../support/browser';
+import { describe, expect, it } from 'vitest';
+import { collectProblems, openPage, usePortal, waitForHydration } from '../support/browser';
 
-let site: ServedSite;
-let browser: Browser;
-
-beforeAll(async () => {
-  site = await servePortal();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const portal = usePortal();
 
 const GIT = '/backend/onboarding/git';
 const AUTH = '/backend/backend/authentication';
@@ -25,10 +15,10 @@ const WHY_CHUNK = '**/assets/pages/24urenloop_why-astraea.*.js*';
 
 /** Opens `path`, waits for hydration and marks the window, so a full reload can be told apart. */
 async function open(path: string, options: BrowserContextOptions = {}, setup?: (page: Page) => Promise<void>): Promise<Page> {
-  const page = await openPage(browser, options);
+  const page = await openPage(portal.browser, options);
   page.setDefaultTimeout(10_000);
   await setup?.(page);
-  await page.goto(site.origin + path);
+  await page.goto(portal.site.origin + path);
   await waitForHydration(page);
   await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
   return page;
@@ -64,7 +54,7 @@ describe('client-side navigation', () => {
     await page.mouse.wheel(0, 1200);
     await page.waitForFunction(() => scrollY > 500);
     await page.click('.sidebar a[href="/backend/backend/authentication"]');
-    await page.waitForURL(site.origin + AUTH);
+    await page.waitForURL(portal.site.origin + AUTH);
     await expect.poll(() => heading(page)).toBe('Authentication');
     expect(await sameWindow(page)).toBe(true);
     expect(await page.title()).toBe('Authentication | Docs');
@@ -114,13 +104,13 @@ describe('client-side navigation', () => {
   });
 
   it('loads the route manifest only after hydration, never inlined in the page or the entry bundle', async () => {
-    const html = readFileSync(join(site.dist, 'backend/onboarding/git/index.html'), 'utf8');
+    const html = readFileSync(join(portal.site.dist, 'backend/onboarding/git/index.html'), 'utf8');
     expect(html).not.toContain(WHY);
     const entry = /src="(\/assets\/app\.[A-Z0-9]+\.js)"/.exec(html)![1]!;
-    expect(readFileSync(join(site.dist, entry), 'utf8')).not.toContain('/backend/onboarding/git');
-    const page = await openPage(browser);
+    expect(readFileSync(join(portal.site.dist, entry), 'utf8')).not.toContain('/backend/onboarding/git');
+    const page = await openPage(portal.browser);
     const manifest = page.waitForRequest('**/manifest.json');
-    await page.goto(site.origin + GIT);
+    await page.goto(portal.site.origin + GIT);
     await manifest;
     expect(await page.evaluate(() => document.documentElement.hasAttribute('data-hydrated'))).toBe(true);
     await page.context().close();
@@ -167,7 +157,7 @@ describe('progress bar and page states', () => {
     await problem.waitFor();
     expect(await problem.locator('h1').textContent()).toBe('This page could not be loaded');
     expect(await problem.locator('.page-problem-text').textContent()).toMatch(/Failed to fetch dynamically imported module/);
-    expect(page.url()).toBe(site.origin + WHY);
+    expect(page.url()).toBe(portal.site.origin + WHY);
     blocked = false;
     await page.getByRole('button', { name: 'Retry' }).click();
     await expect.poll(() => heading(page)).toBe('Why Astraea?');
@@ -213,7 +203,7 @@ describe('progress bar and page states', () => {
       await opened.route('**/manifest.json', (route: Route) => route.abort('connectionfailed'));
     });
     await page.evaluate(() => (document.querySelector('.sidebar a[href="/backend/backend/authentication"]') as HTMLElement).click());
-    await page.waitForURL(site.origin + AUTH);
+    await page.waitForURL(portal.site.origin + AUTH);
     await expect.poll(() => heading(page)).toBe('Authentication');
     expect(await sameWindow(page)).toBe(false);
     await page.context().close();
@@ -241,9 +231,9 @@ describe('prefetching', () => {
 
   it('prefetches the data of links in view, and of a link on hover', async () => {
     const requested: string[] = [];
-    const page = await openPage(browser);
+    const page = await openPage(portal.browser);
     page.on('request', (request) => requested.push(new URL(request.url()).pathname));
-    await page.goto(site.origin + GIT);
+    await page.goto(portal.site.origin + GIT);
     await waitForHydration(page);
     // The sidebar's neighbours of the page are in view from the start.
     await expect.poll(() => requested.some((path) => path.startsWith('/assets/pages/backend_onboarding_install.'))).toBe(true);
@@ -256,10 +246,10 @@ describe('prefetching', () => {
   for (const [name, connection] of slowConnections) {
     it(`prefetches nothing on ${name}`, async () => {
       const requested: string[] = [];
-      const page = await openPage(browser);
+      const page = await openPage(portal.browser);
       await page.addInitScript(`Object.defineProperty(Navigator.prototype, 'connection', { get: () => (${connection}) })`);
       page.on('request', (request) => requested.push(new URL(request.url()).pathname));
-      await page.goto(site.origin + GIT);
+      await page.goto(portal.site.origin + GIT);
       await waitForHydration(page);
       await hoverNewLink(page, '/24urenloop/why-astraea');
       await sleep(1000);
@@ -280,10 +270,10 @@ describe('path normalisation', () => {
     ['/index.html', '/'],
   ]) {
     it(`shows ${written} as ${bare}`, async () => {
-      const page = await openPage(browser);
-      await page.goto(site.origin + written!);
+      const page = await openPage(portal.browser);
+      await page.goto(portal.site.origin + written!);
       await waitForHydration(page);
-      await page.waitForURL(site.origin + bare);
+      await page.waitForURL(portal.site.origin + bare);
       await expect.poll(() => page.locator('.sidebar a.active').first().getAttribute('href')).toBe(bare);
       await page.context().close();
     });
@@ -292,7 +282,7 @@ describe('path normalisation', () => {
   it('normalises a clicked link ending in .html', async () => {
     const page = await open(AUTH);
     await clickUnseen(page, '/backend/onboarding/git.html');
-    await page.waitForURL(site.origin + GIT);
+    await page.waitForURL(portal.site.origin + GIT);
     await expect.poll(() => heading(page)).toBe('Git and merge requests');
     expect(await sameWindow(page)).toBe(true);
     await page.context().close();

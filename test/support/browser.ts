@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { createStaticHandler } from '../../cli/serve/static-files';
 import { REPO, runDocs } from './site';
 
@@ -79,4 +80,24 @@ export async function openPage(browser: Browser, options: BrowserContextOptions 
 /** Resolves once the runtime has hydrated the page and its router listens (`html[data-hydrated]`). */
 export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForSelector('html[data-hydrated]', { state: 'attached' });
+}
+
+/** The served portal and a browser, set up once per test file by `usePortal`. */
+export interface PortalSession {
+  site: ServedSite;
+  browser: Browser;
+}
+
+/** Registers the hooks that build and serve the portal and launch Chromium for this test file. */
+export function usePortal(): PortalSession {
+  const session = {} as PortalSession;
+  beforeAll(async () => {
+    session.site = await servePortal();
+    session.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await session.browser?.close();
+    await session.site?.close();
+  });
+  return session;
 }
