@@ -8,6 +8,8 @@ import './styles/base.css';
 import './components/markdown/markdown.css';
 import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
+import { loadLoginScreen } from './auth/load-login';
+import { createAuthSession } from './auth/session';
 import { App } from './components/App/App';
 import { installCopyButtons } from './islands/copy-buttons';
 import { loadMermaid } from './islands/load';
@@ -18,6 +20,8 @@ const container = document.getElementById('__docs');
 const dataElement = document.getElementById('__DOCS_DATA__');
 if (container && dataElement) {
   const data = JSON.parse(dataElement.textContent ?? '{}') as HydrationData;
+  // Signed out (the head script decided): fetch the login screen while React hydrates.
+  if (document.documentElement.getAttribute('data-auth') !== 'in') void loadLoginScreen();
   const html = container.querySelector('#main .markdown')?.innerHTML ?? '';
   const sidebarHtml = container.querySelector('.sidebar')?.innerHTML;
   const loader = new RouteLoader({
@@ -35,7 +39,7 @@ if (container && dataElement) {
   hydrateRoot(
     container,
     <StrictMode>
-      <App site={data.site} initial={initial} loader={loader} />
+      <App site={data.site} initial={initial} loader={loader} session={createAuthSession(data.site)} />
     </StrictMode>,
   );
   installCopyButtons();

@@ -1,32 +1,45 @@
 /**
- * The inline `<head>` script: runs before first paint, so the chosen colour mode and a dismissed
- * announcement never flash. It is serialised into every page, so it must stay self-contained.
+ * The inline `<head>` script: runs before first paint, so the chosen colour mode, a dismissed
+ * announcement and the signed-in state never flash. It is serialised into every page, so it must stay
+ * self-contained; the admission rule is passed in as the very function the runtime uses.
  */
+import { isAuthenticated, type Credentials } from './auth/credentials';
 
-/** The storage keys and defaults the head script needs. */
+/** The storage keys and values the head script needs. */
 export interface HeadScriptOptions {
   themeKey: string;
   announcementKey: string;
   /** Id of the current announcement, if any. */
   announcementId?: string;
+  /** localStorage key of the credentials store. */
+  authKey: string;
+  /** Roles that admit a reader. */
+  roles: string[];
 }
 
-/** Runs in the browser before paint. */
-export function applyBeforePaint(options: HeadScriptOptions): void {
+/**
+ * Runs in the browser before paint: `data-theme` (dark unless light is stored; the system preference
+ * is ignored, spec §2), `data-announcement-dismissed`, and `data-auth` (`in` or `out`), which the
+ * stylesheet uses to hide the pre-rendered page from a signed-out reader.
+ */
+export function applyBeforePaint(options: HeadScriptOptions, admits: (credentials: Partial<Credentials> | null, roles: string[]) => boolean): void {
   const root = document.documentElement;
+  let signedIn = false;
   try {
-    const theme = localStorage.getItem(options.themeKey);
-    // Dark by default; the system preference is deliberately ignored (spec §2).
-    root.setAttribute('data-theme', theme === 'light' ? 'light' : 'dark');
+    root.setAttribute('data-theme', localStorage.getItem(options.themeKey) === 'light' ? 'light' : 'dark');
     if (options.announcementId !== undefined && localStorage.getItem(options.announcementKey) === options.announcementId) {
       root.setAttribute('data-announcement-dismissed', '');
     }
+    const stored = JSON.parse(localStorage.getItem(options.authKey) || 'null') as { state?: Partial<Credentials>; version?: number } | null;
+    signedIn = !!stored && stored.version === 0 && admits(stored.state ?? null, options.roles);
   } catch {
     root.setAttribute('data-theme', 'dark');
   }
+  root.setAttribute('data-auth', signedIn ? 'in' : 'out');
 }
 
 /** The script's source: the function and its call, ready to put in a `<script>`. */
 export function headScriptSource(options: HeadScriptOptions): string {
-  return `(${applyBeforePaint.toString()})(${JSON.stringify(options)})`;
+  // `<` escaped: a key can never close the script element.
+  return `(${applyBeforePaint.toString()})(${JSON.stringify(options).replace(/</g, '\\u003c')},${isAuthenticated.toString()})`;
 }

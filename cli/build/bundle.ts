@@ -59,6 +59,8 @@ export async function bundleRuntime(options: BundleOptions): Promise<AssetUrls> 
     metafile: true,
     define: { 'process.env.NODE_ENV': '"production"' },
     legalComments: 'none',
+    // The site icon (templates/favicon.svg, written to the output root) doubles as the login logo.
+    external: ['/favicon.svg'],
     logLevel: 'silent',
   });
   const url = (file: string): string => `/assets/${relative(assetsDir, join(process.cwd(), file)).split('\\').join('/')}`;

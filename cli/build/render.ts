@@ -85,6 +85,8 @@ export function renderPage(options: RenderPageOptions): string {
     themeKey: data.site.storageKeys.theme,
     announcementKey: data.site.storageKeys.announcement,
     announcementId: data.site.announcement?.id,
+    authKey: data.site.auth.storageKey,
+    roles: data.site.auth.roles,
   });
   const slots: Record<string, string> = {
     lang: data.site.locale,

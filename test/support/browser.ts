@@ -48,12 +48,17 @@ export async function serveDist(dist: string): Promise<ServedSite> {
   };
 }
 
-/** Builds the portal (this repository's content) with the real CLI and serves it. */
-export async function servePortal(): Promise<ServedSite> {
-  const dist = join(REPO, 'test', '.tmp', 'e2e-dist');
-  const run = runDocs(['build', '--out', dist]);
+/** Builds the portal (this repository's content) into `test/.tmp/<name>` with the real CLI. */
+export function buildPortal(name: string, env: Record<string, string> = {}): string {
+  const dist = join(REPO, 'test', '.tmp', name);
+  const run = runDocs(['build', '--out', dist], { env });
   if (run.code !== 0) throw new Error(`docs build failed (${run.code}):\n${run.stderr}`);
-  return serveDist(dist);
+  return dist;
+}
+
+/** Builds the portal and serves it. */
+export async function servePortal(): Promise<ServedSite> {
+  return serveDist(buildPortal('e2e-dist'));
 }
 
 /**
@@ -71,9 +76,22 @@ export function collectProblems(page: Page): string[] {
   return problems;
 }
 
-/** A new page in a fresh context (own storage), at a desktop width unless told otherwise. */
-export async function openPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+/** localStorage key of the portal's credentials store (`auth.storageKey` in site.config.ts). */
+export const AUTH_STORAGE_KEY = 'quad-docs-auth';
+
+/** Credentials of a signed-in member, in the store's persisted format. */
+export const MEMBER_CREDENTIALS = JSON.stringify({
+  state: { uid: 'member@quad.example', client: 'e2e-client', accessToken: 'e2e-access-token', roles: ['quad_member'] },
+  version: 0,
+});
+
+/**
+ * A new page in a fresh context (own storage), at a desktop width unless told otherwise. Signed in as
+ * a member unless `signedIn` is false: every load starts with the credentials in storage.
+ */
+export async function openPage(browser: Browser, options: BrowserContextOptions = {}, { signedIn = true }: { signedIn?: boolean } = {}): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
+  if (signedIn) await context.addInitScript(([key, value]) => localStorage.setItem(key!, value!), [AUTH_STORAGE_KEY, MEMBER_CREDENTIALS]);
   return context.newPage();
 }
 

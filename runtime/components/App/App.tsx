@@ -1,4 +1,6 @@
 import { useEffect, type JSX } from 'react';
+import { AuthGate } from '../../auth/AuthGate';
+import type { AuthSession } from '../../auth/session';
 import { loadMermaid } from '../../islands/load';
 import type { PageMeta, SiteData } from '../../manifest';
 import type { RouteLoader } from '../../router/loader';
@@ -16,6 +18,8 @@ export interface AppProps {
   initial: View;
   /** Loads other routes; absent on the server. */
   loader?: RouteLoader;
+  /** The reader's session; absent on the server, which renders the page for the signed-in reader. */
+  session?: AuthSession;
 }
 
 /** One page in the main column: the doc (or not-found page) and its table of contents. */
@@ -29,7 +33,7 @@ export function PageView({ page, html, locale }: { page: PageMeta; html: string;
 }
 
 /** The whole site in the browser: the router's view in the layout. Server-rendered with `initial`. */
-export function App({ site, initial, loader }: AppProps): JSX.Element {
+export function App({ site, initial, loader, session }: AppProps): JSX.Element {
   const { state, retry } = useRouter({ site, initial, loader });
   const { view, main } = state;
   const showsPage = main.kind === 'view';
@@ -46,7 +50,7 @@ export function App({ site, initial, loader }: AppProps): JSX.Element {
     };
   }, [view, showsPage]);
 
-  return (
+  const content = (
     <>
       {state.progress ? <ProgressBar /> : null}
       <Layout site={site} route={view.page.route} sidebar={view.sidebar}>
@@ -61,5 +65,12 @@ export function App({ site, initial, loader }: AppProps): JSX.Element {
         )}
       </Layout>
     </>
+  );
+  return session ? (
+    <AuthGate site={site} session={session}>
+      {content}
+    </AuthGate>
+  ) : (
+    content
   );
 }

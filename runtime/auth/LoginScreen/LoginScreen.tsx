@@ -1,0 +1,128 @@
+import { useEffect, useMemo, useRef, useState, type FormEvent, type JSX } from 'react';
+import type { SiteData } from '../../manifest';
+import { isAuthenticated } from '../credentials';
+import { createHttpClient } from '../http';
+import { canSubmit, logIn, type LoginForm } from '../login';
+import type { AuthSession } from '../session';
+
+/** How long a click on the logo animates it (spec §9). */
+export const LOGO_ANIMATION_MS = 2000;
+
+/** The messages of the error catalogue (spec §8) and the one for an account without an admitted role. */
+export type LoginError = 'credentials' | 'otp' | 'network' | 'role';
+
+function ErrorMessage({ error, site }: { error: LoginError; site: SiteData }): JSX.Element {
+  const email = site.auth.supportEmail;
+  switch (error) {
+    case 'credentials':
+      return (
+        <>
+          <p className="login-error-title">Incorrect email address or password</p>
+          <p className="login-error-tip">Tip: use the email address linked to the account, not necessarily the academic email address.</p>
+        </>
+      );
+    case 'otp':
+      return <p className="login-error-title">Incorrect OTP code</p>;
+    case 'network':
+      return (
+        <p className="login-error-title">
+          An issue occurred during login. Please try again later. If this issue keeps occurring, contact us at <a href={`mailto:${email}`}>{email}</a>.
+        </p>
+      );
+    case 'role':
+      // The specification is silent here; an account that signs in without an admitted role is told why.
+      return (
+        <p className="login-error-title">
+          This account has no access to {site.title}: it needs the {site.auth.roles.join(' or ')} role. Contact us at <a href={`mailto:${email}`}>{email}</a>.
+        </p>
+      );
+  }
+}
+
+/** The login screen, shown in place of any page while the reader is not authenticated (spec §2). */
+export function LoginScreen({ site, session }: { site: SiteData; session: AuthSession }): JSX.Element {
+  const [form, setForm] = useState<LoginForm>({ email: '', password: '', otp: '' });
+  const [otpShown, setOtpShown] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<LoginError | null>(null);
+  const [logoClicked, setLogoClicked] = useState(false);
+  const otpField = useRef<HTMLInputElement>(null);
+  const http = useMemo(
+    () =>
+      createHttpClient({
+        baseUrl: site.app.backendUrl,
+        app: site.app,
+        brand: site.brand,
+        credentials: () => session.store.state,
+        cookies: () => document.cookie,
+        origin: location.origin,
+      }),
+    [site, session],
+  );
+
+  useEffect(() => {
+    if (otpShown) otpField.current?.focus();
+  }, [otpShown]);
+  useEffect(() => {
+    if (!logoClicked) return;
+    const timer = setTimeout(() => setLogoClicked(false), LOGO_ANIMATION_MS);
+    return () => clearTimeout(timer);
+  }, [logoClicked]);
+
+  const submit = async (event: FormEvent): Promise<void> => {
+    event.preventDefault();
+    // Spec §5: an incomplete form is ignored without a word, and one request runs at a time.
+    if (busy || !canSubmit(form)) return;
+    setBusy(true);
+    const outcome = await logIn(http, form, otpShown);
+    setBusy(false);
+    if (outcome.kind === 'otp-required') {
+      setError(null);
+      setOtpShown(true);
+    } else if (outcome.kind === 'error') {
+      setError(outcome.error);
+    } else {
+      session.store.setCredentials(outcome.credentials);
+      setError(isAuthenticated(outcome.credentials, site.auth.roles) ? null : 'role');
+    }
+  };
+  const field = (name: keyof LoginForm) => ({
+    value: form[name],
+    onChange: (event: { target: { value: string } }) => setForm({ ...form, [name]: event.target.value }),
+  });
+
+  return (
+    <main className="login" id="main">
+      <div className="login-box">
+        <button type="button" className="login-logo-button" aria-label={`${site.title} logo`} onClick={() => setLogoClicked(true)}>
+          <span className={busy || logoClicked ? 'login-logo animated' : 'login-logo'} aria-hidden="true" />
+        </button>
+        <h1 className="login-heading">{site.auth.loginHeading}</h1>
+        <form className="login-form" method="post" noValidate onSubmit={(event) => void submit(event)} aria-busy={busy}>
+          <label className="login-label">
+            E-mail
+            <input className="login-input" type="email" name="email" autoComplete="email" {...field('email')} />
+          </label>
+          <label className="login-label">
+            Password
+            <input className="login-input" type="password" name="password" autoComplete="current-password" {...field('password')} />
+          </label>
+          {otpShown ? (
+            <label className="login-label">
+              OTP code
+              <input className="login-input" type="text" name="otp_attempt" inputMode="numeric" autoComplete="one-time-code" ref={otpField} {...field('otp')} />
+            </label>
+          ) : null}
+          {error ? (
+            <div className="login-error" role="alert">
+              <ErrorMessage error={error} site={site} />
+            </div>
+          ) : null}
+          <button type="submit" className="button login-button" disabled={busy}>
+            {site.auth.loginButton}
+          </button>
+        </form>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,36 @@
+/**
+ * The reader's session: the credentials store and log-out. The HTTP client lives with the login
+ * screen (`login-client.ts`): logging in is the only call, so signed-in page loads never download it.
+ */
+import type { SiteData } from '../manifest';
+import { createAuthStore, type AuthStore, type CredentialStorage } from './store';
+
+/** What the auth gate needs. */
+export interface AuthSession {
+  store: AuthStore;
+  /** Clears the credentials, resets the store and reloads the page (spec §4). */
+  logOut: () => void;
+}
+
+/** Storage that works everywhere: localStorage, or nothing at all where it is blocked. */
+function browserStorage(): CredentialStorage {
+  try {
+    return window.localStorage;
+  } catch {
+    return { getItem: () => null, setItem: () => undefined };
+  }
+}
+
+/** Creates the session of this page from the site's configuration. */
+export function createAuthSession(site: SiteData): AuthSession {
+  const store = createAuthStore({ key: site.auth.storageKey, storage: browserStorage() });
+  return {
+    store,
+    logOut: () => {
+      store.clearCredentials();
+      store.reset();
+      store.persist();
+      location.reload();
+    },
+  };
+}

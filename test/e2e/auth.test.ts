@@ -1,0 +1,265 @@
+import type { Browser, Page, Route } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEV_PASSWORD } from '../../cli/serve/dev-login';
+import { AUTH_STORAGE_KEY, collectProblems, launchChromium, MEMBER_CREDENTIALS, openPage, waitForHydration } from '../support/browser';
+import { serveGatedPortal, SERVER_ERROR_EMAIL, type GatedPortal } from '../support/login-server';
+
+let portal: GatedPortal;
+let browser: Browser;
+
+beforeAll(async () => {
+  portal = await serveGatedPortal();
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await portal?.close();
+});
+beforeEach(() => {
+  portal.logins.length = 0;
+  portal.delay = 0;
+});
+
+const GIT = '/backend/onboarding/git';
+const CREDENTIALS_MESSAGE = 'Incorrect email address or password';
+const CREDENTIALS_TIP = 'Tip: use the email address linked to the account, not necessarily the academic email address.';
+const NETWORK_MESSAGE = 'An issue occurred during login. Please try again later. If this issue keeps occurring, contact us at it@quad.example.';
+
+/** A signed-out reader at `path`, with the login screen on it. */
+async function openSignedOut(path = GIT): Promise<Page> {
+  const page = await openPage(browser, {}, { signedIn: false });
+  page.setDefaultTimeout(10_000);
+  await page.goto(portal.origin + path);
+  await waitForHydration(page);
+  await page.getByRole('heading', { name: 'Log in to Quad Docs' }).waitFor();
+  return page;
+}
+
+async function fill(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+}
+
+async function submit(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Log in with your Quad account' }).click();
+}
+
+async function stored(page: Page): Promise<unknown> {
+  return page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? 'null') as unknown, AUTH_STORAGE_KEY);
+}
+
+async function alertText(page: Page): Promise<string> {
+  const alert = page.getByRole('alert');
+  await alert.waitFor();
+  return (await alert.innerText()).replace(/\s+/g, ' ').trim();
+}
+
+describe('login screen', () => {
+  for (const path of [GIT, '/no/such/page']) {
+    it(`replaces ${path === GIT ? 'a doc page' : 'the not-found page'} for a signed-out reader`, async () => {
+      const page = await openSignedOut(path);
+      expect(await page.locator('.layout').count()).toBe(0);
+      const email = page.getByLabel('E-mail');
+      expect(await email.getAttribute('autocomplete')).toBe('email');
+      expect(await page.getByLabel('Password').getAttribute('autocomplete')).toBe('current-password');
+      expect(await page.getByLabel('Password').getAttribute('type')).toBe('password');
+      expect(await page.getByLabel('OTP code').count()).toBe(0);
+      const rootPx = await page.evaluate(() => parseFloat(getComputedStyle(document.documentElement).fontSize));
+      expect((await page.locator('form.login-form').boundingBox())!.width).toBe(24 * rootPx);
+      expect((await page.getByRole('button', { name: 'Log in with your Quad account' }).boundingBox())!.width).toBe(24 * rootPx);
+      await page.context().close();
+    });
+  }
+
+  it('ignores a submit unless e-mail and password are both filled, without a request or a message', async () => {
+    const page = await openSignedOut();
+    await submit(page);
+    await page.getByLabel('E-mail').fill('member@quad.example');
+    await submit(page);
+    await page.getByLabel('E-mail').fill('');
+    await page.getByLabel('Password').fill(DEV_PASSWORD);
+    await submit(page);
+    await page.waitForTimeout(300);
+    expect(portal.logins).toEqual([]);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('signs a member in, stores the credentials as {state, version: 0} and shows the page', async () => {
+    const page = await openSignedOut();
+    const problems = collectProblems(page);
+    await page.context().addCookies([{ name: 'XSRF-TOKEN', value: 'xsrf-123', url: portal.origin }]);
+    await fill(page, 'member@quad.example', DEV_PASSWORD);
+    await submit(page);
+    await page.locator('.layout').waitFor();
+    expect(await page.locator('#main h1').textContent()).toBe('Git and merge requests');
+    expect(page.url()).toBe(portal.origin + GIT);
+    const persisted = (await stored(page)) as { state: Record<string, unknown>; version: number };
+    expect(persisted.version).toBe(0);
+    expect(Object.keys(persisted.state).sort()).toEqual(['accessToken', 'client', 'roles', 'uid']);
+    expect(persisted.state).toMatchObject({ uid: 'member@quad.example', roles: ['quad_member'] });
+    // The request as the server received it (spec §7).
+    expect(portal.logins).toHaveLength(1);
+    const [login] = portal.logins;
+    expect(login!.method).toBe('POST');
+    expect(login!.url).toBe('/api/login');
+    expect(login!.body).toEqual({ email: 'member@quad.example', password: DEV_PASSWORD });
+    expect(login!.headers).toMatchObject({
+      accept: 'application/json',
+      'content-type': 'application/json',
+      'x-quad-version': 'WEB/4.0.0 (1)',
+      'accept-language': 'en',
+      'x-xsrf-token': 'xsrf-123',
+    });
+    expect(login!.headers['access-token']).toBeUndefined();
+    // Hygiene: the secrets are in storage only, never in the URL, the page or the console.
+    const token = persisted.state.accessToken as string;
+    expect(page.url()).not.toContain(token);
+    expect(await page.content()).not.toContain(token);
+    expect(await page.content()).not.toContain(DEV_PASSWORD);
+    expect(problems.join('\n')).not.toContain(token);
+    await page.reload();
+    await waitForHydration(page);
+    expect(await page.locator('.layout').isVisible()).toBe(true);
+    expect(await page.locator('.login').count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('shows the credentials message with its tip on a wrong password', async () => {
+    const page = await openSignedOut();
+    await fill(page, 'member@quad.example', 'wrong');
+    await submit(page);
+    expect(await alertText(page)).toBe(`${CREDENTIALS_MESSAGE} ${CREDENTIALS_TIP}`);
+    expect(await stored(page)).toBeNull();
+    await page.context().close();
+  });
+
+  it('asks for the one-time code without a message, says when it is wrong, and signs in with the right one', async () => {
+    const page = await openSignedOut();
+    await fill(page, 'admin@quad.example', DEV_PASSWORD);
+    await submit(page);
+    const otp = page.getByLabel('OTP code');
+    await otp.waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(await otp.getAttribute('autocomplete')).toBe('one-time-code');
+    expect(await otp.getAttribute('inputmode')).toBe('numeric');
+    expect(portal.logins[0]!.body).toEqual({ email: 'admin@quad.example', password: DEV_PASSWORD });
+    await otp.fill('000000');
+    await submit(page);
+    expect(await alertText(page)).toBe('Incorrect OTP code');
+    expect(portal.logins[1]!.body).toEqual({ email: 'admin@quad.example', password: DEV_PASSWORD, otp_attempt: '000000' });
+    await otp.fill('123456');
+    await submit(page);
+    await page.locator('.layout').waitFor();
+    expect(((await stored(page)) as { state: { roles: string[] } }).state.roles).toEqual(['admin']);
+    await page.context().close();
+  });
+
+  it('keeps an account whose role does not count on the login screen', async () => {
+    const page = await openSignedOut();
+    await fill(page, 'alumnus@quad.example', DEV_PASSWORD);
+    await submit(page);
+    expect(await alertText(page)).toBe('This account has no access to Docs: it needs the admin or quad_member role. Contact us at it@quad.example.');
+    expect(await page.locator('.layout').count()).toBe(0);
+    // Stored as the specification says (setting credentials stores them), but not admitted.
+    expect(((await stored(page)) as { state: { uid: string } }).state.uid).toBe('alumnus@quad.example');
+    await page.reload();
+    await waitForHydration(page);
+    await page.getByRole('heading', { name: 'Log in to Quad Docs' }).waitFor();
+    await page.context().close();
+  });
+
+  it('shows the network message with the contact address on a server error and on a failed request', async () => {
+    const page = await openSignedOut();
+    await fill(page, SERVER_ERROR_EMAIL, DEV_PASSWORD);
+    await submit(page);
+    expect(await alertText(page)).toBe(NETWORK_MESSAGE);
+    expect(await page.getByRole('link', { name: 'it@quad.example' }).getAttribute('href')).toBe('mailto:it@quad.example');
+    await page.route('**/api/login', (route: Route) => route.abort('connectionfailed'));
+    await fill(page, 'member@quad.example', DEV_PASSWORD);
+    await submit(page);
+    await page.waitForTimeout(200);
+    expect(await alertText(page)).toBe(NETWORK_MESSAGE);
+    await page.context().close();
+  });
+
+  it('animates the logo while the request runs and for 2 seconds after a click', async () => {
+    const page = await openSignedOut();
+    const logo = page.locator('.login-logo');
+    expect(await logo.getAttribute('class')).toBe('login-logo');
+    portal.delay = 800;
+    await fill(page, 'member@quad.example', 'wrong');
+    await submit(page);
+    await expect.poll(() => logo.getAttribute('class')).toBe('login-logo animated');
+    await page.getByRole('alert').waitFor();
+    expect(await logo.getAttribute('class')).toBe('login-logo');
+    await page.getByRole('button', { name: 'Docs logo' }).click();
+    const clicked = Date.now();
+    expect(await logo.getAttribute('class')).toBe('login-logo animated');
+    await expect.poll(() => logo.getAttribute('class'), { timeout: 4000, interval: 50 }).toBe('login-logo');
+    const elapsed = Date.now() - clicked;
+    expect(elapsed).toBeGreaterThanOrEqual(1800);
+    await page.context().close();
+  });
+});
+
+describe('no flash before the runtime runs', () => {
+  // With the runtime bundle blocked, only the inline head script and the stylesheet act.
+  async function openBlocked(signedIn: boolean): Promise<Page> {
+    const page = await openPage(browser, {}, { signedIn });
+    await page.route('**/assets/app.*.js', (route: Route) => route.abort());
+    await page.goto(portal.origin + GIT, { waitUntil: 'domcontentloaded' });
+    return page;
+  }
+
+  it('never shows the page to a signed-out reader: the animated logo covers the screen', async () => {
+    const page = await openBlocked(false);
+    expect(await page.getAttribute('html', 'data-auth')).toBe('out');
+    expect(await page.locator('.layout').isVisible()).toBe(false);
+    const splash = await page.evaluate(() => {
+      const style = getComputedStyle(document.body, '::after');
+      return { content: style.content, animation: style.animationName, position: style.position };
+    });
+    expect(splash).toEqual({ content: '""', animation: 'logo-pulse', position: 'fixed' });
+    await page.context().close();
+  });
+
+  it('never shows the login screen to a signed-in reader: the page is there at once', async () => {
+    const page = await openBlocked(true);
+    expect(await page.getAttribute('html', 'data-auth')).toBe('in');
+    expect(await page.locator('.layout').isVisible()).toBe(true);
+    expect(await page.evaluate(() => getComputedStyle(document.body, '::after').content)).toBe('none');
+    await page.context().close();
+  });
+});
+
+describe('log out', () => {
+  it('clears uid, client and accessToken, reloads to the login screen, and signs out the other tabs', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.addInitScript(
+      ([key, value]) => {
+        // Sign in once per context: later loads must see what the page itself stored.
+        if (!sessionStorage.getItem('seeded') && !localStorage.getItem(key!)) localStorage.setItem(key!, value!);
+        sessionStorage.setItem('seeded', '1');
+      },
+      [AUTH_STORAGE_KEY, MEMBER_CREDENTIALS],
+    );
+    const first = await context.newPage();
+    await first.goto(portal.origin + GIT);
+    await waitForHydration(first);
+    const second = await context.newPage();
+    await second.goto(portal.origin + '/onboarding');
+    await waitForHydration(second);
+    expect(await second.locator('.layout').isVisible()).toBe(true);
+    const reloaded = first.waitForEvent('load');
+    await first.getByRole('button', { name: 'Log out' }).click();
+    await reloaded;
+    await waitForHydration(first);
+    await first.getByRole('heading', { name: 'Log in to Quad Docs' }).waitFor();
+    const persisted = (await stored(first)) as { state: Record<string, unknown>; version: number };
+    expect(persisted).toEqual({ state: { uid: null, client: null, accessToken: null, roles: [] }, version: 0 });
+    await second.getByRole('heading', { name: 'Log in to Quad Docs' }).waitFor();
+    expect(await second.locator('.layout').count()).toBe(0);
+    await context.close();
+  });
+});
