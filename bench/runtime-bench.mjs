@@ -18,7 +18,7 @@ execFileSync(process.execPath, [join(root, 'bin/docs.mjs'), 'build', '--out', di
 const DOC = '/backend/onboarding/git';
 const TARGET = '/24urenloop/why-astraea';
 const gzip = (url) => gzipSync(readFileSync(join(dist, url.split('?')[0]))).length;
-const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 /** The entry and the closure of its static imports. */
 function firstLoadScripts(html) {
@@ -44,7 +44,7 @@ const scripts = firstLoadScripts(html);
 const firstLoad = sum(scripts);
 const headScript = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
 console.log(`\nruntime: what a reader downloads (portal, ${DOC})`);
-console.log(`first-load JavaScript  ${kb(firstLoad)} gzip in ${scripts.length} file(s) (${scripts.join(', ')}) + ${headScript.length} B inline head script — budget 80 KB`);
+console.log(`first-load JavaScript  ${kb(firstLoad)} (${firstLoad} B) gzip in ${scripts.length} file(s) (${scripts.join(', ')}) + ${headScript.length} B inline head script — budget 80 KB`);
 const css = /<link rel="stylesheet" href="([^"]+)"/.exec(html)?.[1];
 if (css) console.log(`stylesheet             ${kb(gzip(css))} gzip`);
 console.log(`manifest (once, after hydration)  ${kb(gzip('/manifest.json'))} gzip`);
@@ -70,6 +70,13 @@ const { chromium: playwright } = await import('playwright-core');
 const browser = await playwright.launch({ executablePath: chromium, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
 const page = await browser.newPage();
 await page.goto(origin + DOC, { waitUntil: 'networkidle' });
+// Sign in as a member (the gate's storage key and roles come from the page's own data), then reload.
+await page.evaluate(() => {
+  const { auth } = JSON.parse(document.getElementById('__DOCS_DATA__').textContent).site;
+  const state = { uid: 'bench@quad.example', client: 'bench', accessToken: 'bench', roles: [auth.roles[0]] };
+  localStorage.setItem(auth.storageKey, JSON.stringify({ state, version: 0 }));
+});
+await page.reload({ waitUntil: 'networkidle' });
 await page.waitForSelector('html[data-hydrated]', { state: 'attached' });
 await page.waitForLoadState('networkidle');
 // A link nothing has prefetched (another section, never in view): the navigation pays for everything.
