@@ -58,6 +58,12 @@ if (mermaid) {
   console.log(`mermaid island         ${kb(sum(island))} gzip in ${island.length} files (+ one small chunk per diagram type), only on pages with a diagram`);
 }
 
+const login = readdirSync(join(dist, 'assets/chunks')).find((name) => name.startsWith('LoginScreen.'));
+if (login) {
+  const chunk = staticClosure([`/assets/chunks/${login}`]).filter((url) => !scripts.includes(url));
+  console.log(`login screen           ${kb(sum(chunk))} gzip, only for signed-out readers (screen, login flow, HTTP client)`);
+}
+
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(chromium)) {
   console.log('one navigation: skipped, Chromium is not installed (apt-get install -y chromium)');
