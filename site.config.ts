@@ -65,6 +65,12 @@ export default defineConfig({
     supportEmail: 'it@quad.example',
     storageKey: 'quad-docs-auth',
   },
+  // API reference generated from the specs: an info page and one page per operation each.
+  openapi: [
+    { file: 'specs/user-authentication.yaml', route: '/backend/api/user-authentication', sidebar: 'backend' },
+    { file: 'specs/cp-authentication.yaml', route: '/backend/api/cp-authentication', sidebar: 'backend', infoSlug: 'backend-cp-api-specification' },
+    { file: 'specs/24urenloop.yaml', route: '/24urenloop/api', sidebar: '24urenloop' },
+  ],
   markdown: {
     highlightLanguages: ['ruby', 'json', 'bash'],
     toc: { minLevel: 2, maxLevel: 3 },

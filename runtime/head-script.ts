@@ -11,6 +11,8 @@ export interface HeadScriptOptions {
   announcementKey: string;
   /** Id of the current announcement, if any. */
   announcementId?: string;
+  /** localStorage key of the remembered code-sample tab. */
+  codeTabKey: string;
   /** localStorage key of the credentials store. */
   authKey: string;
   /** Roles that admit a reader. */
@@ -19,7 +21,8 @@ export interface HeadScriptOptions {
 
 /**
  * Runs in the browser before paint: `data-theme` (dark unless light is stored; the system preference
- * is ignored, spec §2), `data-announcement-dismissed`, and `data-auth` (`in` or `out`), which the
+ * is ignored, spec §2), `data-announcement-dismissed`, `data-code-tab` (the remembered code-sample
+ * language), and `data-auth` (`in` or `out`), which the
  * stylesheet uses to hide the pre-rendered page from a signed-out reader.
  */
 export function applyBeforePaint(options: HeadScriptOptions, admits: (credentials: Partial<Credentials> | null, roles: string[]) => boolean): void {
@@ -30,6 +33,8 @@ export function applyBeforePaint(options: HeadScriptOptions, admits: (credential
     if (options.announcementId !== undefined && localStorage.getItem(options.announcementKey) === options.announcementId) {
       root.setAttribute('data-announcement-dismissed', '');
     }
+    const tab = localStorage.getItem(options.codeTabKey);
+    if (tab) root.setAttribute('data-code-tab', tab);
     const stored = JSON.parse(localStorage.getItem(options.authKey) || 'null') as { state?: Partial<Credentials>; version?: number } | null;
     signedIn = !!stored && stored.version === 0 && admits(stored.state ?? null, options.roles);
   } catch {

@@ -10,6 +10,8 @@ export interface SidebarDocItem {
   label: string;
   /** Route of the page, e.g. `/backend/onboarding/git`. */
   route: string;
+  /** Extra classes of the link (`sidebar_class_name`), e.g. `api-method api-method-post` for a method badge. */
+  className?: string;
 }
 
 /** A folder of the content tree, shown expanded (categories never collapse). */
@@ -77,6 +79,8 @@ export interface PageMeta {
   next?: PageLink;
   /** True when the body holds a mermaid diagram, so the runtime loads the diagram chunk. */
   hasMermaid: boolean;
+  /** True when the body holds a tab set (API code samples), so the runtime loads the tabs island. */
+  hasTabs: boolean;
   /** Set on the not-found page. */
   notFound?: boolean;
 }
@@ -195,7 +199,7 @@ export interface SiteData {
     supportEmail: string;
   };
   /** localStorage keys used by the runtime. */
-  storageKeys: { theme: string; announcement: string; version: string };
+  storageKeys: { theme: string; announcement: string; version: string; codeTab: string };
 }
 
 /**

@@ -237,6 +237,7 @@ export function resolveConfig(raw: unknown, options: ResolveConfigOptions): Reso
         theme: `${config.product}-docs-theme`,
         announcement: `${config.product}-docs-announcement`,
         version: `${config.product}-docs-version`,
+        codeTab: `${config.product}-docs-code-tab`,
       },
     },
   };

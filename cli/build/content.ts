@@ -220,7 +220,7 @@ function buildTree(docs: Doc[], baseDir: string, categoryMeta: Map<string, Categ
   const toItems = (folder: Folder, trail: PageLink[]): SidebarItem[] => {
     const nodes: Node[] = folder.docs.map((doc) => {
       doc.breadcrumbs = trail;
-      return { name: doc.rel.split('/').pop()!.replace(/\.md$/, ''), position: doc.position, item: { type: 'doc', label: doc.label, route: doc.route } };
+      return { name: doc.rel.split('/').pop()!.replace(/\.md$/, ''), position: doc.position, item: { type: 'doc', label: doc.label, route: doc.route, ...(doc.frontmatter.sidebar_class_name ? { className: doc.frontmatter.sidebar_class_name } : {}) } };
     });
     for (const [name, child] of folder.folders) {
       const meta = categoryMeta.get(child.path) ?? {};

@@ -21,6 +21,8 @@ export interface Frontmatter {
   hide_table_of_contents?: boolean;
   /** Meta keywords. */
   keywords?: string[];
+  /** Extra classes of the page's sidebar link, e.g. `api-method api-method-post`. */
+  sidebar_class_name?: string;
 }
 
 const frontmatterShape: Shape = s.object({
@@ -32,6 +34,7 @@ const frontmatterShape: Shape = s.object({
   description: s.optional(s.string()),
   hide_table_of_contents: s.optional(s.boolean()),
   keywords: s.optional(s.array(s.string())),
+  sidebar_class_name: s.optional(s.string()),
 });
 
 /** A markdown source split into frontmatter and body. */

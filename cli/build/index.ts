@@ -3,8 +3,12 @@
  * pool), links, bundle, write. Every file operation of the build lives here or in the page jobs.
  */
 import { copyFileSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
-import type { HydrationData, Manifest } from '../../runtime/manifest';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import type { HydrationData, LastUpdated, Manifest } from '../../runtime/manifest';
+import { versionHeaderValue } from '../../runtime/auth/http';
+import type { ResolvedConfig } from './config';
+import { loadSpecs } from './openapi/load';
+import { apiPages } from './openapi/pages';
 import { notFoundPage } from '../../runtime/components/NotFound/NotFound';
 import { DocsError, sortDiagnostics, type Diagnostic } from '../util/errors';
 import { PACKAGE_ROOT } from '../util/package-root';
@@ -79,6 +83,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   const displayPrefix = `${relative(root, config.contentDir).split('\\').join('/')}/`;
   const lastUpdatesPromise = readLastUpdates(config.contentDir);
   const files = readContentFolder(config.contentDir);
+  const api = await generateApiPages(root, config, files, displayPrefix);
   const content = collectContent({ files: files.markdown, categories: files.categories, sidebars: config.sidebars, homepageDoc: config.homepageDoc, displayPrefix });
   const lastUpdates = await lastUpdatesPromise;
 
@@ -113,7 +118,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
       prev: doc.prev,
       next: doc.next,
       // Files git does not track fall back to their modification time (one stat, only for those).
-      lastUpdated: lastUpdates.get(doc.rel) ?? { timestamp: Math.round(statSync(join(config.contentDir, doc.rel)).mtimeMs) },
+      lastUpdated: api.lastUpdated.get(doc.rel) ?? lastUpdates.get(doc.rel) ?? { timestamp: Math.round(statSync(join(config.contentDir, doc.rel)).mtimeMs) },
+      editUrl: api.editUrl.get(doc.rel),
     }));
     const { results, keys } = await buildPages({ context, jobs, outDir, options });
 
@@ -174,6 +180,37 @@ async function buildPages({ context, jobs, outDir, options }: { context: PageJob
     pending.forEach((jobIndex, i) => (results[jobIndex] = built[i]));
   }
   return { results: results as PageResult[], keys };
+}
+
+/** What the API reference adds: the generated pages' edit links and last updates (those of their spec). */
+interface ApiPages {
+  editUrl: Map<string, string>;
+  lastUpdated: Map<string, LastUpdated>;
+}
+
+/**
+ * Loads the configured OpenAPI specs and adds their pages to `files` as if they were markdown files
+ * of the content folder below each spec's route; their edit link and last update are the spec's.
+ */
+async function generateApiPages(root: string, config: ResolvedConfig, files: ContentFiles, displayPrefix: string): Promise<ApiPages> {
+  const pages: ApiPages = { editUrl: new Map(), lastUpdated: new Map() };
+  const specs = await loadSpecs(root, config.openapi);
+  // The edit URL points into the content folder; a spec's is the same base with its own path.
+  const editBase = config.editUrl.endsWith(displayPrefix) ? config.editUrl.slice(0, -displayPrefix.length) : undefined;
+  const updatesByDir = new Map<string, Promise<Map<string, LastUpdated>>>();
+  for (const spec of specs) {
+    const generated = apiPages(spec, { defaultHeaders: [[`X-${config.site.brand}-Version`, versionHeaderValue(config.site.app)]] });
+    files.markdown.push(...generated.markdown);
+    files.categories.push(...generated.categories);
+    const dir = dirname(spec.file);
+    if (!updatesByDir.has(dir)) updatesByDir.set(dir, readLastUpdates(join(root, dir)));
+    const updated = (await updatesByDir.get(dir)!).get(basename(spec.file)) ?? { timestamp: Math.round(statSync(join(root, spec.file)).mtimeMs) };
+    for (const file of generated.markdown) {
+      if (editBase) pages.editUrl.set(file.rel, editBase + spec.file);
+      pages.lastUpdated.set(file.rel, updated);
+    }
+  }
+  return pages;
 }
 
 /** A file of the site's own `templates/` folder, else the generator's default. */

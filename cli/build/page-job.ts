@@ -45,6 +45,8 @@ export interface PageJob {
   prev?: PageLink;
   next?: PageLink;
   lastUpdated?: LastUpdated;
+  /** Edit link, when not the content folder's (generated API pages link to their spec). */
+  editUrl?: string;
 }
 
 /** What the main thread needs back from a page. */
@@ -93,12 +95,13 @@ export class PageBuilder {
       sidebar: job.sidebar,
       toc: markdown.toc,
       hideToc: job.hideToc,
-      editUrl: context.editUrl + job.rel,
+      editUrl: job.editUrl ?? context.editUrl + job.rel,
       lastUpdated: job.lastUpdated,
       breadcrumbs: job.breadcrumbs,
       prev: job.prev,
       next: job.next,
       hasMermaid: markdown.hasMermaid,
+      hasTabs: markdown.hasTabs,
     };
     const data: HydrationData = { site: context.site, page: meta, manifestUrl: context.manifestUrl };
     const files = [routeFile(job.route), ...markdown.images];

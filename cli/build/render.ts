@@ -70,10 +70,12 @@ export function sidebarHtml(items: SidebarItem[], route: string): string {
     template = renderToString(createElement(SidebarNav, { items, route: '' }));
     sidebarTemplates.set(items, template);
   }
-  const href = `href="${escapeAttribute(route)}"`;
-  return template
-    .replace(`class="sidebar-link" ${href}>`, `class="sidebar-link active" ${href} aria-current="page">`)
-    .replace(`class="sidebar-link sidebar-category-label" ${href}>`, `class="sidebar-link sidebar-category-label active" ${href} aria-current="page">`);
+  const href = ` href="${escapeAttribute(route)}">`;
+  // The route's link: `<a class="sidebar-link …" href="/route">`, whatever classes it carries.
+  const at = template.indexOf(href);
+  if (at === -1) return template;
+  const classEnd = template.lastIndexOf('"', at - 1);
+  return `${template.slice(0, classEnd)} active"${template.slice(classEnd + 1, at)} href="${escapeAttribute(route)}" aria-current="page">${template.slice(at + href.length)}`;
 }
 
 /** The complete HTML document of one page. */
@@ -85,6 +87,7 @@ export function renderPage(options: RenderPageOptions): string {
     themeKey: data.site.storageKeys.theme,
     announcementKey: data.site.storageKeys.announcement,
     announcementId: data.site.announcement?.id,
+    codeTabKey: data.site.storageKeys.codeTab,
     authKey: data.site.auth.storageKey,
     roles: data.site.auth.roles,
   });

@@ -4,3 +4,8 @@
 export function loadMermaid(): Promise<typeof import('./mermaid')> {
   return import('./mermaid');
 }
+
+/** Tab sets (API code samples): only pages with one load it. */
+export function loadTabs(): Promise<typeof import('./tabs')> {
+  return import('./tabs');
+}

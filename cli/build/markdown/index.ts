@@ -3,12 +3,14 @@
  * The plugin order, and why:
  *   1. remark-parse + remark-gfm (plugins/gfm.ts) + remark-directive — GFM syntax and `:::` blocks
  *      must be parsed first;
- *   2. remarkAdmonitions — turns known directives into asides and restores every other one as text;
- *   3. remarkLinks — rewrites `.md` links and images while positions still point into the source;
- *   4. mdast → hast (remark-rehype's engine) with the shiki `code` handler, so fences never pass
+ *   2. remarkTabs — `:::tabs` code tab sets and `::api-endpoint` lines, before the next step would
+ *      restore them as text;
+ *   3. remarkAdmonitions — turns known directives into asides and restores every other one as text;
+ *   4. remarkLinks — rewrites `.md` links and images while positions still point into the source;
+ *   5. mdast → hast (remark-rehype's engine) with the shiki `code` handler, so fences never pass
  *      through as unhighlighted `pre` and raw HTML is dropped (see README, "Raw HTML");
- *   5. rehypeHeadings — ids and TOC are computed on the final heading text;
- *   6. rehype-react with the runtime's components, rendered to a string by React.
+ *   6. rehypeHeadings — ids and TOC are computed on the final heading text;
+ *   7. rehype-react with the runtime's components, rendered to a string by React.
  */
 import { createElement, Fragment } from 'react';
 import { jsx, jsxs } from 'react/jsx-runtime';
@@ -28,6 +30,7 @@ import { markdownComponents } from '../../../runtime/components/markdown/markdow
 import type { Diagnostic } from '../../util/errors';
 import { normaliseAdmonitionTitles, remarkAdmonitions } from './plugins/admonitions';
 import { collectLanguages, renderFence } from './plugins/code';
+import { remarkTabs } from './plugins/tabs';
 import { remarkGfmFast } from './plugins/gfm';
 import { rehypeHeadings } from './plugins/headings';
 import { remarkLinks, type FoundLink } from './plugins/links';
@@ -65,6 +68,8 @@ export interface RenderedMarkdown {
   warnings: Diagnostic[];
   errors: Diagnostic[];
   hasMermaid: boolean;
+  /** True when the page holds a `:::tabs` set. */
+  hasTabs: boolean;
 }
 
 /** A renderer holding one highlighter; create one per worker. */
@@ -84,6 +89,8 @@ export async function createMarkdownRenderer(options: MarkdownOptions): Promise<
       const errors: Diagnostic[] = [];
       const links: FoundLink[] = [];
       const mdast = parser.parse(normaliseAdmonitionTitles(input.body)) as MdastRoot;
+      let hasTabs = false;
+      remarkTabs(() => (hasTabs = true))(mdast);
       remarkAdmonitions()(mdast);
       remarkLinks({ rel: input.rel, displayPrefix: options.displayPrefix, routeOfFile: options.routeOfFile, resolveImage: input.resolveImage, links, warnings, errors })(mdast);
       const loaded = new Set(highlighter.getLoadedLanguages());
@@ -100,7 +107,7 @@ export async function createMarkdownRenderer(options: MarkdownOptions): Promise<
       rehypeHeadings({ toc: options.toc, entries: toc, ids })(hast);
       const element = react.stringify(hast, new VFile()) as unknown as ReactElement;
       const html = renderToString(createElement(Fragment, null, element));
-      return { html, toc, ids: [...ids], links, warnings, errors, hasMermaid };
+      return { html, toc, ids: [...ids], links, warnings, errors, hasMermaid, hasTabs };
     },
   };
 }

@@ -1,7 +1,7 @@
 import { useEffect, type JSX } from 'react';
 import { AuthGate } from '../../auth/AuthGate';
 import type { AuthSession } from '../../auth/session';
-import { loadMermaid } from '../../islands/load';
+import { loadMermaid, loadTabs } from '../../islands/load';
 import type { PageMeta, SiteData } from '../../manifest';
 import type { RouteLoader } from '../../router/loader';
 import { useRouter, type View } from '../../router/use-router';
@@ -49,6 +49,12 @@ export function App({ site, initial, loader, session }: AppProps): JSX.Element {
       cancelled = true;
     };
   }, [view, showsPage]);
+
+  // Tab sets likewise: the island applies the remembered tab and handles clicks.
+  useEffect(() => {
+    if (!showsPage || !view.page.hasTabs) return;
+    void loadTabs().then((tabs) => tabs.activateTabs(document.querySelector('#main .markdown') ?? document, site.storageKeys.codeTab));
+  }, [view, showsPage, site]);
 
   const content = (
     <>

@@ -6,7 +6,7 @@ export const NOT_FOUND_TITLE = 'Page not found';
 
 /** The page data of the not-found page shown at `route` (`404.html`, or an unknown client-side path). */
 export function notFoundPage(route: string): PageMeta {
-  return { route, id: '', title: NOT_FOUND_TITLE, toc: [], hideToc: true, breadcrumbs: [], hasMermaid: false, notFound: true };
+  return { route, id: '', title: NOT_FOUND_TITLE, toc: [], hideToc: true, breadcrumbs: [], hasMermaid: false, hasTabs: false, notFound: true };
 }
 
 /** The not-found page, in the same layout as every page. */

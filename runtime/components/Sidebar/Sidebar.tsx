@@ -23,7 +23,7 @@ function SidebarList({ items, route, level }: SidebarNavProps & { level: number 
       {items.map((item) =>
         item.type === 'doc' ? (
           <li key={item.route} className="sidebar-item">
-            <a className={item.route === route ? 'sidebar-link active' : 'sidebar-link'} href={item.route} aria-current={item.route === route ? 'page' : undefined}>
+            <a className={linkClass(item.className, item.route === route)} href={item.route} aria-current={item.route === route ? 'page' : undefined}>
               {item.label}
             </a>
           </li>
@@ -42,6 +42,11 @@ function SidebarList({ items, route, level }: SidebarNavProps & { level: number 
       )}
     </ul>
   );
+}
+
+/** `sidebar-link`, the item's own classes, then `active` last (the build marks it by appending). */
+function linkClass(extra: string | undefined, active: boolean): string {
+  return `sidebar-link${extra ? ` ${extra}` : ''}${active ? ' active' : ''}`;
 }
 
 /**

@@ -22,6 +22,8 @@ export function remarkAdmonitions() {
     const enter = (node: WalkNode): WalkNode[] | void => {
       if (node.type !== 'containerDirective' && node.type !== 'leafDirective' && node.type !== 'textDirective') return;
       const directive = node as unknown as Directive;
+      // A directive an earlier plugin turned into an element (tabs, api-endpoint) is left as it is.
+      if (directive.data?.hName) return;
       if (directive.type === 'containerDirective' && ADMONITIONS[directive.name]) {
         toAdmonition(directive);
         return;

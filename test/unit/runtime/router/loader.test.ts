@@ -14,7 +14,7 @@ const manifest: Manifest = {
 };
 
 function page(route: string): PageData {
-  return { route, id: route.slice(1), title: route, toc: [], hideToc: false, breadcrumbs: [], hasMermaid: false, html: '<p>hi</p>' };
+  return { route, id: route.slice(1), title: route, toc: [], hideToc: false, breadcrumbs: [], hasMermaid: false, hasTabs: false, html: '<p>hi</p>' };
 }
 
 function loader(overrides: Partial<RouteLoaderOptions> = {}): { loader: RouteLoader; imported: string[]; fetched: string[]; mermaid: number[] } {

@@ -1,0 +1,260 @@
+/**
+ * Stage 4b, openapi: one info page per spec and one page per operation, written as markdown so they
+ * go through the same pipeline as every page (headings and TOC, shiki, link checks). The pages are
+ * files of a virtual folder below the spec's route; operations are grouped in one folder per tag.
+ */
+import type { OpenAPIV3 } from 'openapi-types';
+import type { SourceFile } from '../content';
+import type { LoadedSpec } from './load';
+import { codeSamples, sampleRequest } from './samples';
+import { code, exampleOf, inline, schemaFacts, schemaTree, typeLabel, type Schema } from './schema';
+
+/** The HTTP methods of a path item, in the order pages list them. */
+const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'trace'] as const;
+
+const STATUS_TEXT: Record<string, string> = {
+  '200': 'OK', '201': 'Created', '202': 'Accepted', '204': 'No Content', '301': 'Moved Permanently', '302': 'Found', '304': 'Not Modified',
+  '400': 'Bad Request', '401': 'Unauthorized', '403': 'Forbidden', '404': 'Not Found', '405': 'Method Not Allowed', '409': 'Conflict',
+  '410': 'Gone', '412': 'Precondition Failed', '413': 'Content Too Large', '415': 'Unsupported Media Type', '422': 'Unprocessable Content',
+  '426': 'Upgrade Required', '429': 'Too Many Requests', '500': 'Internal Server Error', '502': 'Bad Gateway', '503': 'Service Unavailable',
+};
+
+/** What the generated pages need from the site. */
+export interface ApiPagesOptions {
+  /** Headers every call sends, e.g. `X-Quad-Version: WEB/4.0.0 (1)`. */
+  defaultHeaders: [string, string][];
+}
+
+/** The virtual files of one spec: markdown pages and the tag folders' `_category_.json`. */
+export interface ApiFiles {
+  markdown: SourceFile[];
+  categories: SourceFile[];
+}
+
+/** `userLogin` → `user-login`; any other text → lower-case words joined by dashes. */
+export function kebab(text: string): string {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+}
+
+/** One operation of a spec, with what its page needs. */
+interface Operation {
+  method: (typeof METHODS)[number];
+  path: string;
+  operation: OpenAPIV3.OperationObject;
+  pathParameters: OpenAPIV3.ParameterObject[];
+  slug: string;
+  title: string;
+}
+
+function operationsOf(document: OpenAPIV3.Document): Operation[] {
+  const operations: Operation[] = [];
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    if (!item) continue;
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!operation) continue;
+      const title = operation.summary ?? operation.operationId ?? `${method.toUpperCase()} ${path}`;
+      operations.push({ method, path, operation, pathParameters: (item.parameters ?? []) as OpenAPIV3.ParameterObject[], slug: kebab(operation.operationId ?? operation.summary ?? `${method} ${path}`), title });
+    }
+  }
+  return operations;
+}
+
+/** A frontmatter block; values are JSON strings, which YAML reads as they are. */
+function frontmatter(fields: Record<string, string | number | boolean | undefined>): string {
+  const lines = Object.entries(fields)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => `${key}: ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`);
+  return `---\n${lines.join('\n')}\n---\n`;
+}
+
+function firstSentence(text: string | undefined): string | undefined {
+  const plain = inline(text).replace(/[*_`[\]]/g, '');
+  if (!plain) return undefined;
+  const end = plain.search(/\.(\s|$)/);
+  return end === -1 ? plain : plain.slice(0, end + 1);
+}
+
+function securityLines(requirements: OpenAPIV3.SecurityRequirementObject[], schemes: Record<string, OpenAPIV3.SecuritySchemeObject>): string[] {
+  if (requirements.length === 0) return ['No authentication: anyone may call this operation.'];
+  const lines = requirements.length > 1 ? ['Any one of these:', ''] : [];
+  for (const requirement of requirements) {
+    const names = Object.keys(requirement);
+    if (names.length === 0) {
+      lines.push('- No authentication.');
+      continue;
+    }
+    const parts = names.map((name) => {
+      const scheme = schemes[name];
+      if (!scheme) return code(name);
+      const how =
+        scheme.type === 'apiKey' ? `API key in the ${code(scheme.name)} ${scheme.in}` : scheme.type === 'http' ? `HTTP ${scheme.scheme}${scheme.bearerFormat ? ` (${scheme.bearerFormat})` : ''}` : scheme.type;
+      const scopes = requirement[name]?.length ? ` with scopes ${requirement[name]!.map(code).join(', ')}` : '';
+      return `**${inline(name)}**: ${how}${scopes}${scheme.description ? ` — ${inline(scheme.description)}` : ''}`;
+    });
+    lines.push(`- ${parts.join(' **and** ')}`);
+  }
+  return lines;
+}
+
+function parameterTable(parameters: OpenAPIV3.ParameterObject[]): string[] {
+  const lines = ['| Name | Type | Required | Description |', '| --- | --- | --- | --- |'];
+  for (const parameter of parameters) {
+    const schema = (parameter.schema ?? {}) as Schema;
+    const facts = schemaFacts(schema, false).concat(parameter.deprecated ? ['deprecated'] : []);
+    const example = parameter.example ?? schema.example;
+    const description = [inline(parameter.description), facts.join(' · '), example !== undefined ? `Example: ${code(JSON.stringify(example))}` : ''].filter(Boolean).join(' — ');
+    lines.push(`| ${code(parameter.name)} | ${code(typeLabel(schema))} | ${parameter.required ? 'required' : 'optional'} | ${description.replace(/\|/g, '\\|')} |`);
+  }
+  return lines;
+}
+
+function mediaLines(content: Record<string, OpenAPIV3.MediaTypeObject> | undefined, exampleLabel: string): string[] {
+  const lines: string[] = [];
+  for (const [type, media] of Object.entries(content ?? {})) {
+    const schema = media.schema as Schema | undefined;
+    lines.push(`Content type ${code(type)}${schema ? ` · ${code(typeLabel(schema))}` : ''}`, '');
+    if (schema) {
+      const tree = schemaTree(schema);
+      if (schema.description) lines.push(schema.description.trim(), '');
+      if (tree.length > 0) lines.push(...tree, '');
+    }
+    const examples = media.examples ? Object.entries(media.examples) : [];
+    if (media.example !== undefined || examples.length === 0) {
+      const value = media.example ?? exampleOf(schema);
+      if (value !== undefined && type.includes('json')) lines.push(`${exampleLabel}:`, '', '```json', JSON.stringify(value, null, 2), '```', '');
+    }
+    for (const [name, example] of examples) {
+      if (!('value' in example)) continue;
+      lines.push(`${exampleLabel} ${code(name)}${example.summary ? ` — ${inline(example.summary)}` : ''}:`, '', '```json', JSON.stringify(example.value, null, 2), '```', '');
+    }
+  }
+  return lines;
+}
+
+function operationPage(spec: LoadedSpec, op: Operation, base: string, options: ApiPagesOptions): string {
+  const { document } = spec;
+  const { operation } = op;
+  const schemes = (document.components?.securitySchemes ?? {}) as Record<string, OpenAPIV3.SecuritySchemeObject>;
+  const security = operation.security ?? document.security ?? [];
+  const lines = [
+    frontmatter({
+      title: op.title,
+      sidebar_label: op.title,
+      sidebar_class_name: `api-method api-method-${op.method}`,
+      slug: `${base}/${op.slug}`,
+      description: firstSentence(operation.description) ?? `${op.method.toUpperCase()} ${op.path}`,
+    }),
+    `::api-endpoint{method="${op.method}" path="${op.path}"}`,
+    '',
+  ];
+  if (operation.deprecated) lines.push(':::danger[Deprecated]', 'This operation is deprecated: do not use it in new code, and move existing callers to its replacement.', ':::', '');
+  if (operation.description) lines.push(operation.description.trim(), '');
+
+  const parameters = new Map<string, OpenAPIV3.ParameterObject>();
+  for (const parameter of [...op.pathParameters, ...((operation.parameters ?? []) as OpenAPIV3.ParameterObject[])]) parameters.set(`${parameter.in}:${parameter.name}`, parameter);
+  const body = operation.requestBody as OpenAPIV3.RequestBodyObject | undefined;
+  if (parameters.size > 0 || body) {
+    lines.push('## Request', '');
+    for (const location of ['path', 'query', 'header', 'cookie']) {
+      const group = [...parameters.values()].filter((parameter) => parameter.in === location);
+      if (group.length === 0) continue;
+      lines.push(`### ${location.charAt(0).toUpperCase()}${location.slice(1)} parameters`, '', ...parameterTable(group), '');
+    }
+    if (body) {
+      lines.push('### Request body', '');
+      if (body.description) lines.push(body.description.trim(), '');
+      lines.push(body.required ? 'The body is required.' : 'The body is optional.', '', ...mediaLines(body.content, 'Example'));
+    }
+  }
+
+  lines.push('## Responses', '');
+  for (const [status, response] of Object.entries(operation.responses ?? {}) as [string, OpenAPIV3.ResponseObject][]) {
+    const phrase = STATUS_TEXT[status] ?? (status === 'default' ? 'Any other status' : '');
+    lines.push(`### ${code(status)}${phrase ? ` ${phrase}` : ''}`, '');
+    if (response.description) lines.push(response.description.trim(), '');
+    const headers = Object.entries(response.headers ?? {}) as [string, OpenAPIV3.HeaderObject][];
+    if (headers.length > 0) {
+      lines.push('Headers:', '');
+      for (const [name, header] of headers) lines.push(`- ${code(name)} ${code(typeLabel((header.schema ?? {}) as Schema))}${header.description ? ` — ${inline(header.description)}` : ''}`);
+      lines.push('');
+    }
+    lines.push(...mediaLines(response.content, 'Example'));
+  }
+
+  lines.push('## Security', '', ...securityLines(security, schemes), '');
+  const server = document.servers?.[0]?.url ?? 'https://api.example.com';
+  const request = sampleRequest({ server, path: op.path, method: op.method, operation, pathParameters: op.pathParameters, securitySchemes: schemes, security, defaultHeaders: options.defaultHeaders });
+  lines.push('## Code samples', '', ':::tabs');
+  for (const sample of codeSamples(request)) lines.push(`\`\`\`${sample.lang} title="${sample.label}"`, sample.code, '```');
+  lines.push(':::', '');
+  return lines.join('\n');
+}
+
+function infoPage(spec: LoadedSpec, base: string, operations: Operation[], groups: Map<string, Operation[]>): string {
+  const { document } = spec;
+  const info = document.info;
+  const infoSlug = spec.config.infoSlug ?? '';
+  const lines = [frontmatter({ title: info.title, sidebar_label: 'Overview', sidebar_position: 0, slug: infoSlug ? `${base}/${infoSlug}` : base, description: firstSentence(info.description) ?? `${info.title} API reference` }), ''];
+  lines.push(`Version ${code(info.version)} · OpenAPI ${code((document as { openapi: string }).openapi)} · ${operations.length} operation${operations.length === 1 ? '' : 's'} · source ${code(spec.file)}`, '');
+  if (info.description) lines.push(info.description.trim(), '');
+  if (document.servers?.length) {
+    lines.push('## Servers', '');
+    for (const server of document.servers) lines.push(`- ${code(server.url)}${server.description ? ` — ${inline(server.description)}` : ''}`);
+    lines.push('');
+  }
+  const schemes = (document.components?.securitySchemes ?? {}) as Record<string, OpenAPIV3.SecuritySchemeObject>;
+  lines.push('## Authentication', '', ...securityLines(document.security ?? [], schemes), '');
+  if (Object.keys(schemes).length > 0) {
+    lines.push('Schemes this API defines:', '');
+    for (const [name, scheme] of Object.entries(schemes)) lines.push(...securityLines([{ [name]: [] }], { [name]: scheme }));
+    lines.push('');
+  }
+  lines.push('## Operations', '');
+  for (const [tag, members] of groups) {
+    if (tag) lines.push(`### ${inline(tag)}`, '');
+    const description = document.tags?.find((candidate) => candidate.name === tag)?.description;
+    if (description) lines.push(description.trim(), '');
+    for (const op of members) lines.push(`- [${code(op.method.toUpperCase())} ${code(op.path)} — ${inline(op.title)}](${base}/${op.slug})${op.operation.deprecated ? ' *(deprecated)*' : ''}`);
+    lines.push('');
+  }
+  if (info.contact?.email || info.contact?.url) lines.push('## Contact', '', `${inline(info.contact.name ?? 'The team')}: ${[info.contact.email ? `<${info.contact.email}>` : '', info.contact.url ?? ''].filter(Boolean).join(', ')}`, '');
+  return lines.join('\n');
+}
+
+/** The pages of one spec as files of the content tree, below the folder of its route. */
+export function apiPages(spec: LoadedSpec, options: ApiPagesOptions): ApiFiles {
+  const base = spec.config.route.replace(/\/+$/, '');
+  const folder = base.replace(/^\//, '');
+  const operations = operationsOf(spec.document);
+  const tagOrder = (spec.document.tags ?? []).map((tag) => tag.name);
+  const groups = new Map<string, Operation[]>();
+  for (const op of operations) {
+    const tag = op.operation.tags?.[0] ?? '';
+    if (!groups.has(tag)) groups.set(tag, []);
+    groups.get(tag)!.push(op);
+  }
+  const ordered = new Map([...groups].sort(([a], [b]) => rank(tagOrder, a) - rank(tagOrder, b)));
+  const infoSlug = spec.config.infoSlug ?? '';
+  const markdown: SourceFile[] = [{ rel: `${folder}/${infoSlug || 'index'}.md`, text: infoPage(spec, base, operations, ordered) }];
+  const categories: SourceFile[] = [{ rel: `${folder}/_category_.json`, text: JSON.stringify({ label: spec.document.info.title, position: 100 }) }];
+  [...ordered].forEach(([tag, members], index) => {
+    const dir = tag ? `${folder}/${kebab(tag) || `tag-${index}`}` : folder;
+    if (tag) categories.push({ rel: `${dir}/_category_.json`, text: JSON.stringify({ label: tag, position: index + 1 }) });
+    members.forEach((op, position) => {
+      const text = operationPage(spec, op, base, options).replace(/^---\n/, `---\nsidebar_position: ${position + 1}\n`);
+      markdown.push({ rel: `${dir}/${op.slug}.md`, text });
+    });
+  });
+  return { markdown, categories };
+}
+
+function rank(order: string[], tag: string): number {
+  const index = order.indexOf(tag);
+  return index === -1 ? (tag ? order.length : order.length + 1) : index;
+}

@@ -1,0 +1,212 @@
+/**
+ * JSON schemas of a spec as markdown a reader can scan: a nested list of properties with type,
+ * required marker, constraints, enum values and nullability; `oneOf`/`anyOf` as labelled options,
+ * `allOf` merged; recursion cut with a note. Also example values derived from a schema.
+ */
+import type { OpenAPIV3 } from 'openapi-types';
+
+/** A schema as the dereferencer leaves it: `$ref`s resolved, 3.0 and 3.1 shapes both allowed. */
+export type Schema = Omit<OpenAPIV3.BaseSchemaObject, 'allOf' | 'oneOf' | 'anyOf' | 'not' | 'properties' | 'additionalProperties'> & {
+  /** 3.1 allows a list, e.g. `['string', 'null']`. */
+  type?: string | string[];
+  items?: Schema;
+  allOf?: Schema[];
+  oneOf?: Schema[];
+  anyOf?: Schema[];
+  properties?: Record<string, Schema>;
+  additionalProperties?: boolean | Schema;
+  const?: unknown;
+  examples?: unknown[];
+};
+
+/** Deepest nesting shown; deeper levels are summarised. */
+const MAX_DEPTH = 8;
+
+/** Markdown-safe inline text: one line, no table pipes. */
+export function inline(text: string | undefined): string {
+  return (text ?? '').replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|').trim();
+}
+
+/** `code` with a fence long enough for backticks inside. */
+export function code(text: string): string {
+  const ticks = text.includes('`') ? '``' : '`';
+  return `${ticks}${ticks.length > 1 ? ' ' : ''}${text}${ticks.length > 1 ? ' ' : ''}${ticks}`;
+}
+
+function types(schema: Schema): string[] {
+  if (Array.isArray(schema.type)) return schema.type;
+  return schema.type ? [schema.type] : [];
+}
+
+/** True when the schema allows null (3.0 `nullable`, 3.1 `type: [..., 'null']`). */
+export function isNullable(schema: Schema): boolean {
+  return schema.nullable === true || types(schema).includes('null');
+}
+
+/** `allOf` parts merged into one object schema (properties, required, description). */
+export function mergeAllOf(schema: Schema): Schema {
+  if (!schema.allOf) return schema;
+  const merged: Schema = { ...schema, allOf: undefined, properties: { ...(schema.properties ?? {}) }, required: [...(schema.required ?? [])] };
+  for (const part of schema.allOf as Schema[]) {
+    const flat = mergeAllOf(part);
+    Object.assign(merged.properties!, flat.properties ?? {});
+    merged.required!.push(...(flat.required ?? []));
+    merged.type ??= flat.type;
+    merged.description ??= flat.description;
+    merged.oneOf ??= flat.oneOf;
+    merged.discriminator ??= flat.discriminator;
+  }
+  if (merged.required!.length === 0) delete merged.required;
+  return merged;
+}
+
+/** `string (email)`, `array of object`, `integer | null`. */
+export function typeLabel(schema: Schema): string {
+  const flat = mergeAllOf(schema);
+  const own = types(flat).filter((type) => type !== 'null');
+  let label = own.length > 0 ? own.join(' | ') : flat.properties ? 'object' : flat.oneOf ? 'one of' : flat.anyOf ? 'any of' : 'any';
+  if (own.includes('array') && flat.items) label = `array of ${typeLabel(flat.items as Schema)}`;
+  if (flat.format) label += ` (${flat.format})`;
+  return label;
+}
+
+/** Constraints and flags after the type: `required`, `nullable`, `min 1`, `one of: a, b`, `default: x`. */
+export function schemaFacts(schema: Schema, required: boolean): string[] {
+  const facts: string[] = [];
+  if (required) facts.push('required');
+  if (isNullable(schema)) facts.push('nullable');
+  if (schema.deprecated) facts.push('deprecated');
+  if (schema.readOnly) facts.push('read-only');
+  if (schema.writeOnly) facts.push('write-only');
+  const bounds: [keyof Schema, string][] = [
+    ['minLength', 'min length'],
+    ['maxLength', 'max length'],
+    ['minimum', 'minimum'],
+    ['maximum', 'maximum'],
+    ['minItems', 'min items'],
+    ['maxItems', 'max items'],
+  ];
+  for (const [key, label] of bounds) if (schema[key] !== undefined) facts.push(`${label} ${String(schema[key])}`);
+  if (schema.exclusiveMinimum !== undefined && schema.exclusiveMinimum !== false) facts.push(`greater than ${String(schema.exclusiveMinimum === true ? schema.minimum : schema.exclusiveMinimum)}`);
+  if (schema.exclusiveMaximum !== undefined && schema.exclusiveMaximum !== false) facts.push(`less than ${String(schema.exclusiveMaximum === true ? schema.maximum : schema.exclusiveMaximum)}`);
+  if (schema.pattern) facts.push(`pattern ${code(schema.pattern)}`);
+  if (schema.enum) facts.push(`one of: ${schema.enum.map((value) => code(JSON.stringify(value))).join(', ')}`);
+  if (schema.const !== undefined) facts.push(`always ${code(JSON.stringify(schema.const))}`);
+  if (schema.default !== undefined) facts.push(`default: ${code(JSON.stringify(schema.default))}`);
+  return facts;
+}
+
+/** The lines of a schema tree, as a markdown list indented by `indent` spaces. */
+export function schemaTree(schema: Schema, indent = 0): string[] {
+  return childrenOf(schema, indent, new Set(), 0);
+}
+
+function item(indent: number, head: string, facts: string[], description: string | undefined): string {
+  const tail = [facts.length > 0 ? facts.join(' · ') : '', inline(description)].filter(Boolean).join(' — ');
+  return `${' '.repeat(indent)}- ${head}${tail ? ` · ${tail}` : ''}`;
+}
+
+function childrenOf(schema: Schema, indent: number, ancestors: Set<Schema>, depth: number): string[] {
+  if (ancestors.has(schema)) return [`${' '.repeat(indent)}- *(recursive: the same structure as above)*`];
+  if (depth >= MAX_DEPTH) return [`${' '.repeat(indent)}- *(nested further)*`];
+  const inner = new Set(ancestors).add(schema);
+  const flat = mergeAllOf(schema);
+  const lines: string[] = [];
+  const alternatives = (flat.oneOf ?? flat.anyOf) as Schema[] | undefined;
+  if (alternatives) {
+    const word = flat.oneOf ? 'Exactly one of' : 'Any of';
+    const discriminator = flat.discriminator ? `, chosen by ${code(flat.discriminator.propertyName)}` : '';
+    lines.push(`${' '.repeat(indent)}- *${word} these${discriminator}:*`);
+    alternatives.forEach((option, i) => {
+      const name = option.title ?? discriminatorValue(flat, option) ?? `Option ${i + 1}`;
+      lines.push(item(indent + 2, `**${inline(name)}** ${code(typeLabel(option))}`, schemaFacts(option, false), option.description));
+      lines.push(...childrenOf(option, indent + 4, inner, depth + 1));
+    });
+  }
+  if (flat.properties) {
+    const required = new Set(flat.required ?? []);
+    for (const [name, property] of Object.entries(flat.properties) as [string, Schema][]) {
+      lines.push(item(indent, `${code(name)} ${code(typeLabel(property))}`, schemaFacts(property, required.has(name)), property.description));
+      lines.push(...childrenOf(property, indent + 2, inner, depth + 1));
+    }
+  }
+  const items = types(flat).includes('array') ? (flat.items as Schema | undefined) : undefined;
+  if (items && (mergeAllOf(items).properties || items.oneOf || items.anyOf)) lines.push(...childrenOf(items, indent, inner, depth + 1));
+  if (flat.additionalProperties && typeof flat.additionalProperties === 'object') {
+    const value = flat.additionalProperties as Schema;
+    lines.push(item(indent, `*any other key* ${code(typeLabel(value))}`, schemaFacts(value, false), value.description));
+    lines.push(...childrenOf(value, indent + 2, inner, depth + 1));
+  }
+  return lines;
+}
+
+/** The discriminator value that selects `option`, from the mapping or the option's `const`/enum. */
+function discriminatorValue(parent: Schema, option: Schema): string | undefined {
+  const property = parent.discriminator?.propertyName;
+  if (!property) return undefined;
+  const own = (mergeAllOf(option).properties?.[property] ?? {}) as Schema;
+  if (own.const !== undefined) return String(own.const);
+  if (own.enum?.length === 1) return String(own.enum[0]);
+  return undefined;
+}
+
+/** An example value for a schema: its own example, else one built from its type. */
+export function exampleOf(schema: Schema | undefined, seen: Set<Schema> = new Set()): unknown {
+  if (!schema) return undefined;
+  if (schema.example !== undefined) return schema.example;
+  if (schema.examples?.length) return schema.examples[0];
+  if (schema.const !== undefined) return schema.const;
+  if (schema.default !== undefined) return schema.default;
+  if (schema.enum?.length) return schema.enum[0];
+  if (seen.has(schema)) return undefined;
+  const inner = new Set(seen).add(schema);
+  const flat = mergeAllOf(schema);
+  const alternatives = (flat.oneOf ?? flat.anyOf) as Schema[] | undefined;
+  if (alternatives?.length && !flat.properties) return exampleOf(alternatives[0], inner);
+  const type = types(flat).find((candidate) => candidate !== 'null') ?? (flat.properties ? 'object' : undefined);
+  switch (type) {
+    case 'object': {
+      const value: Record<string, unknown> = {};
+      for (const [name, property] of Object.entries(flat.properties ?? {}) as [string, Schema][]) {
+        if (property.readOnly) continue;
+        const example = exampleOf(property, inner);
+        if (example !== undefined) value[name] = example;
+      }
+      if (alternatives?.length) Object.assign(value, exampleOf(alternatives[0], inner) as object);
+      return value;
+    }
+    case 'array': {
+      const example = exampleOf(flat.items as Schema, inner);
+      return example === undefined ? [] : [example];
+    }
+    case 'integer':
+    case 'number':
+      return flat.minimum ?? 0;
+    case 'boolean':
+      return true;
+    case 'string':
+      return stringExample(flat.format);
+    default:
+      return undefined;
+  }
+}
+
+function stringExample(format: string | undefined): string {
+  switch (format) {
+    case 'email':
+      return 'user@example.com';
+    case 'date-time':
+      return '2025-05-14T18:00:00Z';
+    case 'date':
+      return '2025-05-14';
+    case 'uuid':
+      return '3f6c1f5e-8a52-4c4b-9a61-2f1e6d0b7c21';
+    case 'uri':
+    case 'url':
+      return 'https://example.com';
+    case 'password':
+      return 'correct horse battery staple';
+    default:
+      return 'string';
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Tab sets: a click selects a tab in every set of the page that has it, and the choice is remembered
+ * (localStorage, and `html[data-code-tab]`, which the stylesheet and the head script use) so every
+ * page opens on the reader's language.
+ */
+let installed = false;
+
+/** Shows `label` in every tab set below `root` that has it. */
+export function selectTab(root: ParentNode, label: string): void {
+  for (const set of root.querySelectorAll<HTMLElement>('.tabs')) {
+    if (!set.querySelector(`:scope > [data-tab="${CSS.escape(label)}"]`)) continue;
+    set.setAttribute('data-selected', label);
+    for (const element of set.querySelectorAll<HTMLElement>(':scope > .tab-list > [data-tab], :scope > .tab-panel')) {
+      const on = element.getAttribute('data-tab') === label;
+      if (element.classList.contains('tab-panel')) element.toggleAttribute('data-selected', on);
+      else element.setAttribute('aria-selected', String(on));
+    }
+  }
+}
+
+/** Applies the remembered choice to the page and starts listening for clicks (once). */
+export function activateTabs(root: ParentNode, storageKey: string): void {
+  const remembered = document.documentElement.getAttribute('data-code-tab');
+  if (remembered) selectTab(root, remembered);
+  if (installed) return;
+  installed = true;
+  document.addEventListener('click', (event) => {
+    const tab = event.target instanceof Element ? event.target.closest<HTMLElement>('.tab[data-tab]') : null;
+    const label = tab?.getAttribute('data-tab');
+    if (!label) return;
+    document.documentElement.setAttribute('data-code-tab', label);
+    // Not `storage.ts`: sharing it with the entry would cost every page an extra chunk request.
+    try {
+      localStorage.setItem(storageKey, label);
+    } catch {
+      // The choice lasts for this page only.
+    }
+    selectTab(document, label);
+  });
+}
