@@ -101,7 +101,7 @@ describe('navbar', () => {
     expect(await drawer.count()).toBe(0);
     // A link in the drawer navigates client-side and closes it.
     await page.getByRole('button', { name: 'Open the menu' }).click();
-    await drawer.locator('.drawer-sidebar a', { hasText: 'Authentication' }).click();
+    await drawer.locator('.drawer-sidebar').getByRole('link', { name: 'Authentication', exact: true }).click();
     await page.waitForURL(portal.site.origin + AUTH);
     await expect.poll(() => drawer.count()).toBe(0);
     await page.getByRole('button', { name: 'Open the menu' }).click();
@@ -243,6 +243,31 @@ describe('announcement bar', () => {
     await page.reload();
     await waitForHydration(page);
     expect(await bar.isVisible()).toBe(true);
+    await page.context().close();
+  });
+});
+
+describe('code sample tabs', () => {
+  const LOGIN = '/backend/api/user-authentication/user-login';
+  const visiblePanels = (page: Page): Promise<(string | null)[]> =>
+    page.locator('.tabs').first().locator('.tab-panel').evaluateAll((panels) => panels.filter((panel) => getComputedStyle(panel).display !== 'none').map((panel) => panel.getAttribute('data-tab')));
+
+  it('shows curl first, switches on a click, and remembers the language across pages and reloads', async () => {
+    const page = await open(LOGIN);
+    expect(await visiblePanels(page)).toEqual(['curl']);
+    await page.getByRole('tab', { name: 'python' }).first().click();
+    expect(await visiblePanels(page)).toEqual(['python']);
+    expect(await page.getByRole('tab', { name: 'python' }).first().getAttribute('aria-selected')).toBe('true');
+    const keys = await storageKeys(page);
+    expect(await page.evaluate((key) => localStorage.getItem(key), keys.codeTab)).toBe('python');
+    // Another operation, reached client-side.
+    await page.click('.sidebar a[href="/backend/api/user-authentication/user-registration"]');
+    await page.waitForURL(portal.site.origin + '/backend/api/user-authentication/user-registration');
+    await expect.poll(() => visiblePanels(page)).toEqual(['python']);
+    // And after a reload with the runtime blocked: the head script and the stylesheet alone show it.
+    await page.route('**/assets/app.*.js', (route: Route) => route.abort());
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    expect(await visiblePanels(page)).toEqual(['python']);
     await page.context().close();
   });
 });

@@ -12,6 +12,7 @@ describe('hydration', () => {
     ['a doc page', '/backend/onboarding/git', 'Git'],
     ['a category index', '/24urenloop', null],
     ['a page with a mermaid diagram', '/onboarding', null],
+    ['an API reference page', '/backend/api/user-authentication/user-login', 'Sign in with e-mail and password'],
     ['the not-found page', '/no/such/page', 'Page not found'],
   ] as const) {
     it(`hydrates ${kind} without a console error or warning`, async () => {

@@ -6,7 +6,7 @@
 import type { OpenAPIV3 } from 'openapi-types';
 import type { SourceFile } from '../content';
 import type { LoadedSpec } from './load';
-import { codeSamples, sampleRequest } from './samples';
+import { codeSamples, sampleRequest, type CodeSample } from './samples';
 import { code, exampleOf, inline, schemaFacts, schemaTree, typeLabel, type Schema } from './schema';
 
 /** The HTTP methods of a path item, in the order pages list them. */
@@ -188,12 +188,23 @@ function operationPage(spec: LoadedSpec, op: Operation, base: string, options: A
   }
 
   lines.push('## Security', '', ...securityLines(security, schemes), '');
-  const server = document.servers?.[0]?.url ?? 'https://api.example.com';
-  const request = sampleRequest({ server, path: op.path, method: op.method, operation, pathParameters: op.pathParameters, securitySchemes: schemes, security, defaultHeaders: options.defaultHeaders });
   lines.push('## Code samples', '', ':::tabs');
-  for (const sample of codeSamples(request)) lines.push(`\`\`\`${sample.lang} title="${sample.label}"`, sample.code, '```');
+  for (const sample of samplesOf(spec, op, options)) lines.push(`\`\`\`${sample.lang} title="${sample.label}"`, sample.code, '```');
   lines.push(':::', '');
   return lines.join('\n');
+}
+
+function samplesOf(spec: LoadedSpec, op: Operation, options: ApiPagesOptions): CodeSample[] {
+  const { document } = spec;
+  const schemes = (document.components?.securitySchemes ?? {}) as Record<string, OpenAPIV3.SecuritySchemeObject>;
+  const server = document.servers?.[0]?.url ?? 'https://api.example.com';
+  const security = op.operation.security ?? document.security ?? [];
+  return codeSamples(sampleRequest({ server, path: op.path, method: op.method, operation: op.operation, pathParameters: op.pathParameters, securitySchemes: schemes, security, defaultHeaders: options.defaultHeaders }));
+}
+
+/** Every operation's code samples, by operation slug (the tests run each through its language's syntax check). */
+export function operationSamples(spec: LoadedSpec, options: ApiPagesOptions): { slug: string; samples: CodeSample[] }[] {
+  return operationsOf(spec.document).map((op) => ({ slug: op.slug, samples: samplesOf(spec, op, options) }));
 }
 
 function infoPage(spec: LoadedSpec, base: string, operations: Operation[], groups: Map<string, Operation[]>): string {

@@ -1,0 +1,103 @@
+import { copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Manifest } from '../../runtime/manifest';
+import { copyFixture, readRoute, REPO, runDocs } from '../support/site';
+
+const EXAMPLES = join(REPO, 'node_modules', '@readme', 'oas-examples', '3.0', 'json');
+
+describe('API reference of the portal', () => {
+  let dist: string;
+  let manifest: Manifest;
+  beforeAll(() => {
+    dist = join(mkdtempSync(join(tmpdir(), 'docs-api-')), 'dist');
+    const run = runDocs(['build', '--out', dist]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    manifest = JSON.parse(readFileSync(join(dist, 'manifest.json'), 'utf8')) as Manifest;
+  });
+
+  it('generates every route of the three specs', () => {
+    const routes = new Set(manifest.routes.map((route) => route.path));
+    const expected = [
+      '/backend/api/user-authentication',
+      ...['user-login', 'user-registration', 'send-password-reset-email', 'reset-password', 'change-password', 'delete-user', 'query-graph-ql'].map((slug) => `/backend/api/user-authentication/${slug}`),
+      '/backend/api/cp-authentication/backend-cp-api-specification',
+      '/backend/api/cp-authentication/push-data-to-backend',
+      '/24urenloop/api',
+    ];
+    for (const route of expected) expect(routes.has(route), route).toBe(true);
+    expect([...routes].filter((route) => route.startsWith('/24urenloop/api/')).length).toBeGreaterThanOrEqual(8);
+  });
+
+  it('shows method and path, the request body tree, every response with its example, security and four code tabs', () => {
+    const html = readRoute(dist, '/backend/api/user-authentication/user-login');
+    expect(html).toContain('<div class="api-endpoint"><span class="api-badge api-badge-post">POST</span><code>/api/login</code></div>');
+    expect(html).toMatch(/<h3 id="request-body">/);
+    for (const field of ['email', 'password', 'otp_attempt']) expect(html).toContain(`<code>${field}</code>`);
+    expect(html).toMatch(/<h3 id="200-ok">/);
+    expect(html).toMatch(/<h3 id="401-unauthorized">/);
+    expect(html).toContain('need_otp');
+    expect(html).toMatch(/<h2 id="security">/);
+    const tabs = [...html.matchAll(/<button type="button" class="tab" role="tab" aria-selected="(?:true|false)" data-tab="([a-z]+)">/g)].map((match) => match[1]);
+    expect(tabs).toEqual(['curl', 'ruby', 'nodejs', 'python']);
+    expect(html).toContain('href="https://git.quad.example/quad/docs/edit/master/specs/user-authentication.yaml"');
+    // The TOC lists the sections.
+    const data = JSON.parse(/<script type="application\/json" id="__DOCS_DATA__">(.*?)<\/script>/s.exec(html)![1]!) as { page: { toc: { id: string }[]; hasTabs: boolean } };
+    expect(data.page.toc.map((entry) => entry.id)).toEqual(expect.arrayContaining(['request', 'request-body', 'responses', '200-ok', '401-unauthorized', 'security', 'code-samples']));
+    expect(data.page.hasTabs).toBe(true);
+  });
+
+  it('groups parameters by location, explains oneOf, marks deprecated operations', () => {
+    const team = readRoute(dist, '/24urenloop/api/get-team');
+    expect(team).toMatch(/<h3 id="path-parameters">/);
+    expect(team).toMatch(/<td><code>teamId<\/code><\/td><td><code>[^<]+<\/code><\/td><td>required<\/td>/);
+    const push = readRoute(dist, '/backend/api/cp-authentication/push-data-to-backend');
+    expect(push).toContain('Exactly one of these, chosen by <code>type</code>');
+    const scoreboard = readRoute(dist, '/24urenloop/api/get-scoreboard');
+    expect(scoreboard).toContain('admonition-danger');
+    expect(scoreboard).toContain('This operation is deprecated');
+  });
+
+  it('lists operations in the sidebar grouped by tag, with method badges', () => {
+    const html = readRoute(dist, '/backend/api/user-authentication/user-login');
+    expect(html).toMatch(/<span class="sidebar-category-label">Session<\/span><ul[^>]*><li class="sidebar-item"><a class="sidebar-link api-method api-method-post active" href="\/backend\/api\/user-authentication\/user-login" aria-current="page">/);
+    expect(html).toContain('class="sidebar-link api-method api-method-delete" href="/backend/api/user-authentication/delete-user"');
+  });
+});
+
+describe('public specs', () => {
+  for (const [name, file] of [
+    ['Swagger Petstore', 'petstore.json'],
+    ['the Star Trek API (STAPI)', 'star-trek.json'],
+  ] as const) {
+    it(`builds ${name} from @readme/oas-examples without an error`, () => {
+      const site = copyFixture('openapi');
+      copyFileSync(join(EXAMPLES, file), join(site, 'specs', 'api.json'));
+      const spec = JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+      const operations = Object.values(spec.paths).flatMap((item) => Object.keys(item).filter((key) => ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'trace'].includes(key))).length;
+      const started = performance.now();
+      const run = runDocs(['build'], { cwd: site, env: { DOCS_TEST_SPEC: 'specs/api.json' } });
+      const seconds = (performance.now() - started) / 1000;
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const manifest = JSON.parse(readFileSync(join(site, 'dist', 'manifest.json'), 'utf8')) as Manifest;
+      // The guide page, the info page and one page per operation.
+      expect(manifest.routes.length).toBe(2 + operations);
+      console.log(`${name}: ${operations} operations built in ${seconds.toFixed(2)} s`);
+    });
+  }
+});
+
+describe('a broken spec', () => {
+  it('fails naming the file, the line and the JSON pointer, and writes nothing', () => {
+    const site = copyFixture('openapi');
+    const run = runDocs(['build'], { cwd: site, env: { DOCS_TEST_SPEC: 'specs/broken.yaml' } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("specs/broken.yaml:3:3#/info: must have required property 'version'");
+    expect(run.stderr).toContain('fix: correct the spec at that place');
+    expect(run.stderr).toContain('Build failed: 1 error; the previous output was left untouched.');
+    expect(existsSync(join(site, 'dist'))).toBe(false);
+  });
+});
