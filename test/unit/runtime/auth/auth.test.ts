@@ -4,6 +4,7 @@ import { createHttpClient, HTTP_DEFAULTS, requestHeaders, type HttpClientOptions
 import { canSubmit, logIn, loginRequest } from '../../../../runtime/auth/login';
 import { createAuthStore } from '../../../../runtime/auth/store';
 import type { AppConfig } from '../../../../runtime/manifest';
+import { fixtureConfig } from '../../../fixtures/_shared/config';
 
 const ROLES = ['admin', 'quad_member'];
 const member: Credentials = { uid: 'ada@quad.example', client: 'c1', accessToken: 't1', roles: ['quad_member'] };
@@ -83,19 +84,8 @@ describe('runtime/auth/store', () => {
   });
 });
 
-const app: AppConfig = {
-  platform: 'WEB',
-  version: '4.0.0',
-  build: 1,
-  production: true,
-  loginPath: '/login',
-  logoutPath: '/logout',
-  basePath: '/',
-  buttons: { logout: 'Logout', login: 'Login' },
-  analyticsKey: 'quad-docs-web',
-  backendUrl: 'https://api.quad.example',
-  frontendUrl: 'https://quad.example',
-};
+/** The application configuration of spec §3, as the fixtures (and the portal) declare it. */
+const app: AppConfig = fixtureConfig().app;
 
 function client(overrides: Partial<HttpClientOptions> = {}): HttpClientOptions {
   return { baseUrl: 'https://api.quad.example', app, brand: 'Quad', credentials: emptyCredentials, origin: 'https://docs.quad.example', cookies: () => 'XSRF-TOKEN=abc%3D; other=1', ...overrides };

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { exampleOf, schemaTree, typeLabel, type Schema } from '../../../../../cli/build/openapi/schema';
+import { kebab } from '../../../../../cli/build/openapi/pages';
+
+describe('cli/build/openapi/schema', () => {
+  it('shows required, constraints, enums, nullable and nested objects', () => {
+    const schema: Schema = {
+      type: 'object',
+      required: ['name'],
+      properties: {
+        name: { type: 'string', minLength: 1, maxLength: 64, description: 'Team name.' },
+        colour: { type: 'string', enum: ['red', 'blue'], nullable: true },
+        members: { type: 'array', items: { type: 'object', properties: { email: { type: 'string', format: 'email' } } } },
+      },
+    };
+    expect(schemaTree(schema)).toEqual([
+      '- `name` `string` · required · min length 1 · max length 64 — Team name.',
+      '- `colour` `string` · nullable · one of: `"red"`, `"blue"`',
+      '- `members` `array of object`',
+      '  - `email` `string (email)`',
+    ]);
+  });
+
+  it('labels oneOf options, merges allOf, and cuts recursion', () => {
+    const node: Schema = { type: 'object', properties: { id: { type: 'integer' } } };
+    node.properties!.children = { type: 'array', items: node };
+    const lines = schemaTree({ oneOf: [{ title: 'Leaf', allOf: [{ type: 'object', properties: { a: { type: 'string' } } }, { properties: { b: { type: 'string' } }, required: ['b'] }] }, node] });
+    expect(lines[0]).toBe('- *Exactly one of these:*');
+    expect(lines).toContain('  - **Leaf** `object`');
+    expect(lines).toContain('    - `b` `string` · required');
+    expect(lines.some((line) => line.includes('recursive'))).toBe(true);
+    expect(typeLabel({ type: ['integer', 'null'] })).toBe('integer');
+  });
+
+  it('derives examples from schemas, through cycles', () => {
+    const node: Schema = { type: 'object', properties: { id: { type: 'integer', minimum: 1 }, email: { type: 'string', format: 'email' } } };
+    node.properties!.parent = node;
+    expect(exampleOf(node)).toEqual({ id: 1, email: 'user@example.com' });
+    expect(exampleOf({ type: 'string', example: 'x' })).toBe('x');
+  });
+
+  it('turns operation ids into kebab-case slugs', () => {
+    expect(kebab('userLogin')).toBe('user-login');
+    expect(kebab('queryGraphQl')).toBe('query-graph-ql');
+    expect(kebab('sendPasswordResetEmail')).toBe('send-password-reset-email');
+    expect(kebab('Get the scoreboard')).toBe('get-the-scoreboard');
+  });
+});
