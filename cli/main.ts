@@ -32,6 +32,41 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(`Built ${plural(report.pages, 'page')} in ${report.seconds.toFixed(2)} s (${report.cachedPages} from cache), ${plural(report.warnings.length, 'warning')} → ${report.outDir}\n`);
     });
 
+  program
+    .command('serve')
+    .description('build, serve and rebuild on every change, with live reload and development logins')
+    .option('--root <dir>', 'site root, the folder of site.config.ts', '.')
+    .option('--port <port>', 'port to listen on (0: any free port)', '3000')
+    .option('--host <host>', 'address to bind; other machines can reach the server only with --host 0.0.0.0', '127.0.0.1')
+    .option('--backend <url>', 'send logins to this backend instead of the built-in development accounts')
+    .option('--dist <dir>', 'serve a finished build as it is (no build, no watching)')
+    .option('--open', 'open the site in the default browser')
+    .action(async (options: { root: string; port: string; host: string; backend?: string; dist?: string; open?: boolean }) => {
+      const port = Number(options.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new DocsError('usage', [{ file: 'docs serve', message: `--port must be a number from 0 to 65535, got "${options.port}"`, fix: 'e.g. --port 3000' }]);
+      const { startServer } = await import('./serve/index');
+      const server = await startServer({
+        root: resolve(options.root),
+        port,
+        host: options.host,
+        backend: options.backend,
+        dist: options.dist,
+        open: options.open,
+        env: process.env,
+        workerUrl: process.env.DOCS_THREADS === '0' ? undefined : new URL('./worker.mjs', import.meta.url),
+        log: (line) => process.stdout.write(`${line}\n`),
+      });
+      // Runs until Ctrl-C (or SIGTERM): then watchers, streams and the server close before exit.
+      await new Promise<void>((stop) => {
+        const shutdown = (): void => {
+          process.stdout.write('Stopping docs serve…\n');
+          void server.close().then(stop);
+        };
+        process.once('SIGINT', shutdown);
+        process.once('SIGTERM', shutdown);
+      });
+    });
+
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {

@@ -14,7 +14,7 @@ import { DocsError, sortDiagnostics, type Diagnostic } from '../util/errors';
 import { PACKAGE_ROOT } from '../util/package-root';
 import { bundleRuntime } from './bundle';
 import { loadConfig } from './config-file';
-import { collectContent, type SourceFile } from './content';
+import { collectContent, type ContentTree, type SourceFile } from './content';
 import { readLastUpdates } from './git';
 import { checkLinks } from './links';
 import { hash } from '../util/hash';
@@ -48,9 +48,27 @@ export interface BuildReport {
   cachedPages: number;
   warnings: Diagnostic[];
   seconds: number;
+  /** Everything the build knew, for `docs serve` to update pages without starting over. */
+  state: SiteState;
 }
 
-interface ContentFiles {
+/** The inputs and outputs of a finished build (see `cli/serve/incremental.ts`). */
+export interface SiteState {
+  root: string;
+  config: ResolvedConfig;
+  /** The content files as read, API pages included. */
+  files: ContentFiles;
+  api: ApiPages;
+  content: ContentTree;
+  lastUpdates: Map<string, LastUpdated>;
+  /** The page context, with `outDir` the published output folder. */
+  context: PageJobContext;
+  /** One result per doc, in the order of `content.docs`. */
+  results: PageResult[];
+}
+
+/** Markdown and category files of the content folder. */
+export interface ContentFiles {
   markdown: SourceFile[];
   categories: SourceFile[];
 }
@@ -105,39 +123,13 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
       editUrl: config.editUrl,
       sidebars: content.sidebars,
     };
-    const jobs: PageJob[] = content.docs.map((doc) => ({
-      rel: doc.rel,
-      id: doc.id,
-      route: doc.route,
-      sidebar: doc.sidebar,
-      title: doc.title,
-      description: doc.frontmatter.description,
-      hideToc: doc.frontmatter.hide_table_of_contents ?? false,
-      body: doc.body,
-      breadcrumbs: doc.breadcrumbs,
-      prev: doc.prev,
-      next: doc.next,
-      // Files git does not track fall back to their modification time (one stat, only for those).
-      lastUpdated: api.lastUpdated.get(doc.rel) ?? lastUpdates.get(doc.rel) ?? { timestamp: Math.round(statSync(join(config.contentDir, doc.rel)).mtimeMs) },
-      editUrl: api.editUrl.get(doc.rel),
-    }));
+    const jobs = jobsOf({ content, config, lastUpdates, api });
     const { results, keys } = await buildPages({ context, jobs, outDir, options });
 
-    const errors = results.flatMap((result) => result.errors);
-    const warnings = results.flatMap((result) => result.warnings);
-    const linkReport = checkLinks(results);
-    errors.push(...linkReport.errors);
-    warnings.push(...linkReport.warnings);
-    if (errors.length > 0) throw new DocsError('content', sortDiagnostics(errors));
+    const warnings = checkResults(results);
 
     writeNotFound({ context, outDir: staging });
-    const manifest: Manifest = {
-      version: config.site.version,
-      locale: config.site.locale,
-      routes: content.docs.map((doc, i) => ({ path: doc.route, id: doc.id, sidebar: doc.sidebar, title: doc.title, data: results[i]!.dataUrl, mermaid: results[i]!.mermaid })),
-      sidebars: content.sidebars,
-    };
-    writeFileSync(join(staging, 'manifest.json'), JSON.stringify(manifest));
+    writeFileSync(join(staging, 'manifest.json'), JSON.stringify(manifestOf(config, content, results)));
     publishStaging(staging, outDir);
     if (cacheDir) {
       const pages: OutputState['pages'] = {};
@@ -148,8 +140,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
       outDir,
       pages: jobs.length,
       cachedPages: results.filter((result) => result.cached).length,
-      warnings: sortDiagnostics(warnings),
+      warnings,
       seconds: (performance.now() - started) / 1000,
+      state: { root, config, files, api, content, lastUpdates, context: { ...context, outDir }, results },
     };
   } catch (error) {
     discardStaging(staging);
@@ -183,7 +176,7 @@ async function buildPages({ context, jobs, outDir, options }: { context: PageJob
 }
 
 /** What the API reference adds: the generated pages' edit links and last updates (those of their spec). */
-interface ApiPages {
+export interface ApiPages {
   editUrl: Map<string, string>;
   lastUpdated: Map<string, LastUpdated>;
 }
@@ -211,6 +204,47 @@ async function generateApiPages(root: string, config: ResolvedConfig, files: Con
     }
   }
   return pages;
+}
+
+/** The page jobs of a content tree. */
+export function jobsOf({ content, config, lastUpdates, api }: { content: ContentTree; config: ResolvedConfig; lastUpdates: Map<string, LastUpdated>; api: ApiPages }): PageJob[] {
+  return content.docs.map((doc) => ({
+    rel: doc.rel,
+    id: doc.id,
+    route: doc.route,
+    sidebar: doc.sidebar,
+    title: doc.title,
+    description: doc.frontmatter.description,
+    hideToc: doc.frontmatter.hide_table_of_contents ?? false,
+    body: doc.body,
+    breadcrumbs: doc.breadcrumbs,
+    prev: doc.prev,
+    next: doc.next,
+    // Files git does not track fall back to their modification time (one stat, only for those).
+    lastUpdated: api.lastUpdated.get(doc.rel) ?? lastUpdates.get(doc.rel) ?? { timestamp: Math.round(statSync(join(config.contentDir, doc.rel)).mtimeMs) },
+    editUrl: api.editUrl.get(doc.rel),
+  }));
+}
+
+/** `manifest.json` of a content tree and its page results (in the order of `content.docs`). */
+export function manifestOf(config: ResolvedConfig, content: ContentTree, results: PageResult[]): Manifest {
+  return {
+    version: config.site.version,
+    locale: config.site.locale,
+    routes: content.docs.map((doc, i) => ({ path: doc.route, id: doc.id, sidebar: doc.sidebar, title: doc.title, data: results[i]!.dataUrl, mermaid: results[i]!.mermaid })),
+    sidebars: content.sidebars,
+  };
+}
+
+/** Link checks over every page; throws a `DocsError` with every error, returns the sorted warnings. */
+export function checkResults(results: PageResult[]): Diagnostic[] {
+  const errors = results.flatMap((result) => result.errors);
+  const warnings = results.flatMap((result) => result.warnings);
+  const linkReport = checkLinks(results);
+  errors.push(...linkReport.errors);
+  warnings.push(...linkReport.warnings);
+  if (errors.length > 0) throw new DocsError('content', sortDiagnostics(errors));
+  return sortDiagnostics(warnings);
 }
 
 /** A file of the site's own `templates/` folder, else the generator's default. */

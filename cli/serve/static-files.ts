@@ -1,10 +1,13 @@
 /**
  * Serves a built site the way a static host does: files as they are, `/a/b` from `a/b/index.html`,
  * and `404.html` with status 404 for anything else. Used by `docs serve` and the end-to-end tests.
+ * `docs serve` adds what a good host does: redirects from `.html` paths, ETags, gzip, and a script
+ * injected into pages (live reload).
  */
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, readFileSync, statSync, type Stats } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { gzipSync } from 'node:zlib';
 
 /** Content types of the files a build writes. */
 const TYPES: Record<string, string> = {
@@ -24,10 +27,30 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-function fileAt(path: string): string | undefined {
+/** Types worth compressing. */
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.txt']);
+
+/** Options of `createStaticHandler`. */
+export interface StaticOptions {
+  /** Redirect `/a/b.html` and `/a/b/index.html` to `/a/b` (301); `/a/b/` is served as it is. @default false */
+  redirectHtml?: boolean;
+  /** ETag headers and 304 answers. @default false */
+  etag?: boolean;
+  /** gzip text files for clients that accept it. @default false */
+  compress?: boolean;
+  /** HTML put before `</body>` of every page served. */
+  inject?: string;
+}
+
+interface Found {
+  path: string;
+  stat: Stats;
+}
+
+function fileAt(path: string): Found | undefined {
   try {
     const stat = statSync(path);
-    if (stat.isFile()) return path;
+    if (stat.isFile()) return { path, stat };
     if (stat.isDirectory()) return fileAt(join(path, 'index.html'));
   } catch {
     // Missing: the caller answers 404.
@@ -35,29 +58,83 @@ function fileAt(path: string): string | undefined {
   return undefined;
 }
 
-/** A request handler serving `root`; hashed assets are cached for a year, pages revalidated. */
-export function createStaticHandler(root: string): (request: IncomingMessage, response: ServerResponse) => void {
-  const base = normalize(root + sep);
+/** The route a `.html` path stands for (`/a/b.html`, `/a/b/index.html` → `/a/b`), or undefined. */
+function bareRoute(pathname: string): string | undefined {
+  if (/\/index\.html?$/i.test(pathname)) return pathname.replace(/\/index\.html?$/i, '') || '/';
+  if (/\.html?$/i.test(pathname)) return pathname.replace(/\.html?$/i, '');
+  return undefined;
+}
+
+/** A request handler serving `root` (a function, so the folder may be replaced between requests). */
+export function createStaticHandler(root: string | (() => string), options: StaticOptions = {}): (request: IncomingMessage, response: ServerResponse) => void {
+  const compressed = new Map<string, { mtime: number; body: Buffer }>();
   return (request, response) => {
+    const base = normalize((typeof root === 'string' ? root : root()) + sep);
+    const url = new URL(request.url ?? '/', 'http://localhost');
     let pathname: string;
     try {
-      pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
+      pathname = decodeURIComponent(url.pathname);
     } catch {
-      pathname = '/';
+      response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('Bad request: the path is not valid UTF-8.');
+      return;
     }
     const candidate = normalize(join(base, pathname));
-    const found = candidate.startsWith(base) ? fileAt(candidate) : undefined;
+    // `..` (encoded or not), a backslash or a NUL never reaches outside the folder.
+    if (!candidate.startsWith(base) || pathname.includes('\0') || pathname.includes('\\')) {
+      response.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' }).end('Forbidden: the path leaves the site.');
+      return;
+    }
+    if (options.redirectHtml) {
+      const bare = bareRoute(url.pathname);
+      if (bare !== undefined) {
+        response.writeHead(301, { location: bare + url.search }).end();
+        return;
+      }
+    }
+    const found = fileAt(candidate);
     const file = found ?? fileAt(join(base, '404.html'));
     if (!file) {
       response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found');
       return;
     }
-    const immutable = found !== undefined && found.startsWith(join(base, 'assets') + sep);
-    response.writeHead(found ? 200 : 404, {
-      'content-type': TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
+    const extension = extname(file.path).toLowerCase();
+    const immutable = found !== undefined && found.path.startsWith(join(base, 'assets') + sep);
+    const headers: Record<string, string> = {
+      'content-type': TYPES[extension] ?? 'application/octet-stream',
       'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-    });
-    if (request.method === 'HEAD') response.end();
-    else createReadStream(file).pipe(response);
+    };
+    const inject = extension === '.html' ? options.inject : undefined;
+    if (options.etag) {
+      const tag = `W/"${file.stat.size.toString(36)}-${Math.round(file.stat.mtimeMs).toString(36)}${inject ? '-i' : ''}"`;
+      headers.etag = tag;
+      if (found && request.headers['if-none-match'] === tag) {
+        response.writeHead(304, headers).end();
+        return;
+      }
+    }
+    const status = found ? 200 : 404;
+    const gzip = options.compress && COMPRESSIBLE.has(extension) && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+    if (!gzip && !inject) {
+      response.writeHead(status, headers);
+      if (request.method === 'HEAD') response.end();
+      else createReadStream(file.path).pipe(response);
+      return;
+    }
+    let body: Buffer = readFileSync(file.path);
+    if (inject) body = Buffer.from(body.toString('utf8').replace('</body>', `${inject}</body>`));
+    if (gzip) {
+      const key = `${file.path}\0${inject ?? ''}`;
+      const cached = compressed.get(key);
+      if (cached && cached.mtime === file.stat.mtimeMs) body = cached.body;
+      else {
+        body = gzipSync(body);
+        compressed.set(key, { mtime: file.stat.mtimeMs, body });
+      }
+      headers['content-encoding'] = 'gzip';
+      headers.vary = 'accept-encoding';
+    }
+    headers['content-length'] = String(body.length);
+    response.writeHead(status, headers);
+    response.end(request.method === 'HEAD' ? undefined : body);
   };
 }

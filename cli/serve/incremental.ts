@@ -1,0 +1,99 @@
+/**
+ * `docs serve`'s fast path. A saved markdown or category file re-renders only the pages it affects —
+ * the file's own page, and every page of a sidebar whose tree changed (titles, labels and order show
+ * in every page of it) — in this process, with the highlighter already warm. Pages are rendered into
+ * a scratch folder first and moved into place only when the whole site still checks out, so a broken
+ * file leaves the served pages as they were.
+ */
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { collectContent, type SourceFile } from '../build/content';
+import { checkResults, jobsOf, manifestOf, type SiteState } from '../build/index';
+import { PageBuilder, type PageResult } from '../build/page-job';
+import type { Diagnostic } from '../util/errors';
+
+/** A saved, added or deleted file of the content folder. */
+export interface ContentChange {
+  /** Path below the content folder. */
+  rel: string;
+  /** New text, or null when the file was deleted. */
+  text: string | null;
+}
+
+/** What an update did. */
+export interface UpdateReport {
+  /** Routes re-rendered. */
+  routes: string[];
+  warnings: Diagnostic[];
+  seconds: number;
+}
+
+function applyChanges(files: SourceFile[], changes: ContentChange[]): SourceFile[] {
+  const byRel = new Map(files.map((file) => [file.rel, file]));
+  for (const change of changes) {
+    if (change.text === null) byRel.delete(change.rel);
+    else byRel.set(change.rel, { rel: change.rel, text: change.text });
+  }
+  return [...byRel.values()];
+}
+
+/** A built site that can take content changes. */
+export class SiteSession {
+  private builder: PageBuilder;
+
+  constructor(private state: SiteState) {
+    this.builder = new PageBuilder(state.context);
+    // The first save should be as quick as the later ones: start shiki while the writer reads.
+    void this.builder.warm().catch(() => undefined);
+  }
+
+  /** The output folder being served. */
+  get outDir(): string {
+    return this.state.context.outDir;
+  }
+
+  /**
+   * Applies content changes. Resolves to 'full' when they add or remove a route (links everywhere
+   * may change: the caller rebuilds); throws a `DocsError` when the site no longer builds.
+   */
+  async update(changes: ContentChange[]): Promise<UpdateReport | 'full'> {
+    const started = performance.now();
+    const { state } = this;
+    const markdown = applyChanges(state.files.markdown, changes.filter((change) => change.rel.endsWith('.md')));
+    const categories = applyChanges(state.files.categories, changes.filter((change) => change.rel.endsWith('_category_.json')));
+    const displayPrefix = state.context.markdown.displayPrefix;
+    const content = collectContent({ files: markdown, categories, sidebars: state.config.sidebars, homepageDoc: state.config.homepageDoc, displayPrefix });
+    const before = state.content.docs.map((doc) => doc.route);
+    const after = content.docs.map((doc) => doc.route);
+    if (before.length !== after.length || before.some((route, i) => route !== after[i])) return 'full';
+
+    const changedSidebars = new Set(Object.keys(content.sidebars).filter((id) => JSON.stringify(content.sidebars[id]) !== JSON.stringify(state.content.sidebars[id])));
+    const changedFiles = new Set(changes.map((change) => change.rel));
+    const jobs = jobsOf({ content, config: state.config, lastUpdates: state.lastUpdates, api: state.api });
+    const affected = content.docs.flatMap((doc, i) => (changedFiles.has(doc.rel) || changedSidebars.has(doc.sidebar) ? [i] : []));
+
+    const scratch = mkdtempSync(join(dirname(this.outDir), '.docs-serve-'));
+    try {
+      const context = { ...state.context, markdown: { ...state.context.markdown, routeOfFile: content.routeOfFile }, sidebars: content.sidebars, outDir: scratch };
+      const builder = this.builder.retarget(context);
+      const results: PageResult[] = [...state.results];
+      for (const i of affected) results[i] = await builder.build(jobs[i]!);
+      const warnings = checkResults(results);
+      for (const i of affected) {
+        for (const file of results[i]!.files) {
+          // An image two changed pages share is moved once.
+          if (!existsSync(join(scratch, file))) continue;
+          const target = join(this.outDir, file);
+          mkdirSync(dirname(target), { recursive: true });
+          renameSync(join(scratch, file), target);
+        }
+      }
+      writeFileSync(join(this.outDir, 'manifest.json'), JSON.stringify(manifestOf(state.config, content, results)));
+      this.builder = builder;
+      this.state = { ...state, files: { markdown, categories }, content, results };
+      return { routes: affected.map((i) => content.docs[i]!.route), warnings, seconds: (performance.now() - started) / 1000 };
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  }
+}

@@ -1,0 +1,193 @@
+/**
+ * `docs serve`: builds once, serves the output like a good static host, watches the sources and
+ * updates the open pages. Content edits take the fast path (`incremental.ts`); anything else — config,
+ * specs, templates, the runtime, an added or removed page — rebuilds in full with the caches warm.
+ * Every file operation and the watching of the serve command live here.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import { buildSite } from '../build/index';
+import { DocsError, formatDiagnostic } from '../util/errors';
+import { PACKAGE_ROOT } from '../util/package-root';
+import { DEV_ACCOUNTS, handleDevLogin } from './dev-login';
+import { SiteSession, type ContentChange } from './incremental';
+import { CLIENT_PATH, CLIENT_SCRIPT, CLIENT_TAG, EVENTS_PATH, LiveChannel } from './live';
+import { createStaticHandler } from './static-files';
+
+/** Options of `startServer`. */
+export interface ServeOptions {
+  /** Site root: the folder of `site.config.ts`. */
+  root: string;
+  /** @default 3000; 0 picks a free port. */
+  port: number;
+  /** @default '127.0.0.1' */
+  host: string;
+  /** A real backend for `POST /api/login`; without it the server answers with development accounts. */
+  backend?: string;
+  /** Serve this finished build as it is: no build, no watching, no live reload. */
+  dist?: string;
+  /** Open the site in the default browser once it is served. */
+  open?: boolean;
+  env: Record<string, string | undefined>;
+  /** Compiled worker entry, for full builds. */
+  workerUrl?: URL;
+  /** Where progress and errors are printed. */
+  log: (line: string) => void;
+}
+
+/** A running server. */
+export interface DevServer {
+  url: string;
+  /** Stops watching, ends the event streams and closes the server. */
+  close: () => Promise<void>;
+}
+
+/** The lines of a failed build, as the terminal and the overlay show them. */
+function errorLines(error: unknown): string[] {
+  if (error instanceof DocsError) return error.diagnostics.map(formatDiagnostic);
+  return [`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`];
+}
+
+function openBrowser(url: string): void {
+  const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  spawn(command, [url], { stdio: 'ignore', detached: true })
+    .on('error', () => undefined)
+    .unref();
+}
+
+/** Starts `docs serve`; resolves once the server listens (the first build may still be running). */
+export async function startServer(options: ServeOptions): Promise<DevServer> {
+  const root = resolve(options.root);
+  const live = new LiveChannel();
+  let outDir = options.dist ? resolve(options.dist) : join(root, 'node_modules', '.cache', 'docs', 'serve');
+  let firstBuild: Promise<unknown> = Promise.resolve();
+  let built = options.dist !== undefined;
+  const serveFile = createStaticHandler(() => outDir, { redirectHtml: true, etag: true, compress: true, inject: options.dist ? undefined : CLIENT_TAG });
+
+  const server: Server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (!options.dist && path === EVENTS_PATH) return live.connect(response);
+    if (!options.dist && path === CLIENT_PATH) {
+      response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }).end(CLIENT_SCRIPT);
+      return;
+    }
+    if (path === '/api/login' && !options.backend) return void handleDevLogin(request, response);
+    void firstBuild.then(() => {
+      if (built) return serveFile(request, response);
+      // No good build yet: a page that shows the overlay and reloads once the error is fixed.
+      response.writeHead(503, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
+      response.end(`<!doctype html><html lang="en"><meta charset="utf-8"><title>Build failed</title><body>${CLIENT_TAG}</body></html>`);
+    });
+  });
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolveListen());
+  });
+  const address = server.address() as AddressInfo;
+  const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  options.log(`docs serve: ${url}${options.dist ? ` (serving ${outDir} as it is)` : ''}`);
+  if (!options.backend) {
+    options.log(`Development accounts, password ${DEV_ACCOUNTS[0]!.password}: ${DEV_ACCOUNTS.map((account) => `${account.email} (${account.roles.join(', ')}${account.otp ? `, one-time code ${account.otp}` : ''})`).join('; ')}`);
+  }
+  if (options.open) openBrowser(url);
+  if (options.dist) return { url, close: () => closeServer(server, live) };
+
+  // The pages call this server's /api/login unless a real backend was named.
+  const env = { ...options.env, DOCS_BACKEND_URL: options.backend ?? url };
+  let session: SiteSession | undefined;
+  const fullBuild = async (): Promise<void> => {
+    const report = await buildSite({ root, outDir, env, workerUrl: options.workerUrl });
+    session = new SiteSession(report.state);
+    outDir = report.outDir;
+    built = true;
+    for (const warning of report.warnings) options.log(`warning ${formatDiagnostic(warning)}`);
+    options.log(`Built ${report.pages} pages in ${report.seconds.toFixed(2)} s`);
+  };
+  const failed = (error: unknown): void => {
+    const lines = errorLines(error);
+    for (const line of lines) options.log(`error ${line}`);
+    options.log(built ? 'Build failed; still serving the last good pages.' : 'Build failed; fix the error and save.');
+    live.send({ type: 'build-error', errors: lines });
+  };
+  firstBuild = fullBuild().catch(failed);
+
+  // The sources: content, specs, the config, the site's templates, and the runtime itself.
+  const { loadConfig } = await import('../build/config-file');
+  const config = await loadConfig(root, env).catch(() => undefined);
+  const contentDir = config?.contentDir ?? join(root, 'content');
+  const watched = [contentDir, join(root, 'templates'), join(PACKAGE_ROOT, 'runtime'), join(root, 'site.config.ts')];
+  for (const spec of config?.openapi ?? []) watched.push(dirname(isAbsolute(spec.file) ? spec.file : join(root, spec.file)));
+  const watcher: FSWatcher = watch(watched.filter(existsSync), { ignoreInitial: true, ignored: (path) => /(^|[/\\])(node_modules|\.git)([/\\]|$)/.test(path) });
+
+  const pending = new Set<string>();
+  // Files of a failed update: applied again with the next one, so the site never mixes old and new.
+  let unsettled: string[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let queue: Promise<void> = Promise.resolve();
+  /** The text of each content file as last applied, to catch a save chokidar did not report. */
+  const applied = new Map<string, string | null>();
+  const read = (path: string): string | null => (existsSync(path) ? readFileSync(path, 'utf8') : null);
+  const rebuild = async (changed: string[]): Promise<void> => {
+    await firstBuild;
+    const paths = [...new Set([...unsettled, ...changed])];
+    const started = performance.now();
+    try {
+      const contentOnly = session !== undefined && paths.every((path) => !relative(contentDir, path).startsWith('..') && /(\.md|_category_\.json)$/.test(path));
+      const changes = paths.map((path): ContentChange => {
+        const text = read(path);
+        applied.set(path, text);
+        return { rel: relative(contentDir, path).split('\\').join('/'), text };
+      });
+      // chokidar drops a second change of one file within 50 ms; look again once that window is over.
+      setTimeout(() => {
+        const missed = paths.filter((path) => applied.has(path) && read(path) !== applied.get(path));
+        if (missed.length > 0) schedule(missed);
+      }, 80).unref();
+      let report = contentOnly ? await session!.update(changes) : 'full';
+      if (report === 'full') {
+        await fullBuild();
+        report = { routes: ['*'], warnings: [], seconds: (performance.now() - started) / 1000 };
+      } else {
+        for (const warning of report.warnings) options.log(`warning ${formatDiagnostic(warning)}`);
+        options.log(`Updated ${report.routes.length === 1 ? report.routes[0] : `${report.routes.length} pages`} in ${Math.round(report.seconds * 1000)} ms`);
+      }
+      unsettled = [];
+      live.send({ type: 'reload', routes: report.routes });
+    } catch (error) {
+      unsettled = paths;
+      failed(error);
+    }
+  };
+  const schedule = (paths: string[]): void => {
+    for (const path of paths) pending.add(path);
+    clearTimeout(timer);
+    // Editors write a file in several steps; one short pause gathers them into one update.
+    timer = setTimeout(() => {
+      const batch = [...pending];
+      pending.clear();
+      queue = queue.then(() => rebuild(batch));
+    }, 20);
+  };
+  watcher.on('all', (_event, path) => schedule([path]));
+  await new Promise<void>((ready) => watcher.once('ready', () => ready()));
+
+  return {
+    url,
+    close: async () => {
+      clearTimeout(timer);
+      await watcher.close();
+      await queue;
+      await closeServer(server, live);
+    },
+  };
+}
+
+async function closeServer(server: Server, live: LiveChannel): Promise<void> {
+  live.close();
+  server.closeAllConnections();
+  await new Promise<void>((done) => server.close(() => done()));
+}

@@ -1,0 +1,85 @@
+/**
+ * Live reload for `docs serve`: server-sent events (`reload`, `build-error`, `ok`) to every open page, and the small script the dev
+ * server injects into pages. A rebuild reloads the page (the runtime restores its scroll position); a
+ * failed build shows an overlay with the errors over the last good page until the file is fixed.
+ */
+import type { ServerResponse } from 'node:http';
+
+/** The URL of the event stream. */
+export const EVENTS_PATH = '/__docs/events';
+/** The URL of the client script. */
+export const CLIENT_PATH = '/__docs/live.js';
+
+/** What the pages are told. */
+export type LiveEvent = { type: 'reload'; routes: string[] } | { type: 'build-error'; errors: string[] } | { type: 'ok' };
+
+/** The open event streams, and the last error so a page opened while it lasts shows it too. */
+export class LiveChannel {
+  private readonly clients = new Set<ServerResponse>();
+  private lastError: LiveEvent | undefined;
+
+  /** Takes an `EventSource` request. */
+  connect(response: ServerResponse): void {
+    response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    response.write('retry: 500\n\n');
+    if (this.lastError) response.write(frame(this.lastError));
+    this.clients.add(response);
+    response.on('close', () => this.clients.delete(response));
+  }
+
+  /** Sends an event to every open page. */
+  send(event: LiveEvent): void {
+    this.lastError = event.type === 'build-error' ? event : undefined;
+    for (const client of this.clients) client.write(frame(event));
+  }
+
+  /** Ends every stream (shutdown). */
+  close(): void {
+    for (const client of this.clients) client.end();
+    this.clients.clear();
+  }
+}
+
+function frame(event: LiveEvent): string {
+  return `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+/** The script tag the dev server puts into every page. */
+export const CLIENT_TAG = `<script type="module" src="${CLIENT_PATH}"></script>`;
+
+/** The browser side: reload on `reload`, overlay on `error`, clear it on `ok`. Plain JavaScript. */
+export const CLIENT_SCRIPT = `// docs serve: live reload and the error overlay.
+const source = new EventSource(${JSON.stringify(EVENTS_PATH)});
+const OVERLAY = 'docs-error-overlay';
+function hide() {
+  document.getElementById(OVERLAY)?.remove();
+}
+function show(errors) {
+  hide();
+  const overlay = document.createElement('div');
+  overlay.id = OVERLAY;
+  overlay.setAttribute('role', 'alertdialog');
+  overlay.setAttribute('aria-label', 'Build failed');
+  overlay.style.cssText = 'position:fixed;inset:0;z-index:2147483647;background:rgba(16,16,18,.94);color:#f3f3f3;font:14px/1.5 ui-monospace,Menlo,Consolas,monospace;padding:2rem;overflow:auto';
+  const title = document.createElement('h2');
+  title.textContent = 'Build failed';
+  title.style.cssText = 'color:#ff7b72;margin:0 0 1rem;font:700 1.4rem system-ui,sans-serif';
+  const list = document.createElement('pre');
+  list.className = 'docs-error-list';
+  list.style.cssText = 'white-space:pre-wrap;margin:0 0 1rem';
+  list.textContent = errors.join('\\n\\n');
+  const hint = document.createElement('p');
+  hint.textContent = 'Fix the file and save: this page reloads by itself. The last good version is still served underneath.';
+  hint.style.cssText = 'color:#a8a8ad;font-family:system-ui,sans-serif';
+  const close = document.createElement('button');
+  close.type = 'button';
+  close.textContent = 'Close';
+  close.onclick = hide;
+  close.style.cssText = 'font:inherit;padding:.3rem .9rem;cursor:pointer';
+  overlay.append(title, list, hint, close);
+  document.body.append(overlay);
+}
+source.addEventListener('reload', () => location.reload());
+source.addEventListener('build-error', (event) => show(JSON.parse(event.data).errors));
+source.addEventListener('ok', hide);
+`;

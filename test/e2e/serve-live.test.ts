@@ -1,0 +1,52 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, openPage, waitForHydration } from '../support/browser';
+import { startServe, type ServeProcess } from '../support/serve';
+import { copyFixture } from '../support/site';
+
+let site: string;
+let server: ServeProcess;
+let browser: Browser;
+
+beforeAll(async () => {
+  site = copyFixture('basic');
+  // A long page, so the kept scroll position means something.
+  const file = join(site, 'content', 'guide', 'install.md');
+  writeFileSync(file, `${readFileSync(file, 'utf8')}\n${Array.from({ length: 80 }, (_, i) => `Paragraph ${i + 1} of the long install notes.\n`).join('\n')}`);
+  server = await startServe(site);
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('docs serve in the browser', () => {
+  it('reloads the open page on save, keeping its scroll position, and shows build errors in an overlay', async () => {
+    const page = await openPage(browser);
+    page.setDefaultTimeout(15_000);
+    await page.goto(`${server.url}/guide/install`);
+    await waitForHydration(page);
+    await page.evaluate(() => scrollTo(0, 900));
+    await page.waitForTimeout(200);
+    const file = join(site, 'content', 'guide', 'install.md');
+    const original = readFileSync(file, 'utf8');
+    writeFileSync(file, original.replace('Paragraph 1 of', 'Paragraph one of'));
+    await page.getByText('Paragraph one of the long install notes.').waitFor();
+    await waitForHydration(page);
+    await expect.poll(() => page.evaluate(() => scrollY)).toBe(900);
+
+    writeFileSync(file, original.replace(/^title: .*$/m, 'title: [unclosed'));
+    const overlay = page.getByRole('alertdialog', { name: 'Build failed' });
+    await overlay.waitFor();
+    expect(await overlay.locator('pre').textContent()).toMatch(/content\/guide\/install\.md:\d+: frontmatter is not valid YAML/);
+    // The last good page is still what the server gives.
+    expect(await (await fetch(`${server.url}/guide/install`)).text()).toContain('Paragraph one of');
+    writeFileSync(file, original);
+    await page.getByText('Paragraph 1 of the long install notes.').waitFor();
+    expect(await overlay.count()).toBe(0);
+    await page.context().close();
+  });
+});

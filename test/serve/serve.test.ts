@@ -1,0 +1,142 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEV_PASSWORD } from '../../cli/serve/dev-login';
+import { copyFixture, runDocs } from '../support/site';
+import { openEvents, rawRequest, startServe, type ServeProcess } from '../support/serve';
+
+describe('docs serve', () => {
+  let site: string;
+  let server: ServeProcess;
+  beforeAll(async () => {
+    site = copyFixture('basic');
+    server = await startServe(site);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  const page = async (path: string): Promise<string> => (await rawRequest(server.url, path)).body.toString('utf8');
+  const edit = (rel: string, change: (text: string) => string): void => {
+    const file = join(site, 'content', rel);
+    writeFileSync(file, change(readFileSync(file, 'utf8')));
+  };
+
+  it('binds to 127.0.0.1 and lists the development accounts', () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.output()).toContain('member@quad.example (quad_member)');
+    expect(server.output()).toContain('admin@quad.example (admin, one-time code 123456)');
+    expect(server.output()).toContain('alumnus@quad.example (alumnus)');
+  });
+
+  it('re-renders a saved page, tells open pages to reload, and serves the new HTML', async () => {
+    const events = openEvents(server.url);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    edit('guide/install.md', (text) => `${text}\nA sentence added while serving.\n`);
+    const reload = await events.next('reload');
+    expect(reload.data.routes).toEqual(['/guide/install']);
+    expect(await page('/guide/install')).toContain('A sentence added while serving.');
+    expect(server.output()).toMatch(/Updated \/guide\/install in \d+ ms/);
+    events.close();
+  });
+
+  it('re-renders every page of a sidebar when a label in it changes', async () => {
+    const events = openEvents(server.url);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    edit('guide/faq.md', (text) => text.replace(/^sidebar_label: .*$/m, 'sidebar_label: Questions'));
+    const reload = await events.next('reload');
+    expect(reload.data.routes).toEqual(expect.arrayContaining(['/guide/faq', '/guide/install', '/guide/zebra']));
+    expect(await page('/guide/zebra')).toContain('>Questions</a>');
+    events.close();
+  });
+
+  it('shows a broken file in the overlay, keeps serving the last good page, and clears once fixed', async () => {
+    const events = openEvents(server.url);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const good = await page('/guide/faq');
+    const file = join(site, 'content', 'guide', 'faq.md');
+    const original = readFileSync(file, 'utf8');
+    writeFileSync(file, original.replace(/^title: .*$/m, 'title: [unclosed'));
+    const failure = await events.next('build-error');
+    expect(failure.data.errors!.join('\n')).toMatch(/^content\/guide\/faq\.md:\d+: frontmatter is not valid YAML/m);
+    expect(await page('/guide/faq')).toBe(good);
+    // A page opened now learns of the error at once.
+    const late = openEvents(server.url);
+    expect((await late.next('build-error')).data.errors!.join('\n')).toContain('content/guide/faq.md');
+    writeFileSync(file, original);
+    const fixed = await events.next('reload').catch((error: Error) => {
+      throw new Error(`${error.message}\n${server.output()}`);
+    });
+    expect(fixed.data.routes).toContain('/guide/faq');
+    events.close();
+    late.close();
+  });
+
+  it('answers POST /api/login with each development account, and the pages call it', async () => {
+    const login = async (body: object): Promise<{ status: number; json: { need_otp?: boolean; data?: { user: { roles: string[] } } } }> => {
+      const response = await rawRequest(server.url, '/api/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: response.status, json: JSON.parse(response.body.toString('utf8')) as never };
+    };
+    expect(await login({ email: 'member@quad.example', password: DEV_PASSWORD })).toMatchObject({ status: 200, json: { data: { user: { roles: ['quad_member'] } } } });
+    expect(await login({ email: 'admin@quad.example', password: DEV_PASSWORD })).toMatchObject({ status: 401, json: { need_otp: true } });
+    expect(await login({ email: 'admin@quad.example', password: DEV_PASSWORD, otp_attempt: '123456' })).toMatchObject({ status: 200, json: { data: { user: { roles: ['admin'] } } } });
+    expect(await login({ email: 'alumnus@quad.example', password: DEV_PASSWORD })).toMatchObject({ status: 200, json: { data: { user: { roles: ['alumnus'] } } } });
+    expect((await login({ email: 'member@quad.example', password: 'wrong' })).status).toBe(401);
+    expect(await page('/guide')).toContain(`"backendUrl":"${server.url}"`);
+  });
+
+  it('serves like a good static host', async () => {
+    expect(await rawRequest(server.url, '/guide/install.html')).toMatchObject({ status: 301, headers: { location: '/guide/install' } });
+    expect(await rawRequest(server.url, '/guide/install/index.html')).toMatchObject({ status: 301, headers: { location: '/guide/install' } });
+    expect((await rawRequest(server.url, '/index.html')).headers.location).toBe('/');
+    expect((await rawRequest(server.url, '/guide/install/')).status).toBe(200);
+    const missing = await rawRequest(server.url, '/guide/nothing-here');
+    expect(missing.status).toBe(404);
+    expect(missing.body.toString()).toContain('Page not found');
+    const html = (await rawRequest(server.url, '/guide')).body.toString();
+    const js = /src="(\/assets\/app\.[^"]+\.js)"/.exec(html)![1]!;
+    const css = /href="(\/assets\/app\.[^"]+\.css)"/.exec(html)![1]!;
+    expect((await rawRequest(server.url, js)).headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect((await rawRequest(server.url, css)).headers['content-type']).toBe('text/css; charset=utf-8');
+    expect((await rawRequest(server.url, '/manifest.json')).headers['content-type']).toBe('application/json; charset=utf-8');
+    expect((await rawRequest(server.url, '/favicon.svg')).headers['content-type']).toBe('image/svg+xml');
+    const first = await rawRequest(server.url, js, { headers: { 'accept-encoding': 'gzip' } });
+    expect(first.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(first.body).length).toBeGreaterThan(first.body.length);
+    expect((await rawRequest(server.url, js, { headers: { 'if-none-match': first.headers.etag! } })).status).toBe(304);
+  });
+
+  it('refuses paths that leave the site, encoded or not', async () => {
+    const config = readFileSync(join(site, 'site.config.ts'), 'utf8');
+    for (const path of ['/../site.config.ts', '/..%2fsite.config.ts', '/%2e%2e%2fsite.config.ts', '/assets/..%2f..%2fsite.config.ts', '/%2e%2e/%2e%2e/etc/passwd', '/..%5csite.config.ts', '/a%00b']) {
+      const response = await rawRequest(server.url, path);
+      expect(response.status, path).toBeGreaterThanOrEqual(400);
+      expect(response.body.toString(), path).not.toContain(config.slice(0, 40));
+      expect(response.body.toString(), path).not.toContain('root:');
+    }
+  });
+});
+
+describe('docs serve --dist and shutdown', () => {
+  it('serves a finished build as it is, and stops cleanly on Ctrl-C', async () => {
+    const site = copyFixture('basic');
+    expect(runDocs(['build'], { cwd: site }).code).toBe(0);
+    const server = await startServe(site, ['--dist', 'dist']);
+    const html = (await rawRequest(server.url, '/guide/install')).body.toString();
+    expect(html).toContain('Install the backend');
+    expect(html).not.toContain('/__docs/live.js');
+    expect((await rawRequest(server.url, '/__docs/events')).status).toBe(404);
+    expect(await server.stop()).toBe(0);
+    expect(server.output()).toContain('Stopping docs serve');
+  });
+
+  it('sends logins to the backend given with --backend', async () => {
+    const site = copyFixture('basic');
+    const server = await startServe(site, ['--backend', 'https://api.staging.quad.example']);
+    expect((await rawRequest(server.url, '/guide')).body.toString()).toContain('"backendUrl":"https://api.staging.quad.example"');
+    expect(server.output()).not.toContain('Development accounts');
+    expect((await rawRequest(server.url, '/api/login', { method: 'POST', body: '{}' })).status).toBe(404);
+    expect(await server.stop()).toBe(0);
+  });
+});
