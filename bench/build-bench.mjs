@@ -64,3 +64,5 @@ console.log(`ratios to the reference: cold ${ratio(cold)}, no-change ${ratio(war
 
 // What the browser downloads: first-load JavaScript and one client-side navigation.
 execFileSync(process.execPath, [join(root, 'bench/runtime-bench.mjs')], { stdio: 'inherit' });
+// And `docs serve`: time to first response and save-to-reload latency.
+execFileSync(process.execPath, [join(root, 'bench/serve-bench.mjs')], { stdio: 'inherit' });

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../runtime/manifest';
-import { copyFixture, readRoute, runDocs, type CliRun } from '../support/site';
+import { DEV_ACCOUNTS, DEV_PASSWORD } from '../../cli/serve/dev-login';
+import { copyFixture, readRoute, runDocs, snapshotTree, type CliRun } from '../support/site';
 
 describe('docs build of the basic fixture', () => {
   let site: string;
@@ -131,6 +132,14 @@ describe('docs build of the basic fixture', () => {
     expect(chunk.title).toBe('Install the backend');
     expect(chunk.html).toContain('<h2 id="requirements">');
     expect(manifest.sidebars.guide?.map((item) => item.label)).toEqual(['Guide', 'Install the backend', 'FAQ', 'Advanced topics', 'Zebra']);
+  });
+
+  it('never contains the development accounts of docs serve', () => {
+    for (const [file, bytes] of snapshotTree(dist)) {
+      const text = Buffer.from(bytes, 'base64').toString('utf8');
+      for (const account of DEV_ACCOUNTS) expect(text.includes(account.email), file).toBe(false);
+      expect(text.includes(DEV_PASSWORD), file).toBe(false);
+    }
   });
 
   it('links content-hashed runtime assets', () => {
