@@ -2,7 +2,7 @@
  * Stage 7, bundle: esbuild bundles the browser runtime once per build (ESM, minified, content-hashed,
  * code-split) with its CSS. The result is cached by a hash of the runtime sources.
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { hash } from '../util/hash';
 import { PACKAGE_ROOT } from '../util/package-root';
@@ -17,6 +17,23 @@ function runtimeSources(dir: string): string[] {
     else if (/\.(tsx?|css)$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) files.push(path);
   }
   return files.sort();
+}
+
+/** Hard-links (or, where links are not possible, copies) every file of `from` into `to`: the cached bundle is 5 MB. */
+function linkTree(from: string, to: string): void {
+  mkdirSync(to, { recursive: true });
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    if (entry.isDirectory()) linkTree(source, target);
+    else {
+      try {
+        linkSync(source, target);
+      } catch {
+        copyFileSync(source, target);
+      }
+    }
+  }
 }
 
 /** Options of `bundleRuntime`. */
@@ -37,11 +54,12 @@ export async function bundleRuntime(options: BundleOptions): Promise<AssetUrls> 
   const key = hash([...inputs, ...files.map((file) => `${relative(runtimeDir, file)}\0${readFileSync(file, 'utf8')}`)].join('\0'));
   const cached = options.cacheDir ? join(options.cacheDir, 'bundle', key) : undefined;
   if (cached && existsSync(join(cached, 'urls.json'))) {
-    cpSync(join(cached, 'assets'), join(options.outDir, 'assets'), { recursive: true });
+    linkTree(join(cached, 'assets'), join(options.outDir, 'assets'));
     return JSON.parse(readFileSync(join(cached, 'urls.json'), 'utf8')) as AssetUrls;
   }
   const { build } = await import('esbuild');
-  const staging = cached ?? join(options.outDir, '.bundle');
+  // Into the cache, then linked into the output; without a cache, straight into the output.
+  const staging = cached ?? options.outDir;
   const assetsDir = join(staging, 'assets');
   const result = await build({
     entryPoints: { app: join(runtimeDir, 'entry-client.tsx') },
@@ -72,8 +90,10 @@ export async function bundleRuntime(options: BundleOptions): Promise<AssetUrls> 
     if (output.cssBundle) urls.css = url(output.cssBundle);
     urls.preload = output.imports.filter((imported) => imported.kind === 'import-statement').map((imported) => url(imported.path));
   }
-  mkdirSync(staging, { recursive: true });
-  writeFileSync(join(staging, 'urls.json'), JSON.stringify(urls));
-  cpSync(join(staging, 'assets'), join(options.outDir, 'assets'), { recursive: true });
+  if (cached) {
+    mkdirSync(cached, { recursive: true });
+    writeFileSync(join(cached, 'urls.json'), JSON.stringify(urls));
+    linkTree(join(cached, 'assets'), join(options.outDir, 'assets'));
+  }
   return urls;
 }

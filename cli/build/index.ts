@@ -107,7 +107,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
 
   const staging = createStaging(outDir);
   try {
-    const assets = await bundleRuntime({ outDir: staging, cacheDir });
+    // The runtime bundle depends on the docs package alone (its runtime, its bundler settings, its
+    // lockfile), never on the site: it is cached with the package and shared by every site it builds.
+    const assets = await bundleRuntime({ outDir: staging, cacheDir: cacheDir && join(PACKAGE_ROOT, 'node_modules', '.cache', 'docs') });
     const template = readFileSync(templateFile(root, 'page.html'), 'utf8');
     // Browsers ask for an icon on every first visit; without one each page logs a failed request.
     copyFileSync(templateFile(root, 'favicon.svg'), join(staging, 'favicon.svg'));
