@@ -2,6 +2,7 @@
  * Stage 6, render: a page's full HTML from its data, by React `renderToString` of the layout poured
  * into the template. Pure: the template, asset URLs and data come in, a string goes out.
  */
+import { createHash } from 'node:crypto';
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { Helmet, HelmetProvider } from 'react-helmet-async';
@@ -78,6 +79,33 @@ export function sidebarHtml(items: SidebarItem[], route: string): string {
   return `${template.slice(0, classEnd)} active"${template.slice(classEnd + 1, at)} href="${escapeAttribute(route)}" aria-current="page">${template.slice(at + href.length)}`;
 }
 
+/**
+ * The page's Content-Security-Policy: scripts only from the site itself, plus the inline head script
+ * by its hash (never `'unsafe-inline'` for scripts); calls only to the site and the configured backend.
+ * Styles allow inline attributes: highlighted code and diagrams colour their tokens with them.
+ */
+export function contentSecurityPolicy(headScript: string, backendUrl: string): string {
+  const scriptHash = createHash('sha256').update(headScript).digest('base64');
+  let backend = '';
+  try {
+    backend = ` ${new URL(backendUrl).origin}`;
+  } catch {
+    // A relative or empty backend address is the site itself.
+  }
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'sha256-${scriptHash}'`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: https:",
+    "font-src 'self' data:",
+    `connect-src 'self'${backend}`,
+    "object-src 'none'",
+    "frame-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+  ].join('; ');
+}
+
 /** The complete HTML document of one page. */
 export function renderPage(options: RenderPageOptions): string {
   const { data, template, assets, html } = options;
@@ -92,6 +120,7 @@ export function renderPage(options: RenderPageOptions): string {
     roles: data.site.auth.roles,
   });
   const slots: Record<string, string> = {
+    csp: `<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(contentSecurityPolicy(headScript, data.site.app.backendUrl))}" />`,
     lang: data.site.locale,
     head: renderHead(data),
     'head-script': headScript,

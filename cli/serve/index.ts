@@ -66,7 +66,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   let outDir = options.dist ? resolve(options.dist) : join(root, 'node_modules', '.cache', 'docs', 'serve');
   let firstBuild: Promise<unknown> = Promise.resolve();
   let built = options.dist !== undefined;
-  const serveFile = createStaticHandler(() => outDir, { redirectHtml: true, etag: true, compress: true, inject: options.dist ? undefined : CLIENT_TAG });
+  const serveFile = createStaticHandler(() => outDir, { redirectHtml: true, etag: true, compress: true, cspHeader: true, inject: options.dist ? undefined : CLIENT_TAG });
 
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;

@@ -40,6 +40,14 @@ export interface StaticOptions {
   compress?: boolean;
   /** HTML put before `</body>` of every page served. */
   inject?: string;
+  /** Send each page's Content-Security-Policy (its `<meta http-equiv>`) as a header too. @default false */
+  cspHeader?: boolean;
+}
+
+/** The policy a page declares in its `<meta http-equiv="Content-Security-Policy">`. */
+export function pagePolicy(html: string): string | undefined {
+  const content = /<meta http-equiv="Content-Security-Policy" content="([^"]*)"/i.exec(html)?.[1];
+  return content?.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&amp;/g, '&');
 }
 
 interface Found {
@@ -104,6 +112,9 @@ export function createStaticHandler(root: string | (() => string), options: Stat
       'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
     };
     const inject = extension === '.html' ? options.inject : undefined;
+    const html = extension === '.html' && (inject !== undefined || options.cspHeader) ? readFileSync(file.path, 'utf8') : undefined;
+    const policy = html !== undefined && options.cspHeader ? pagePolicy(html) : undefined;
+    if (policy) headers['content-security-policy'] = policy;
     if (options.etag) {
       const tag = `W/"${file.stat.size.toString(36)}-${Math.round(file.stat.mtimeMs).toString(36)}${inject ? '-i' : ''}"`;
       headers.etag = tag;
@@ -114,14 +125,13 @@ export function createStaticHandler(root: string | (() => string), options: Stat
     }
     const status = found ? 200 : 404;
     const gzip = options.compress && COMPRESSIBLE.has(extension) && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
-    if (!gzip && !inject) {
+    if (!gzip && html === undefined) {
       response.writeHead(status, headers);
       if (request.method === 'HEAD') response.end();
       else createReadStream(file.path).pipe(response);
       return;
     }
-    let body: Buffer = readFileSync(file.path);
-    if (inject) body = Buffer.from(body.toString('utf8').replace('</body>', `${inject}</body>`));
+    let body: Buffer = html === undefined ? readFileSync(file.path) : Buffer.from(inject ? html.replace('</body>', `${inject}</body>`) : html);
     if (gzip) {
       const key = `${file.path}\0${inject ?? ''}`;
       const cached = compressed.get(key);

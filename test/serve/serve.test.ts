@@ -105,6 +105,10 @@ describe('docs serve', () => {
     expect(first.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(first.body).length).toBeGreaterThan(first.body.length);
     expect((await rawRequest(server.url, js, { headers: { 'if-none-match': first.headers.etag! } })).status).toBe(304);
+    // The page's own policy, as a header too.
+    const policy = (await rawRequest(server.url, '/guide')).headers['content-security-policy'];
+    expect(policy).toMatch(/^default-src 'self'; script-src 'self' 'sha256-[A-Za-z0-9+/]+=*';/);
+    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="${policy}"`);
   });
 
   it('refuses paths that leave the site, encoded or not', async () => {

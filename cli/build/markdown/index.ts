@@ -8,7 +8,7 @@
  *   3. remarkAdmonitions — turns known directives into asides and restores every other one as text;
  *   4. remarkLinks — rewrites `.md` links and images while positions still point into the source;
  *   5. mdast → hast (remark-rehype's engine) with the shiki `code` handler, so fences never pass
- *      through as unhighlighted `pre` and raw HTML is dropped (see README, "Raw HTML");
+ *      through as unhighlighted `pre`; raw HTML is parsed and cleaned to an allowlist (plugins/raw-html.ts);
  *   6. rehypeHeadings — ids and TOC are computed on the final heading text;
  *   7. rehype-react with the runtime's components, rendered to a string by React.
  */
@@ -30,6 +30,7 @@ import { markdownComponents } from '../../../runtime/components/markdown/markdow
 import type { Diagnostic } from '../../util/errors';
 import { normaliseAdmonitionTitles, remarkAdmonitions } from './plugins/admonitions';
 import { collectLanguages, renderFence } from './plugins/code';
+import { sanitizeRawHtml } from './plugins/raw-html';
 import { remarkTabs } from './plugins/tabs';
 import { remarkGfmFast } from './plugins/gfm';
 import { rehypeHeadings } from './plugins/headings';
@@ -98,14 +99,16 @@ export async function createMarkdownRenderer(options: MarkdownOptions): Promise<
       if (missing.length > 0) await highlighter.loadLanguage(...(missing as never[]));
       let hasMermaid = false;
       const hast = toHast(mdast, {
+        allowDangerousHtml: true,
         handlers: {
           code: (_state, node) => renderFence(node, { highlighter, theme: options.codeTheme, file, warnings, onMermaid: () => (hasMermaid = true) }),
         },
       }) as HastRoot;
+      const safe = sanitizeRawHtml(hast);
       const toc: TocEntry[] = [];
       const ids = new Set<string>();
-      rehypeHeadings({ toc: options.toc, entries: toc, ids })(hast);
-      const element = react.stringify(hast, new VFile()) as unknown as ReactElement;
+      rehypeHeadings({ toc: options.toc, entries: toc, ids })(safe);
+      const element = react.stringify(safe, new VFile()) as unknown as ReactElement;
       const html = renderToString(createElement(Fragment, null, element));
       return { html, toc, ids: [...ids], links, warnings, errors, hasMermaid, hasTabs };
     },

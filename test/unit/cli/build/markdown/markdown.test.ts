@@ -59,10 +59,24 @@ describe('cli/build/markdown', () => {
     expect(out.errors).toEqual([expect.objectContaining({ file: 'content/docs/a.md', line: 3, message: 'image "./missing.png" does not exist' })]);
   });
 
-  it('drops raw HTML instead of passing scripts through', async () => {
-    const out = await render('<script>alert(1)</script>\n\nText <b onclick="x()">bold</b>\n');
-    expect(out.html).not.toContain('<script');
-    expect(out.html).not.toContain('onclick');
+  it('cleans raw HTML to the allowlist: no script, handler, javascript: URL, style or iframe', async () => {
+    const out = await render(
+      '<script>alert(1)</script>\n\nText <b onclick="x()">bold</b> <a href="javascript:alert(1)">link</a> <img src="x.png" onerror="alert(2)" alt="x">\n\n<iframe src="https://evil.example"></iframe>\n\n<span style="color:red" id="__DOCS_DATA__">styled</span>\n',
+    );
+    expect(out.html).not.toMatch(/<script|onclick|onerror|javascript:|<iframe|style="color/);
+    expect(out.html).toContain('<b>bold</b>');
+    expect(out.html).toContain('<a>link</a>');
+    expect(out.html).toContain('alt="x"');
+    // A user id cannot shadow the page's own elements.
+    expect(out.html).toContain('<span id="user-content-__DOCS_DATA__">styled</span>');
+  });
+
+  it('keeps allowed raw HTML around markdown, highlighted code and footnotes intact', async () => {
+    const out = await render('<details><summary>More</summary>\n\nHidden **text**.\n\n```ruby\nputs 1\n```\n\n</details>\n\n<kbd>Ctrl</kbd> and a note[^1].\n\n[^1]: The note.\n');
+    expect(out.html).toMatch(/<details><summary>More<\/summary>\s*<p>Hidden <strong>text<\/strong>\.<\/p>\s*<div class="code-block"/);
+    expect(out.html).toContain('<kbd>Ctrl</kbd>');
+    expect(out.html).toContain('href="#user-content-fn-1"');
+    expect(out.html).toContain('<li id="user-content-fn-1">');
   });
 
   it('parses fence meta: title and line ranges', () => {
