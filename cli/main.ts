@@ -13,13 +13,18 @@ export async function main(argv: string[]): Promise<number> {
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 
+  /** Set by `build --json`: every outcome, failures included, is printed as one JSON object. */
+  let json = false;
   program
     .command('build')
     .description('build the site into dist/ (or --out DIR)')
     .option('--root <dir>', 'site root, the folder of site.config.ts', '.')
     .option('--out <dir>', 'output folder (default: <root>/dist)')
     .option('--no-cache', 'ignore and do not write the content-hash cache')
-    .action(async (options: { root: string; out?: string; cache: boolean }) => {
+    .option('--archive <file>', 'also write the output as a deterministic .tar.gz, with SHA256SUMS beside it')
+    .option('--json', 'print a machine-readable report on stdout instead of text')
+    .action(async (options: { root: string; out?: string; cache: boolean; archive?: string; json?: boolean }) => {
+      json = options.json === true;
       const report = await buildSite({
         root: resolve(options.root),
         outDir: options.out ? resolve(options.out) : undefined,
@@ -27,9 +32,21 @@ export async function main(argv: string[]): Promise<number> {
         cache: options.cache,
         workerUrl: process.env.DOCS_THREADS === '0' ? undefined : new URL('./worker.mjs', import.meta.url),
       });
+      let archive: { file: string; sha256: string } | undefined;
+      if (options.archive) {
+        const { writeArchive } = await import('./build/archive');
+        const file = resolve(options.archive);
+        archive = { file, sha256: writeArchive(report.outDir, file) };
+      }
+      if (json) {
+        const { outDir, pages, cachedPages, warnings, seconds } = report;
+        process.stdout.write(`${JSON.stringify({ ok: true, exitCode: EXIT.ok, outDir, pages, cachedPages, seconds, warnings, errors: [], archive })}\n`);
+        return;
+      }
       for (const warning of report.warnings) process.stderr.write(`warning ${formatDiagnostic(warning)}\n`);
       const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
       process.stdout.write(`Built ${plural(report.pages, 'page')} in ${report.seconds.toFixed(2)} s (${report.cachedPages} from cache), ${plural(report.warnings.length, 'warning')} → ${report.outDir}\n`);
+      if (archive) process.stdout.write(`Archive ${archive.file} (sha256 ${archive.sha256}), SHA256SUMS beside it\n`);
     });
 
   program
@@ -70,8 +87,16 @@ export async function main(argv: string[]): Promise<number> {
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
-    exitCode = reportError(error);
+    exitCode = json ? reportErrorAsJson(error) : reportError(error);
   }
+  return exitCode;
+}
+
+/** A failure as the JSON report of `build --json`. */
+function reportErrorAsJson(error: unknown): number {
+  const exitCode = error instanceof DocsError ? EXIT[error.kind] : error instanceof CommanderError ? EXIT.usage : EXIT.internal;
+  const errors = error instanceof DocsError ? error.diagnostics : [{ file: '', message: error instanceof Error ? error.message : String(error) }];
+  process.stdout.write(`${JSON.stringify({ ok: false, exitCode, errors })}\n`);
   return exitCode;
 }
 
