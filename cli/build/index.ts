@@ -74,21 +74,38 @@ export interface ContentFiles {
 }
 
 /** Reads every markdown and `_category_.json` file below `dir` (dot-folders and node_modules skipped). */
-function readContentFolder(dir: string): ContentFiles {
+function readContentFolder(dir: string, displayPrefix: string): ContentFiles {
   const files: ContentFiles = { markdown: [], categories: [] };
   if (!existsSync(dir)) return files;
+  const problems: Diagnostic[] = [];
   const walk = (folder: string): void => {
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
       if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
       const path = join(folder, entry.name);
       const rel = relative(dir, path).split('\\').join('/');
       if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.md')) files.markdown.push({ rel, text: readFileSync(path, 'utf8') });
-      else if (entry.name === '_category_.json') files.categories.push({ rel, text: readFileSync(path, 'utf8') });
+      else if (entry.name.endsWith('.md') || entry.name === '_category_.json') {
+        const text = decodeUtf8(readFileSync(path), displayPrefix + rel, problems);
+        if (text !== undefined) (entry.name.endsWith('.md') ? files.markdown : files.categories).push({ rel, text });
+      }
     }
   };
   walk(dir);
+  if (problems.length > 0) throw new DocsError('content', problems);
   return files;
+}
+
+/** The file's text, or undefined (and a problem naming the line) when it is not valid UTF-8. */
+function decodeUtf8(bytes: Buffer, file: string, problems: Diagnostic[]): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const text = new TextDecoder('utf-8').decode(bytes);
+    const before = text.slice(0, text.indexOf('\uFFFD'));
+    const line = before.split('\n').length;
+    problems.push({ file, line, column: before.length - before.lastIndexOf('\n'), message: 'is not valid UTF-8 (saved in another encoding, e.g. Windows-1252 or Latin-1)', fix: 'save the file as UTF-8 in your editor ("Save with encoding" → UTF-8)' });
+    return undefined;
+  }
 }
 
 /** Builds the site into `outDir`; throws a `DocsError` (and leaves `outDir` untouched) on any error. */
@@ -100,7 +117,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   const cacheDir = options.cache === false ? undefined : join(root, 'node_modules', '.cache', 'docs');
   const displayPrefix = `${relative(root, config.contentDir).split('\\').join('/')}/`;
   const lastUpdatesPromise = readLastUpdates(config.contentDir);
-  const files = readContentFolder(config.contentDir);
+  const files = readContentFolder(config.contentDir, displayPrefix);
   const api = await generateApiPages(root, config, files, displayPrefix);
   const content = collectContent({ files: files.markdown, categories: files.categories, sidebars: config.sidebars, homepageDoc: config.homepageDoc, displayPrefix });
   const lastUpdates = await lastUpdatesPromise;
@@ -128,6 +145,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
     const jobs = jobsOf({ content, config, lastUpdates, api });
     const { results, keys } = await buildPages({ context, jobs, outDir, options });
 
+    nameGeneratedSources(results, api.source, displayPrefix);
     const warnings = checkResults(results);
 
     writeNotFound({ context, outDir: staging });
@@ -179,6 +197,8 @@ async function buildPages({ context, jobs, outDir, options }: { context: PageJob
 
 /** What the API reference adds: the generated pages' edit links and last updates (those of their spec). */
 export interface ApiPages {
+  /** The spec a generated page comes from, by its virtual path below the content folder. */
+  source: Map<string, string>;
   editUrl: Map<string, string>;
   lastUpdated: Map<string, LastUpdated>;
 }
@@ -188,7 +208,7 @@ export interface ApiPages {
  * of the content folder below each spec's route; their edit link and last update are the spec's.
  */
 async function generateApiPages(root: string, config: ResolvedConfig, files: ContentFiles, displayPrefix: string): Promise<ApiPages> {
-  const pages: ApiPages = { editUrl: new Map(), lastUpdated: new Map() };
+  const pages: ApiPages = { source: new Map(), editUrl: new Map(), lastUpdated: new Map() };
   const specs = await loadSpecs(root, config.openapi);
   // The edit URL points into the content folder; a spec's is the same base with its own path.
   const editBase = config.editUrl.endsWith(displayPrefix) ? config.editUrl.slice(0, -displayPrefix.length) : undefined;
@@ -201,6 +221,7 @@ async function generateApiPages(root: string, config: ResolvedConfig, files: Con
     if (!updatesByDir.has(dir)) updatesByDir.set(dir, readLastUpdates(join(root, dir)));
     const updated = (await updatesByDir.get(dir)!).get(basename(spec.file)) ?? { timestamp: Math.round(statSync(join(root, spec.file)).mtimeMs) };
     for (const file of generated.markdown) {
+      pages.source.set(file.rel, spec.file);
       if (editBase) pages.editUrl.set(file.rel, editBase + spec.file);
       pages.lastUpdated.set(file.rel, updated);
     }
@@ -236,6 +257,23 @@ export function manifestOf(config: ResolvedConfig, content: ContentTree, results
     routes: content.docs.map((doc, i) => ({ path: doc.route, id: doc.id, sidebar: doc.sidebar, title: doc.title, data: results[i]!.dataUrl, mermaid: results[i]!.mermaid })),
     sidebars: content.sidebars,
   };
+}
+
+/**
+ * Problems found in a generated API page name its spec (`specs/x.yaml (page /route)`): the virtual
+ * markdown file does not exist for the writer to open.
+ */
+export function nameGeneratedSources(results: PageResult[], source: Map<string, string>, displayPrefix: string): void {
+  if (source.size === 0) return;
+  const rename = <T extends { file: string; line?: number; column?: number }>(item: T, route: string): T => {
+    const spec = source.get(item.file.slice(displayPrefix.length));
+    return item.file.startsWith(displayPrefix) && spec ? { ...item, file: `${spec} (generated page ${route})`, line: undefined, column: undefined } : item;
+  };
+  for (const result of results) {
+    result.errors = result.errors.map((item) => rename(item, result.route));
+    result.warnings = result.warnings.map((item) => rename(item, result.route));
+    result.links = result.links.map((item) => rename(item, result.route));
+  }
 }
 
 /** Link checks over every page; throws a `DocsError` with every error, returns the sorted warnings. */

@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { collectContent, type SourceFile } from '../build/content';
-import { checkResults, jobsOf, manifestOf, type SiteState } from '../build/index';
+import { checkResults, jobsOf, manifestOf, nameGeneratedSources, type SiteState } from '../build/index';
 import { PageBuilder, type PageResult } from '../build/page-job';
 import type { Diagnostic } from '../util/errors';
 
@@ -78,6 +78,7 @@ export class SiteSession {
       const builder = this.builder.retarget(context);
       const results: PageResult[] = [...state.results];
       for (const i of affected) results[i] = await builder.build(jobs[i]!);
+      nameGeneratedSources(results, state.api.source, displayPrefix);
       const warnings = checkResults(results);
       for (const i of affected) {
         for (const file of results[i]!.files) {

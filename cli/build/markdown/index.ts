@@ -32,6 +32,7 @@ import { normaliseAdmonitionTitles, remarkAdmonitions } from './plugins/admoniti
 import { collectLanguages, renderFence } from './plugins/code';
 import { sanitizeRawHtml } from './plugins/raw-html';
 import { remarkTabs } from './plugins/tabs';
+import { findUnclosed } from './plugins/unclosed';
 import { remarkGfmFast } from './plugins/gfm';
 import { rehypeHeadings } from './plugins/headings';
 import { remarkLinks, type FoundLink } from './plugins/links';
@@ -89,7 +90,9 @@ export async function createMarkdownRenderer(options: MarkdownOptions): Promise<
       const warnings: Diagnostic[] = [];
       const errors: Diagnostic[] = [];
       const links: FoundLink[] = [];
-      const mdast = parser.parse(normaliseAdmonitionTitles(input.body)) as MdastRoot;
+      const source = normaliseAdmonitionTitles(input.body);
+      const mdast = parser.parse(source) as MdastRoot;
+      errors.push(...findUnclosed(mdast, source, file));
       let hasTabs = false;
       remarkTabs(() => (hasTabs = true))(mdast);
       remarkAdmonitions()(mdast);
@@ -107,7 +110,7 @@ export async function createMarkdownRenderer(options: MarkdownOptions): Promise<
       const safe = sanitizeRawHtml(hast);
       const toc: TocEntry[] = [];
       const ids = new Set<string>();
-      rehypeHeadings({ toc: options.toc, entries: toc, ids })(safe);
+      rehypeHeadings({ toc: options.toc, entries: toc, ids, file, warnings })(safe);
       const element = react.stringify(safe, new VFile()) as unknown as ReactElement;
       const html = renderToString(createElement(Fragment, null, element));
       return { html, toc, ids: [...ids], links, warnings, errors, hasMermaid, hasTabs };

@@ -48,11 +48,28 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
     const result = await validate(structuredClone(spec) as never);
     if (!result.valid) {
       for (const error of result.errors) {
-        const { text, pointer } = readValidatorMessage(error.message, spec);
+        const { text, pointer: framed } = readValidatorMessage(error.message, spec);
+        // A `$ref` to nothing comes without a code frame: point at the `$ref` itself.
+        const missing = /Missing \$ref pointer "([^"]+)"/.exec(text)?.[1];
+        const pointer = framed ?? (missing === undefined ? undefined : findRef(spec, missing));
         const place = pointer === undefined ? undefined : source.lineOf(pointer);
-        problems.push({ file, line: place?.line, column: place?.column, pointer: pointer ?? undefined, message: text, fix: SPEC_FIX });
+        const fix = missing === undefined ? SPEC_FIX : `point the $ref at a component that exists${componentHint(spec, missing)}`;
+        problems.push({ file, line: place?.line, column: place?.column, pointer, message: missing === undefined ? text : `$ref "${missing}" points at nothing`, fix });
       }
       if (result.additionalErrors > 0) problems.push({ file, message: `has ${result.additionalErrors} more problem${result.additionalErrors === 1 ? '' : 's'} the validator reports once these are fixed` });
+      continue;
+    }
+    const cycle = referenceCycle(spec);
+    if (cycle) {
+      const place = source.lineOf(cycle[0]!);
+      problems.push({
+        file,
+        line: place?.line,
+        column: place?.column,
+        pointer: cycle[0],
+        message: `$ref cycle with no schema in it: ${cycle.join(' → ')}`,
+        fix: 'give one of these a real schema (type, properties); a schema may refer to itself only from inside its properties or items',
+      });
       continue;
     }
     try {
@@ -64,4 +81,47 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
   }
   if (problems.length > 0) throw new DocsError('content', problems);
   return loaded;
+}
+
+/** The JSON pointer of the first `$ref` in `spec` whose value is `target`. */
+function findRef(spec: unknown, target: string): string | undefined {
+  const visit = (node: unknown, pointer: string): string | undefined => {
+    if (node === null || typeof node !== 'object') return undefined;
+    if ((node as { $ref?: unknown }).$ref === target) return `${pointer}/$ref`;
+    for (const [key, child] of Object.entries(node)) {
+      const found = visit(child, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return visit(spec, '');
+}
+
+/** `, e.g. one of: A, B` — the schema names the spec does have, when the missing one is a schema. */
+function componentHint(spec: Record<string, unknown>, missing: string): string {
+  const schemas = Object.keys(((spec.components as Record<string, unknown> | undefined)?.schemas as object | undefined) ?? {});
+  return missing.startsWith('#/components/schemas/') && schemas.length > 0 ? `, e.g. one of: ${schemas.map((name) => `#/components/schemas/${name}`).join(', ')}` : '';
+}
+
+/**
+ * A chain of component schemas that are nothing but `$ref`s to each other (A → B → A): no structure
+ * anywhere, so no page could show it. Schemas that refer to themselves from inside properties or
+ * items are recursive data, and fine.
+ */
+function referenceCycle(spec: Record<string, unknown>): string[] | undefined {
+  const schemas = ((spec.components as Record<string, unknown> | undefined)?.schemas ?? {}) as Record<string, unknown>;
+  const onlyRef = (name: string): string | undefined => {
+    const schema = schemas[name] as Record<string, unknown> | undefined;
+    const ref = schema && Object.keys(schema).length === 1 && typeof schema.$ref === 'string' ? schema.$ref : undefined;
+    return ref?.startsWith('#/components/schemas/') ? ref.slice('#/components/schemas/'.length) : undefined;
+  };
+  for (const start of Object.keys(schemas)) {
+    const chain = [start];
+    for (let next = onlyRef(start); next !== undefined; next = onlyRef(next)) {
+      if (next === start) return [...chain, start].map((name) => `/components/schemas/${name}`);
+      if (chain.includes(next)) break;
+      chain.push(next);
+    }
+  }
+  return undefined;
 }

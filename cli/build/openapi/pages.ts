@@ -220,7 +220,7 @@ function infoPage(spec: LoadedSpec, base: string, operations: Operation[], group
     lines.push('');
   }
   const schemes = (document.components?.securitySchemes ?? {}) as Record<string, OpenAPIV3.SecuritySchemeObject>;
-  lines.push('## Authentication', '', ...securityLines(document.security ?? [], schemes), '');
+  lines.push('## Security schemes', '', ...securityLines(document.security ?? [], schemes), '');
   if (Object.keys(schemes).length > 0) {
     lines.push('Schemes this API defines:', '');
     for (const [name, scheme] of Object.entries(schemes)) lines.push(...securityLines([{ [name]: [] }], { [name]: scheme }));

@@ -3,7 +3,7 @@
  * code frame with a line number); these helpers turn that line into a JSON pointer, and a pointer into
  * the line of the YAML (or JSON) source the writer edits.
  */
-import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import { LineCounter, parseDocument, isMap, isNode, isSeq, type Document } from 'yaml';
 
 function escapeToken(token: string): string {
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -64,20 +64,21 @@ export function mapSource(text: string): SourceMap {
   return {
     document,
     lineOf: (pointer) => {
-      const path = pointer
+      const tokens = pointer
         .split('/')
         .slice(1)
-        .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'))
-        .map((token) => (/^\d+$/.test(token) ? Number(token) : token));
-      // The deepest node on the path that exists: a missing key is reported at its parent.
-      for (let depth = path.length; depth >= 0; depth--) {
-        const node = depth === 0 ? document.contents : document.getIn(path.slice(0, depth), true);
-        if (isNode(node) && node.range) {
-          const { line, col } = counter.linePos(node.range[0]);
-          return { line, column: col };
-        }
+        .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+      // Walk down as far as the path exists: a missing key is reported at its parent. A token is a
+      // list index only inside a list (`'200'` is a key of `responses`).
+      let node: unknown = document.contents;
+      for (const token of tokens) {
+        const next = isSeq(node) ? node.get(Number(token), true) : isMap(node) ? node.get(token, true) : undefined;
+        if (!isNode(next)) break;
+        node = next;
       }
-      return undefined;
+      if (!isNode(node) || !node.range) return undefined;
+      const { line, col } = counter.linePos(node.range[0]);
+      return { line, column: col };
     },
   };
 }

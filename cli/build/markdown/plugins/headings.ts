@@ -4,10 +4,11 @@
  * A leading h1 is removed: the layout renders the title as the page's h1.
  */
 import type { Element, Root } from 'hast';
-import GithubSlugger from 'github-slugger';
+import GithubSlugger, { slug } from 'github-slugger';
 import { toString } from 'hast-util-to-string';
 import { walk } from '../walk';
 import type { TocEntry } from '../../../../runtime/manifest';
+import type { Diagnostic } from '../../../util/errors';
 
 export interface HeadingsOptions {
   toc: { minLevel: number; maxLevel: number };
@@ -15,6 +16,10 @@ export interface HeadingsOptions {
   entries: TocEntry[];
   /** Receives every element id on the page. */
   ids: Set<string>;
+  /** File name for warnings. */
+  file: string;
+  /** Receives a warning for each heading whose text repeats an earlier one (its id gets a suffix). */
+  warnings: Diagnostic[];
 }
 
 const HEADING = /^h([1-6])$/;
@@ -30,6 +35,7 @@ export function rehypeHeadings(options: HeadingsOptions) {
     const first = tree.children.find((node) => node.type === 'element');
     if (first && first.type === 'element' && first.tagName === 'h1') tree.children.splice(tree.children.indexOf(first), 1);
     const slugger = new GithubSlugger();
+    const seen = new Map<string, number | undefined>();
     walk(tree, (walked) => {
       if (walked.type !== 'element') return;
       const node = walked as unknown as Element;
@@ -41,6 +47,17 @@ export function rehypeHeadings(options: HeadingsOptions) {
       const level = Number(match[1]);
       const text = toString(node).trim();
       const id = typeof node.properties.id === 'string' ? node.properties.id : slugger.slug(text);
+      const base = slug(text);
+      if (seen.has(base) && id !== base) {
+        const earlier = seen.get(base);
+        options.warnings.push({
+          file: options.file,
+          line: node.position?.start.line,
+          column: node.position?.start.column,
+          message: `heading "${text}" repeats the heading${earlier ? ` on line ${earlier}` : ''}; its anchor becomes #${id}, which breaks as soon as either heading changes`,
+          fix: 'give the headings distinct titles, e.g. add what each one is about',
+        });
+      } else if (!seen.has(base)) seen.set(base, node.position?.start.line);
       node.properties.id = id;
       options.ids.add(id);
       if (level >= options.toc.minLevel && level <= options.toc.maxLevel) options.entries.push({ id, text, level });

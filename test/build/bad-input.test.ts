@@ -1,0 +1,127 @@
+/**
+ * The bad-input matrix: every kind of mistake gets a message with the file, the line (or JSON pointer)
+ * and the fix, the right exit code, and an untouched previous output. Warnings never stop a build.
+ * (The cases of test/build/failures.test.ts and openapi.test.ts are not repeated here.)
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { copyFixture, runDocs, snapshotTree } from '../support/site';
+
+/** Built copies of the fixtures, copied again (with their output) for each case. */
+const built: Record<string, string> = {};
+beforeAll(() => {
+  for (const name of ['basic', 'openapi']) {
+    const site = copyFixture(name);
+    const run = runDocs(['build'], { cwd: site });
+    if (run.code !== 0) throw new Error(run.stderr);
+    built[name] = site;
+  }
+});
+
+/** A fresh copy of a built fixture (its dist and cache included). */
+function builtCopy(name: string): string {
+  const parent = mkdtempSync(join(tmpdir(), 'docs-bad-'));
+  cpSync(join(built[name]!, '..', '_shared'), join(parent, '_shared'), { recursive: true });
+  cpSync(built[name]!, join(parent, name), { recursive: true });
+  return join(parent, name);
+}
+
+interface Case {
+  name: string;
+  fixture?: 'basic' | 'openapi';
+  change: (site: string) => void;
+  code: number;
+  /** Each must appear in stderr. */
+  says: (string | RegExp)[];
+}
+
+const write = (site: string, rel: string, text: string | Buffer): void => writeFileSync(join(site, rel), text);
+
+const ERRORS: Case[] = [
+  {
+    name: 'an unclosed admonition',
+    change: (site) => write(site, 'content/guide/zebra.md', '---\ntitle: Zebra\n---\n\nIntro.\n\n:::warning\nMind the gap.\n\nThe rest of the page.\n'),
+    code: 1,
+    says: ['content/guide/zebra.md:7:1: `:::warning` is never closed, so it takes in the rest of the page', 'fix: add a line with `:::` where the block ends'],
+  },
+  {
+    name: 'an unclosed code fence',
+    change: (site) => write(site, 'content/guide/zebra.md', '---\ntitle: Zebra\n---\n\n```bash\nnpm ci\n\n## Next steps\n'),
+    code: 1,
+    says: ['content/guide/zebra.md:5:1: code fence ```bash is never closed'.replace('```bash', '`'.concat('```bash', '`')), 'fix: add a line with'],
+  },
+  {
+    name: 'a missing image',
+    change: (site) => write(site, 'content/guide/zebra.md', '---\ntitle: Zebra\n---\n\n![The rack](./img/rack.png)\n'),
+    code: 1,
+    says: ['content/guide/zebra.md:5:1: image "./img/rack.png" does not exist', 'fix: put the image at content/guide/img/rack.png or correct the path'],
+  },
+  {
+    name: 'an empty content folder',
+    change: (site) => rmSync(join(site, 'content'), { recursive: true }),
+    code: 1,
+    says: ['content: the content folder holds no markdown page', 'fix: add at least one `.md` file'],
+  },
+  {
+    name: 'a file that is not UTF-8',
+    change: (site) => write(site, 'content/guide/zebra.md', Buffer.concat([Buffer.from('---\ntitle: Zebra\n---\n\nCaf'), Buffer.from([0xe9]), Buffer.from(' au lait.\n')])),
+    code: 1,
+    says: ['content/guide/zebra.md:5:4: is not valid UTF-8', 'fix: save the file as UTF-8'],
+  },
+  {
+    name: 'a site.config.ts with a syntax error',
+    change: (site) => write(site, 'site.config.ts', "import { fixtureConfig } from '../_shared/config';\n\nexport default fixtureConfig({ title: 'Docs' ;\n"),
+    code: 2,
+    says: [/site\.config\.ts:3:\d+: does not compile/, 'fix: correct the TypeScript syntax at that place'],
+  },
+  {
+    name: 'an OpenAPI file that is not YAML',
+    fixture: 'openapi',
+    change: (site) => write(site, 'specs/api.yaml', 'openapi: 3.0.3\ninfo:\n  title: "Teams\n  version: 1.0.0\n'),
+    code: 1,
+    says: [/specs\/api\.yaml:\d+:\d+: is not valid YAML/, 'fix: fix the YAML syntax'],
+  },
+  {
+    name: 'an OpenAPI file with a $ref to nothing',
+    fixture: 'openapi',
+    change: (site) => write(site, 'specs/api.yaml', readFileSync(join(site, 'specs/api.yaml'), 'utf8').replace("$ref: '#/components/schemas/Team'\ncomponents", "$ref: '#/components/schemas/Teem'\ncomponents")),
+    code: 1,
+    says: ['specs/api.yaml:26:23#/paths/~1teams~1{teamId}/get/responses/200/content/application~1json/schema/$ref: $ref "#/components/schemas/Teem" points at nothing', 'fix: point the $ref at a component that exists, e.g. one of: #/components/schemas/Team'],
+  },
+  {
+    name: 'an OpenAPI file with a $ref cycle',
+    fixture: 'openapi',
+    change: (site) =>
+      write(site, 'specs/api.yaml', `${readFileSync(join(site, 'specs/api.yaml'), 'utf8').replace("$ref: '#/components/schemas/Team'\ncomponents", "$ref: '#/components/schemas/Squad'\ncomponents")}    Squad:\n      $ref: '#/components/schemas/Crew'\n    Crew:\n      $ref: '#/components/schemas/Squad'\n`),
+    code: 1,
+    says: [/specs\/api\.yaml:\d+:\d+#\/components\/schemas\/(Squad|Crew): \$ref cycle with no schema in it/, 'fix: give one of these a real schema'],
+  },
+];
+
+describe('bad input', () => {
+  for (const bad of ERRORS) {
+    it(`fails on ${bad.name}, naming the place and the fix, and leaves the output untouched`, () => {
+      const site = builtCopy(bad.fixture ?? 'basic');
+      const before = snapshotTree(join(site, 'dist'));
+      bad.change(site);
+      const run = runDocs(['build'], { cwd: site });
+      expect(run.code, run.stderr).toBe(bad.code);
+      for (const text of bad.says) expect(run.stderr).toMatch(typeof text === 'string' ? new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) : text);
+      expect(run.stderr).toMatch(/Build failed: \d+ errors?; the previous output was left untouched\.\n$/);
+      expect(run.stderr).not.toMatch(/at .*\.(m?js|ts):\d+:\d+\)/);
+      expect(snapshotTree(join(site, 'dist'))).toEqual(before);
+    });
+  }
+
+  it('warns about a repeated heading without stopping the build', () => {
+    const site = builtCopy('basic');
+    write(site, 'content/guide/zebra.md', '---\ntitle: Zebra\n---\n\n## Setup\n\nOn Linux.\n\n## Setup\n\nOn macOS.\n');
+    const run = runDocs(['build'], { cwd: site });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stderr).toContain('warning content/guide/zebra.md:9:1: heading "Setup" repeats the heading on line 5; its anchor becomes #setup-1');
+    expect(run.stdout).toMatch(/1 warning/);
+    expect(readFileSync(join(site, 'dist', 'guide', 'zebra', 'index.html'), 'utf8')).toContain('<h2 id="setup-1">');
+  });
+});
