@@ -76,7 +76,20 @@ export function parseFrontmatter(text: string, file: string): SplitSource {
       })),
     };
   }
-  const value: unknown = doc.toJS() ?? {};
+  let value: unknown;
+  try {
+    value = doc.toJS() ?? {};
+  } catch (error) {
+    // Parsed but not convertible: an alias (`*name`) to an anchor that is not set, for one.
+    const message = (error as Error).message.split('\n')[0] ?? 'cannot be read';
+    const alias = /alias.*?: (.+)$/.exec(message)?.[1];
+    const at = alias === undefined ? -1 : lines.slice(1, end).findIndex((line) => line.includes(`*${alias}`));
+    return {
+      frontmatter: {},
+      body,
+      problems: [{ file, line: at === -1 ? 2 : at + 2, message: `frontmatter is not valid YAML: ${message}`, fix: 'a value starting with `*` or `&` is YAML syntax: put it in quotes, e.g. title: "*Seed"' }],
+    };
+  }
   const problems = validateShape(value, { ...frontmatterShape, doc: 'key: value lines' }).map((p) => ({
     file,
     line: lineOfKey(lines, end, p.path.split(/[.[]/)[0] ?? ''),

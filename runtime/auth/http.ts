@@ -49,7 +49,12 @@ export function versionHeaderValue(app: AppConfig): string {
 function cookie(cookies: string, name: string): string | undefined {
   for (const part of cookies.split(';')) {
     const [key, ...value] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(value.join('='));
+    if (key !== name) continue;
+    try {
+      return decodeURIComponent(value.join('='));
+    } catch {
+      return value.join('=');
+    }
   }
   return undefined;
 }

@@ -201,7 +201,13 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
     const wanted = intent.current;
     intent.current = null;
     if (!wanted) return;
-    const target = wanted.hash ? document.getElementById(decodeURIComponent(wanted.hash.slice(1))) : null;
+    let id = wanted.hash?.slice(1);
+    try {
+      if (id) id = decodeURIComponent(id);
+    } catch {
+      // A malformed escape in the address: look the fragment up as written.
+    }
+    const target = id ? document.getElementById(id) : null;
     if (target) target.scrollIntoView();
     else scrollTo(0, wanted.y ?? 0);
   }, [loader, site, state.view]);
