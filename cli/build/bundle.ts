@@ -2,7 +2,7 @@
  * Stage 7, bundle: esbuild bundles the browser runtime once per build (ESM, minified, content-hashed,
  * code-split) with its CSS. The result is cached by a hash of the runtime sources.
  */
-import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { hash } from '../util/hash';
 import { PACKAGE_ROOT } from '../util/package-root';
@@ -58,8 +58,10 @@ export async function bundleRuntime(options: BundleOptions): Promise<AssetUrls> 
     return JSON.parse(readFileSync(join(cached, 'urls.json'), 'utf8')) as AssetUrls;
   }
   const { build } = await import('esbuild');
-  // Into the cache, then linked into the output; without a cache, straight into the output.
-  const staging = cached ?? options.outDir;
+  // esbuild's chunk hashes depend on where the output folder sits relative to the sources, so the
+  // bundle is always made at the same depth below the package (the cache, or a scratch folder beside
+  // it) and then linked into the output: every build of the same sources gets the same file names.
+  const staging = cached ?? join(PACKAGE_ROOT, 'node_modules', '.cache', 'docs', 'bundle', `tmp-${process.pid}-${Date.now().toString(36)}`);
   const assetsDir = join(staging, 'assets');
   const result = await build({
     entryPoints: { app: join(runtimeDir, 'entry-client.tsx') },
@@ -90,10 +92,9 @@ export async function bundleRuntime(options: BundleOptions): Promise<AssetUrls> 
     if (output.cssBundle) urls.css = url(output.cssBundle);
     urls.preload = output.imports.filter((imported) => imported.kind === 'import-statement').map((imported) => url(imported.path));
   }
-  if (cached) {
-    mkdirSync(cached, { recursive: true });
-    writeFileSync(join(cached, 'urls.json'), JSON.stringify(urls));
-    linkTree(join(cached, 'assets'), join(options.outDir, 'assets'));
-  }
+  linkTree(assetsDir, join(options.outDir, 'assets'));
+  if (cached) writeFileSync(join(cached, 'urls.json'), JSON.stringify(urls));
+  // The hard links in the output keep the files; the scratch folder's names can go.
+  else rmSync(staging, { recursive: true, force: true });
   return urls;
 }

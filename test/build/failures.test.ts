@@ -42,6 +42,7 @@ describe('docs build with bad input', () => {
     const run = runDocs(['build', '--root', site]);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/content\/guide\/zebra\.md:\d+(:\d+)?: frontmatter is not valid YAML/);
+    expect(snapshotTree(dist)).toEqual(before);
   });
 
   it('suggests the right frontmatter key for a likely typo', () => {
@@ -49,6 +50,7 @@ describe('docs build with bad input', () => {
     const run = runDocs(['build', '--root', site]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('content/guide/zebra.md:3: frontmatter `sidebar_postion` is not a known key\n  fix: did you mean `sidebar_position`?');
+    expect(snapshotTree(dist)).toEqual(before);
   });
 
   it('rejects a page outside every sidebar folder', () => {
@@ -57,6 +59,7 @@ describe('docs build with bad input', () => {
     const run = runDocs(['build', '--root', site]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('content/stray/page.md: is outside every sidebar');
+    expect(snapshotTree(dist)).toEqual(before);
   });
 
   it('names a missing config key and exits 2', () => {
@@ -72,6 +75,7 @@ describe('docs build with bad input', () => {
     const run = runDocs(['build', '--root', site]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('error site.config.ts: `navbar[0].to` must be a non-empty string, got number 42');
+    expect(snapshotTree(dist)).toEqual(before);
   });
 
   it('warns, without failing, on a missing anchor, a .md link to a missing file and an unknown fence language', () => {
