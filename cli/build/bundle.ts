@@ -52,16 +52,18 @@ export async function bundleRuntime(options: BundleOptions): Promise<AssetUrls> 
   const lockfile = join(PACKAGE_ROOT, 'package-lock.json');
   const inputs = [generatorVersion(), existsSync(lockfile) ? readFileSync(lockfile, 'utf8') : ''];
   const key = hash([...inputs, ...files.map((file) => `${relative(runtimeDir, file)}\0${readFileSync(file, 'utf8')}`)].join('\0'));
-  const cached = options.cacheDir ? join(options.cacheDir, 'bundle', key) : undefined;
-  if (cached && existsSync(join(cached, 'urls.json'))) {
-    linkTree(join(cached, 'assets'), join(options.outDir, 'assets'));
-    return JSON.parse(readFileSync(join(cached, 'urls.json'), 'utf8')) as AssetUrls;
+  // esbuild's chunk hashes depend on where the output folder sits and on the working directory, so
+  // the bundle is always made in the same place below the package, from the package, whichever site
+  // is built from wherever: every build of the same sources gets the same file names. `--no-cache`
+  // (no cacheDir) bundles afresh instead of reusing what is there.
+  const cacheRoot = options.cacheDir ?? join(PACKAGE_ROOT, 'node_modules', '.cache', 'docs');
+  const staging = join(cacheRoot, 'bundle', key);
+  if (options.cacheDir && existsSync(join(staging, 'urls.json'))) {
+    linkTree(join(staging, 'assets'), join(options.outDir, 'assets'));
+    return JSON.parse(readFileSync(join(staging, 'urls.json'), 'utf8')) as AssetUrls;
   }
   const { build } = await import('esbuild');
-  // esbuild's chunk hashes depend on where the output folder sits relative to the sources, so the
-  // bundle is always made at the same depth below the package (the cache, or a scratch folder beside
-  // it) and then linked into the output: every build of the same sources gets the same file names.
-  const staging = cached ?? join(PACKAGE_ROOT, 'node_modules', '.cache', 'docs', 'bundle', `tmp-${process.pid}-${Date.now().toString(36)}`);
+  rmSync(staging, { recursive: true, force: true });
   const assetsDir = join(staging, 'assets');
   const result = await build({
     entryPoints: { app: join(runtimeDir, 'entry-client.tsx') },
@@ -69,6 +71,7 @@ export async function bundleRuntime(options: BundleOptions): Promise<AssetUrls> 
     entryNames: '[name].[hash]',
     chunkNames: 'chunks/[name].[hash]',
     assetNames: '[name].[hash]',
+    absWorkingDir: PACKAGE_ROOT,
     bundle: true,
     splitting: true,
     format: 'esm',
@@ -83,7 +86,7 @@ export async function bundleRuntime(options: BundleOptions): Promise<AssetUrls> 
     external: ['/favicon.svg'],
     logLevel: 'silent',
   });
-  const url = (file: string): string => `/assets/${relative(assetsDir, join(process.cwd(), file)).split('\\').join('/')}`;
+  const url = (file: string): string => `/assets/${relative(assetsDir, join(PACKAGE_ROOT, file)).split('\\').join('/')}`;
   const urls: AssetUrls = { js: '', css: '', preload: [] };
   for (const [file, output] of Object.entries(result.metafile.outputs)) {
     // Dynamic imports (mermaid's diagram types) are entry points too; the page entry is `app.*.js`.
@@ -92,9 +95,7 @@ export async function bundleRuntime(options: BundleOptions): Promise<AssetUrls> 
     if (output.cssBundle) urls.css = url(output.cssBundle);
     urls.preload = output.imports.filter((imported) => imported.kind === 'import-statement').map((imported) => url(imported.path));
   }
+  writeFileSync(join(staging, 'urls.json'), JSON.stringify(urls));
   linkTree(assetsDir, join(options.outDir, 'assets'));
-  if (cached) writeFileSync(join(cached, 'urls.json'), JSON.stringify(urls));
-  // The hard links in the output keep the files; the scratch folder's names can go.
-  else rmSync(staging, { recursive: true, force: true });
   return urls;
 }
