@@ -19,7 +19,7 @@ import { readLastUpdates } from './git';
 import { checkLinks } from './links';
 import { hash } from '../util/hash';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
-import { runPageJobs } from './pool';
+import { runPageJobs, startPool, type RenderPool } from './pool';
 import { renderPage } from './render';
 import { generatorVersion, readOutputState, reuseFiles, writeOutputState, type OutputState } from './reuse';
 import { createStaging, discardStaging, publishStaging } from './write';
@@ -115,6 +115,20 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   const outDir = resolve(options.outDir ?? join(root, 'dist'));
   const config = await loadConfig(root, options.env ?? {});
   const cacheDir = options.cache === false ? undefined : join(root, 'node_modules', '.cache', 'docs');
+  // With no previous output to reuse, every page will be rendered: the workers start now and warm up
+  // (imports, highlighter) while this thread reads the content. A rebuild starts them only if needed.
+  const previous = cacheDir ? readOutputState(cacheDir) : undefined;
+  const cold = !previous || previous.outDir !== outDir || !existsSync(outDir);
+  const pool = options.workerUrl && cold ? startPool({ workerUrl: options.workerUrl, threads: options.threads, highlighting: config.markdown }) : undefined;
+  try {
+    return await buildWith({ options, started, root, outDir, config, cacheDir, pool });
+  } finally {
+    await pool?.close();
+  }
+}
+
+/** The build after the config: content, pages, checks, output. */
+async function buildWith({ options, started, root, outDir, config, cacheDir, pool }: { options: BuildOptions; started: number; root: string; outDir: string; config: ResolvedConfig; cacheDir?: string; pool?: RenderPool }): Promise<BuildReport> {
   const displayPrefix = `${relative(root, config.contentDir).split('\\').join('/')}/`;
   const lastUpdatesPromise = readLastUpdates(config.contentDir);
   const files = readContentFolder(config.contentDir, displayPrefix);
@@ -143,7 +157,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
       sidebars: content.sidebars,
     };
     const jobs = jobsOf({ content, config, lastUpdates, api });
-    const { results, keys } = await buildPages({ context, jobs, outDir, options });
+    const { results, keys } = await buildPages({ context, jobs, outDir, options, pool });
 
     nameGeneratedSources(results, api.source, displayPrefix);
     const warnings = checkResults(results);
@@ -175,7 +189,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
  * results and each page's key: a hash of every input of its bytes (the generator, the shared context,
  * the page's own job and sidebar).
  */
-async function buildPages({ context, jobs, outDir, options }: { context: PageJobContext; jobs: PageJob[]; outDir: string; options: BuildOptions }): Promise<{ results: PageResult[]; keys: string[] }> {
+async function buildPages({ context, jobs, outDir, options, pool }: { context: PageJobContext; jobs: PageJob[]; outDir: string; options: BuildOptions; pool?: RenderPool }): Promise<{ results: PageResult[]; keys: string[] }> {
   const shared = hash(generatorVersion() + JSON.stringify({ ...context, outDir: '', cacheDir: '' }));
   const keys = jobs.map((job) => hash(`${shared}\0${JSON.stringify(job)}\0${JSON.stringify(context.sidebars[job.sidebar] ?? null)}`));
   const state = context.cacheDir ? readOutputState(context.cacheDir) : undefined;
@@ -189,7 +203,7 @@ async function buildPages({ context, jobs, outDir, options }: { context: PageJob
     else pending.push(i);
   });
   if (pending.length > 0) {
-    const built = await runPageJobs({ context, jobs: pending.map((i) => jobs[i]!), workerUrl: options.workerUrl, threads: options.threads });
+    const built = await runPageJobs({ context, jobs: pending.map((i) => jobs[i]!), workerUrl: options.workerUrl, threads: options.threads, pool });
     pending.forEach((jobIndex, i) => (results[jobIndex] = built[i]));
   }
   return { results: results as PageResult[], keys };

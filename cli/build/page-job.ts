@@ -78,14 +78,18 @@ export class PageBuilder {
   /** Folders this builder has created. */
   private readonly createdDirs = new Set<string>();
 
-  constructor(private readonly context: PageJobContext) {
+  constructor(
+    private readonly context: PageJobContext,
+    /** A highlighter already being started (worker threads start it before their first page). */
+    private readonly highlighter?: Promise<unknown>,
+  ) {
     const { routeOfFile, ...markdownSettings } = context.markdown;
     this.cacheSalt = hash(generatorVersion() + JSON.stringify(markdownSettings) + JSON.stringify(routeOfFile));
   }
 
   /** Starts the highlighter now, so the first page rendered later does not wait for it. */
   warm(): Promise<unknown> {
-    this.renderer ??= createMarkdownRenderer(this.context.markdown);
+    this.renderer ??= createMarkdownRenderer(this.context.markdown, this.highlighter);
     return this.renderer;
   }
 
@@ -94,7 +98,7 @@ export class PageBuilder {
    * highlighter while the markdown settings are the same: `docs serve` renders a page in milliseconds.
    */
   retarget(context: PageJobContext): PageBuilder {
-    const next = new PageBuilder(context);
+    const next = new PageBuilder(context, this.highlighter);
     if (JSON.stringify(context.markdown) === JSON.stringify(this.context.markdown)) next.renderer = this.renderer;
     return next;
   }
@@ -142,7 +146,7 @@ export class PageBuilder {
         // A corrupt entry is rebuilt below.
       }
     }
-    this.renderer ??= createMarkdownRenderer(this.context.markdown);
+    this.renderer ??= createMarkdownRenderer(this.context.markdown, this.highlighter);
     const sources: string[] = [];
     const images: string[] = [];
     const markdown = await (await this.renderer).render({

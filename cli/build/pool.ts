@@ -1,18 +1,13 @@
-/** Runs page jobs on a pool of worker threads (one per core), or in-process when no worker URL is given. */
+/**
+ * Runs page jobs on a pool of worker threads (one per core), or in-process when no worker URL is given.
+ * A pool can be started before the jobs are known: its workers load the markdown pipeline and start
+ * the highlighter while the main thread still reads the content.
+ */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import type { MarkdownOptions } from './markdown/index';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
-import type { WorkerRequest, WorkerResponse } from './worker';
-
-/** Options of `runPageJobs`. */
-export interface PoolOptions {
-  context: PageJobContext;
-  jobs: PageJob[];
-  /** URL of the compiled worker entry; without it pages render on this thread. */
-  workerUrl?: URL;
-  /** Number of threads. @default availableParallelism() */
-  threads?: number;
-}
+import type { WorkerData, WorkerRequest, WorkerResponse } from './worker';
 
 /**
  * Markdown rendering allocates many short-lived objects; a larger young generation means fewer
@@ -23,10 +18,89 @@ const YOUNG_GENERATION_MB = 96;
 /** Pages per message: small enough to balance the load, large enough to keep messaging cheap. */
 const BATCH = 8;
 
+/** Options of `startPool`. */
+export interface PoolStart {
+  /** URL of the compiled worker entry. */
+  workerUrl: URL;
+  /** Number of threads. @default availableParallelism() */
+  threads?: number;
+  /** The highlighter settings, so the workers can start it before their first page. */
+  highlighting: Pick<MarkdownOptions, 'codeTheme' | 'highlightLanguages'>;
+}
+
+/** Worker threads waiting for pages. */
+export interface RenderPool {
+  /** Renders the jobs and returns their results in job order. */
+  run: (context: PageJobContext, jobs: PageJob[]) => Promise<PageResult[]>;
+  /** Stops the workers. */
+  close: () => Promise<void>;
+}
+
+/** Starts the workers now; they warm up until `run` gives them work. */
+export function startPool(options: PoolStart): RenderPool {
+  const threads = Math.max(1, options.threads ?? availableParallelism());
+  const workers = Array.from(
+    { length: threads },
+    () => new Worker(options.workerUrl, { workerData: { highlighting: options.highlighting } satisfies WorkerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } }),
+  );
+  return {
+    async run(context, jobs) {
+      const results: PageResult[] = new Array(jobs.length);
+      let next = 0;
+      // No more workers than batches: a small build does not wait for idle threads.
+      const busy = workers.slice(0, Math.max(1, Math.min(workers.length, Math.ceil(jobs.length / BATCH))));
+      await Promise.all(
+        busy.map(
+          (worker) =>
+            new Promise<void>((resolve, reject) => {
+              const send = (): void => {
+                if (next >= jobs.length) {
+                  worker.off('message', onMessage);
+                  return resolve();
+                }
+                const start = next;
+                next = Math.min(jobs.length, next + BATCH);
+                worker.postMessage({ id: start, jobs: jobs.slice(start, next) } satisfies WorkerRequest);
+              };
+              const onMessage = (response: WorkerResponse): void => {
+                if ('failure' in response) return reject(new Error(response.failure));
+                response.results.forEach((result, i) => (results[response.id + i] = result));
+                send();
+              };
+              worker.on('message', onMessage);
+              worker.once('error', reject);
+              worker.once('exit', (code) => {
+                if (code !== 0) reject(new Error(`a render worker exited with code ${code}`));
+              });
+              worker.postMessage({ context } satisfies WorkerRequest);
+              send();
+            }),
+        ),
+      );
+      return results;
+    },
+    close: async () => {
+      await Promise.all(workers.map((worker) => worker.terminate()));
+    },
+  };
+}
+
+/** Options of `runPageJobs`. */
+export interface PoolOptions {
+  context: PageJobContext;
+  jobs: PageJob[];
+  /** URL of the compiled worker entry; without it pages render on this thread. */
+  workerUrl?: URL;
+  /** Number of threads. @default availableParallelism() */
+  threads?: number;
+  /** A pool started earlier; used instead of starting one. The caller closes it. */
+  pool?: RenderPool;
+}
+
 /** Builds every page and returns the results in job order. */
 export async function runPageJobs(options: PoolOptions): Promise<PageResult[]> {
   const { jobs, context } = options;
-  const threads = Math.max(1, Math.min(options.threads ?? availableParallelism(), Math.ceil(jobs.length / BATCH)));
+  if (options.pool && jobs.length > BATCH) return options.pool.run(context, jobs);
   if (!options.workerUrl || jobs.length <= BATCH) {
     // Loaded on demand: the markdown pipeline (shiki, unified, remark) costs ~190 ms to import, which a
     // build that renders on workers, or reuses every page, should not pay on its main thread.
@@ -36,36 +110,10 @@ export async function runPageJobs(options: PoolOptions): Promise<PageResult[]> {
     for (const job of jobs) results.push(await builder.build(job));
     return results;
   }
-  const workerUrl = options.workerUrl;
-  const results: PageResult[] = new Array(jobs.length);
-  let next = 0;
-  const workers = Array.from({ length: threads }, () => new Worker(workerUrl, { workerData: context, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } }));
+  const pool = startPool({ workerUrl: options.workerUrl, threads: options.threads, highlighting: context.markdown });
   try {
-    await Promise.all(
-      workers.map(
-        (worker) =>
-          new Promise<void>((resolve, reject) => {
-            const send = (): void => {
-              if (next >= jobs.length) return resolve();
-              const start = next;
-              next = Math.min(jobs.length, next + BATCH);
-              worker.postMessage({ id: start, jobs: jobs.slice(start, next) } satisfies WorkerRequest);
-            };
-            worker.on('message', (response: WorkerResponse) => {
-              if ('failure' in response) return reject(new Error(response.failure));
-              response.results.forEach((result, i) => (results[response.id + i] = result));
-              send();
-            });
-            worker.on('error', reject);
-            worker.on('exit', (code) => {
-              if (code !== 0) reject(new Error(`a render worker exited with code ${code}`));
-            });
-            send();
-          }),
-      ),
-    );
+    return await pool.run(context, jobs);
   } finally {
-    await Promise.all(workers.map((worker) => worker.terminate()));
+    await pool.close();
   }
-  return results;
 }

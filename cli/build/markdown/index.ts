@@ -80,8 +80,9 @@ export interface MarkdownRenderer {
 }
 
 /** Creates the highlighter once and returns a renderer that loads further grammars on demand. */
-export async function createMarkdownRenderer(options: MarkdownOptions): Promise<MarkdownRenderer> {
-  const highlighter = (await createHighlighter({ themes: [options.codeTheme], langs: options.highlightLanguages })) as HighlighterGeneric<string, string>;
+export async function createMarkdownRenderer(options: MarkdownOptions, started?: Promise<unknown>): Promise<MarkdownRenderer> {
+  // A highlighter started earlier with the same theme and languages (see cli/build/worker.ts).
+  const highlighter = (await (started ?? createHighlighter({ themes: [options.codeTheme], langs: options.highlightLanguages }))) as HighlighterGeneric<string, string>;
   const parser = unified().use(remarkParse).use(remarkGfmFast).use(remarkDirective).freeze();
   const react = unified().use(rehypeReact, { Fragment, jsx, jsxs, components: markdownComponents }).freeze();
   return {
