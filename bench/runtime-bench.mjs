@@ -4,9 +4,8 @@
 // - the bytes one client-side navigation fetches, measured in Chromium (gzip of each file fetched);
 // - the spread of page data chunks and the one-time costs (manifest, mermaid island).
 // Budgets (issue 3): first load ≤ 80 KB gzip with React, one navigation ≤ 15 KB gzip.
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -71,9 +70,16 @@ if (!existsSync(chromium)) {
   console.log('one navigation: skipped, Chromium is not installed (apt-get install -y chromium)');
   process.exit(0);
 }
-const server = createServer(serveFiles(dist));
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const origin = `http://127.0.0.1:${server.address().port}`;
+// The built portal, served as it is by `docs serve --dist` (the project's own static host).
+const server = spawn(process.execPath, [join(root, 'bin/docs.mjs'), 'serve', '--dist', dist, '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+const origin = await new Promise((resolve) => {
+  let printed = '';
+  server.stdout.on('data', (chunk) => {
+    printed += chunk;
+    const match = /docs serve: (http:\/\/\S+)/.exec(printed);
+    if (match) resolve(match[1]);
+  });
+});
 const { chromium: playwright } = await import('playwright-core');
 const browser = await playwright.launch({ executablePath: chromium, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
 const page = await browser.newPage();
@@ -117,15 +123,5 @@ await page.goto(origin + DOC, { waitUntil: 'networkidle' });
 // An API reference page: its data chunk and the tabs island.
 await measureNavigation('/backend/api/cp-authentication/push-data-to-backend', 'Push a batch of content');
 await browser.close();
-server.close();
+server.kill('SIGINT');
 
-/** Just enough of a static host for the measurement (the bench runs plain JavaScript, not the TS sources). */
-function serveFiles(dir) {
-  return (request, response) => {
-    const path = join(dir, new URL(request.url, 'http://x').pathname);
-    const file = existsSync(path) && statSync(path).isFile() ? path : join(path, 'index.html');
-    if (!existsSync(file)) return response.writeHead(404).end();
-    response.writeHead(200, { 'content-type': file.endsWith('.js') ? 'text/javascript' : file.endsWith('.html') ? 'text/html' : 'application/octet-stream' });
-    response.end(readFileSync(file));
-  };
-}

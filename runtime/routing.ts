@@ -36,3 +36,12 @@ export function isPagePath(pathname: string): boolean {
   const last = pathname.slice(pathname.lastIndexOf('/') + 1);
   return !last.includes('.') || /\.html?$/i.test(last);
 }
+
+/** A percent-decoded URL part; a malformed escape (`100%`, `%zz`) is taken as written instead of throwing. */
+export function decodePercent(text: string, decode: (text: string) => string = decodeURIComponent): string {
+  try {
+    return decode(text);
+  } catch {
+    return text;
+  }
+}

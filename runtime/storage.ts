@@ -1,13 +1,4 @@
-/** localStorage that never throws: private mode or a full quota only lose the choice for this page. */
-
-/** The stored value, or null when absent or storage is unavailable. */
-export function readStorage(key: string): string | null {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null;
-  }
-}
+/** Writing to localStorage without throwing: private mode or a full quota only lose the choice for this page. */
 
 /** Stores a value; silently does nothing when storage is unavailable. */
 export function writeStorage(key: string, value: string): void {

@@ -1,11 +1,13 @@
 /**
- * Stage 7, bundle: esbuild bundles the browser runtime once per build (ESM, minified, content-hashed,
- * code-split) with its CSS. The result is cached by a hash of the runtime sources.
+ * Stage 7, bundle: esbuild bundles the browser runtime (ESM, minified, content-hashed, code-split) with
+ * its CSS. The result is kept with the package, by a hash of the runtime sources, the generator and
+ * the lockfile, and linked into each output.
  */
 import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { hash } from '../util/hash';
 import { PACKAGE_ROOT } from '../util/package-root';
+import { posixRelative } from '../util/fs';
 import type { AssetUrls } from './render';
 import { generatorVersion } from './reuse';
 
@@ -40,7 +42,8 @@ function linkTree(from: string, to: string): void {
 export interface BundleOptions {
   /** Output folder of the build; assets go to `assets/`. */
   outDir: string;
-  cacheDir?: string;
+  /** Reuse a bundle made earlier from the same sources. `docs build --no-cache` bundles afresh. */
+  reuse: boolean;
 }
 
 /** Bundles the runtime into `outDir/assets` and returns the URLs of the entry script and stylesheet. */
@@ -54,11 +57,9 @@ export async function bundleRuntime(options: BundleOptions): Promise<AssetUrls> 
   const key = hash([...inputs, ...files.map((file) => `${relative(runtimeDir, file)}\0${readFileSync(file, 'utf8')}`)].join('\0'));
   // esbuild's chunk hashes depend on where the output folder sits and on the working directory, so
   // the bundle is always made in the same place below the package, from the package, whichever site
-  // is built from wherever: every build of the same sources gets the same file names. `--no-cache`
-  // (no cacheDir) bundles afresh instead of reusing what is there.
-  const cacheRoot = options.cacheDir ?? join(PACKAGE_ROOT, 'node_modules', '.cache', 'docs');
-  const staging = join(cacheRoot, 'bundle', key);
-  if (options.cacheDir && existsSync(join(staging, 'urls.json'))) {
+  // is built from wherever: every build of the same sources gets the same file names.
+  const staging = join(PACKAGE_ROOT, 'node_modules', '.cache', 'docs', 'bundle', key);
+  if (options.reuse && existsSync(join(staging, 'urls.json'))) {
     linkTree(join(staging, 'assets'), join(options.outDir, 'assets'));
     return JSON.parse(readFileSync(join(staging, 'urls.json'), 'utf8')) as AssetUrls;
   }
@@ -86,7 +87,7 @@ export async function bundleRuntime(options: BundleOptions): Promise<AssetUrls> 
     external: ['/favicon.svg'],
     logLevel: 'silent',
   });
-  const url = (file: string): string => `/assets/${relative(assetsDir, join(PACKAGE_ROOT, file)).split('\\').join('/')}`;
+  const url = (file: string): string => `/assets/${posixRelative(assetsDir, join(PACKAGE_ROOT, file))}`;
   const urls: AssetUrls = { js: '', css: '', preload: [] };
   for (const [file, output] of Object.entries(result.metafile.outputs)) {
     // Dynamic imports (mermaid's diagram types) are entry points too; the page entry is `app.*.js`.

@@ -3,7 +3,7 @@
  * pool), links, bundle, write. Every file operation of the build lives here or in the page jobs.
  */
 import { copyFileSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { HydrationData, LastUpdated, Manifest } from '../../runtime/manifest';
 import { versionHeaderValue } from '../../runtime/auth/http';
 import type { ResolvedConfig } from './config';
@@ -12,6 +12,7 @@ import { apiPages } from './openapi/pages';
 import { notFoundPage } from '../../runtime/components/NotFound/NotFound';
 import { DocsError, sortDiagnostics, type Diagnostic } from '../util/errors';
 import { PACKAGE_ROOT } from '../util/package-root';
+import { posixRelative } from '../util/fs';
 import { bundleRuntime } from './bundle';
 import { loadConfig } from './config-file';
 import { collectContent, type ContentTree, type SourceFile } from './content';
@@ -82,7 +83,7 @@ function readContentFolder(dir: string, displayPrefix: string): ContentFiles {
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
       if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
       const path = join(folder, entry.name);
-      const rel = relative(dir, path).split('\\').join('/');
+      const rel = posixRelative(dir, path);
       if (entry.isDirectory()) walk(path);
       else if (entry.name.endsWith('.md') || entry.name === '_category_.json') {
         const text = decodeUtf8(readFileSync(path), displayPrefix + rel, problems);
@@ -117,19 +118,32 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   const cacheDir = options.cache === false ? undefined : join(root, 'node_modules', '.cache', 'docs');
   // With no previous output to reuse, every page will be rendered: the workers start now and warm up
   // (imports, highlighter) while this thread reads the content. A rebuild starts them only if needed.
-  const previous = cacheDir ? readOutputState(cacheDir) : undefined;
-  const cold = !previous || previous.outDir !== outDir || !existsSync(outDir);
-  const pool = options.workerUrl && cold ? startPool({ workerUrl: options.workerUrl, threads: options.threads, highlighting: config.markdown }) : undefined;
+  const state = cacheDir ? readOutputState(cacheDir) : undefined;
+  const previous = state && state.outDir === outDir && existsSync(outDir) ? state.pages : undefined;
+  const pool = options.workerUrl && !previous ? startPool({ workerUrl: options.workerUrl, threads: options.threads, highlighting: config.markdown }) : undefined;
   try {
-    return await buildWith({ options, started, root, outDir, config, cacheDir, pool });
+    return await buildWith({ options, started, root, outDir, config, cacheDir, previous, pool });
   } finally {
     await pool?.close();
   }
 }
 
+/** What `buildWith` starts from: the options, the config, and what the previous build left. */
+interface BuildStart {
+  options: BuildOptions;
+  started: number;
+  root: string;
+  outDir: string;
+  config: ResolvedConfig;
+  cacheDir?: string;
+  /** The previous build's pages in `outDir`, reusable by key; undefined when there is none. */
+  previous?: OutputState['pages'];
+  pool?: RenderPool;
+}
+
 /** The build after the config: content, pages, checks, output. */
-async function buildWith({ options, started, root, outDir, config, cacheDir, pool }: { options: BuildOptions; started: number; root: string; outDir: string; config: ResolvedConfig; cacheDir?: string; pool?: RenderPool }): Promise<BuildReport> {
-  const displayPrefix = `${relative(root, config.contentDir).split('\\').join('/')}/`;
+async function buildWith({ options, started, root, outDir, config, cacheDir, previous, pool }: BuildStart): Promise<BuildReport> {
+  const displayPrefix = `${posixRelative(root, config.contentDir)}/`;
   const lastUpdatesPromise = readLastUpdates(config.contentDir);
   const files = readContentFolder(config.contentDir, displayPrefix);
   const api = await generateApiPages(root, config, files, displayPrefix);
@@ -140,7 +154,7 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, poo
   try {
     // The runtime bundle depends on the docs package alone (its runtime, its bundler settings, its
     // lockfile), never on the site: it is cached with the package and shared by every site it builds.
-    const assets = await bundleRuntime({ outDir: staging, cacheDir: cacheDir && join(PACKAGE_ROOT, 'node_modules', '.cache', 'docs') });
+    const assets = await bundleRuntime({ outDir: staging, reuse: cacheDir !== undefined });
     const template = readFileSync(templateFile(root, 'page.html'), 'utf8');
     // Browsers ask for an icon on every first visit; without one each page logs a failed request.
     copyFileSync(templateFile(root, 'favicon.svg'), join(staging, 'favicon.svg'));
@@ -157,7 +171,7 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, poo
       sidebars: content.sidebars,
     };
     const jobs = jobsOf({ content, config, lastUpdates, api });
-    const { results, keys } = await buildPages({ context, jobs, outDir, options, pool });
+    const { results, keys } = await buildPages({ context, jobs, outDir, options, previous: previous ?? {}, pool });
 
     nameGeneratedSources(results, api.source, displayPrefix);
     const warnings = checkResults(results);
@@ -189,11 +203,9 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, poo
  * results and each page's key: a hash of every input of its bytes (the generator, the shared context,
  * the page's own job and sidebar).
  */
-async function buildPages({ context, jobs, outDir, options, pool }: { context: PageJobContext; jobs: PageJob[]; outDir: string; options: BuildOptions; pool?: RenderPool }): Promise<{ results: PageResult[]; keys: string[] }> {
+async function buildPages({ context, jobs, outDir, options, previous, pool }: { context: PageJobContext; jobs: PageJob[]; outDir: string; options: BuildOptions; previous: OutputState['pages']; pool?: RenderPool }): Promise<{ results: PageResult[]; keys: string[] }> {
   const shared = hash(generatorVersion() + JSON.stringify({ ...context, outDir: '', cacheDir: '' }));
   const keys = jobs.map((job) => hash(`${shared}\0${JSON.stringify(job)}\0${JSON.stringify(context.sidebars[job.sidebar] ?? null)}`));
-  const state = context.cacheDir ? readOutputState(context.cacheDir) : undefined;
-  const previous = state && state.outDir === outDir && existsSync(outDir) ? state.pages : {};
   const results: (PageResult | undefined)[] = new Array(jobs.length);
   const pending: number[] = [];
   const createdDirs = new Set<string>();

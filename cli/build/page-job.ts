@@ -87,8 +87,8 @@ export class PageBuilder {
     this.cacheSalt = hash(generatorVersion() + JSON.stringify(markdownSettings) + JSON.stringify(routeOfFile));
   }
 
-  /** Starts the highlighter now, so the first page rendered later does not wait for it. */
-  warm(): Promise<unknown> {
+  /** The markdown renderer, started on first use; call early so the first page does not wait for it. */
+  warm(): Promise<MarkdownRenderer> {
     this.renderer ??= createMarkdownRenderer(this.context.markdown, this.highlighter);
     return this.renderer;
   }
@@ -146,10 +146,10 @@ export class PageBuilder {
         // A corrupt entry is rebuilt below.
       }
     }
-    this.renderer ??= createMarkdownRenderer(this.context.markdown, this.highlighter);
+    const renderer = await this.warm();
     const sources: string[] = [];
     const images: string[] = [];
-    const markdown = await (await this.renderer).render({
+    const markdown = await renderer.render({
       rel: job.rel,
       body: job.body,
       resolveImage: (rel) => {

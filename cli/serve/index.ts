@@ -13,6 +13,7 @@ import { watch, type FSWatcher } from 'chokidar';
 import { buildSite } from '../build/index';
 import { DocsError, formatDiagnostic } from '../util/errors';
 import { PACKAGE_ROOT } from '../util/package-root';
+import { posixRelative } from '../util/fs';
 import { DEV_ACCOUNTS, handleDevLogin } from './dev-login';
 import { SiteSession, type ContentChange } from './incremental';
 import { CLIENT_PATH, CLIENT_SCRIPT, CLIENT_TAG, EVENTS_PATH, LiveChannel } from './live';
@@ -136,18 +137,14 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     const paths = [...new Set([...unsettled, ...changed])];
     const started = performance.now();
     try {
-      const contentOnly = session !== undefined && paths.every((path) => !relative(contentDir, path).startsWith('..') && /(\.md|_category_\.json)$/.test(path));
-      const changes = paths.map((path): ContentChange => {
-        const text = read(path);
-        applied.set(path, text);
-        return { rel: relative(contentDir, path).split('\\').join('/'), text };
-      });
+      for (const path of paths) applied.set(path, read(path));
       // chokidar drops a second change of one file within 50 ms; look again once that window is over.
       setTimeout(() => {
-        const missed = paths.filter((path) => applied.has(path) && read(path) !== applied.get(path));
+        const missed = paths.filter((path) => read(path) !== applied.get(path));
         if (missed.length > 0) schedule(missed);
       }, 80).unref();
-      let report = contentOnly ? await session!.update(changes) : 'full';
+      const contentOnly = session !== undefined && paths.every((path) => !relative(contentDir, path).startsWith('..') && /(\.md|_category_\.json)$/.test(path));
+      let report = contentOnly ? await session!.update(paths.map((path): ContentChange => ({ rel: posixRelative(contentDir, path), text: applied.get(path) ?? null }))) : 'full';
       if (report === 'full') {
         await fullBuild();
         report = { routes: ['*'], warnings: [], seconds: (performance.now() - started) / 1000 };

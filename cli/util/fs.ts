@@ -1,5 +1,6 @@
-/** Small file helpers shared by the page jobs and output reuse. */
+/** Small file and path helpers shared by the build and the dev server. */
 import { mkdirSync } from 'node:fs';
+import { relative, sep } from 'node:path';
 
 /**
  * Creates `dir` (and its parents) unless this caller already did: `created` remembers, so writing a
@@ -9,4 +10,9 @@ export function ensureDir(dir: string, created: Set<string>): void {
   if (created.has(dir)) return;
   mkdirSync(dir, { recursive: true });
   created.add(dir);
+}
+
+/** `to` relative to `from`, with `/` separators on every platform (paths in routes, URLs and messages). */
+export function posixRelative(from: string, to: string): string {
+  return relative(from, to).split(sep).join('/');
 }

@@ -44,10 +44,11 @@ export function createAuthStore({ key, storage }: { key: string; storage: Creden
    * Writes the state unless storage already holds it: a change another tab made and this one
    * re-read is not echoed back (an echo of a half-applied change could undo the other tab's work).
    */
+  const text = (): string => serialiseCredentials({ uid: state.uid, client: state.client, accessToken: state.accessToken, roles: [...state.roles] });
   const persist = (): void => {
-    const text = serialiseCredentials({ uid: state.uid, client: state.client, accessToken: state.accessToken, roles: [...state.roles] });
+    const current = text();
     try {
-      if (storage.getItem(key) !== text) storage.setItem(key, text);
+      if (storage.getItem(key) !== current) storage.setItem(key, current);
     } catch {
       // Storage unavailable: the sign-in lasts for this page only.
     }
@@ -66,7 +67,7 @@ export function createAuthStore({ key, storage }: { key: string; storage: Creden
     persist,
     reload: () => {
       const next = read();
-      if (next.uid !== state.uid || next.client !== state.client || next.accessToken !== state.accessToken || next.roles.join('\0') !== state.roles.join('\0')) assign(next);
+      if (serialiseCredentials(next) !== text()) assign(next);
     },
   };
 }

@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { notFoundPage } from '../components/NotFound/NotFound';
 import type { PageMeta, SidebarItem, SiteData } from '../manifest';
-import { normalisePath, pageTitle } from '../routing';
+import { decodePercent, normalisePath, pageTitle } from '../routing';
 import { anchorOf, internalUrl, isPlainClick } from './links';
 import { currentConnection as connection, prefetchAllowed, type RouteLoader } from './loader';
 import { ScrollMemory } from './scroll-memory';
@@ -201,13 +201,7 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
     const wanted = intent.current;
     intent.current = null;
     if (!wanted) return;
-    let id = wanted.hash?.slice(1);
-    try {
-      if (id) id = decodeURIComponent(id);
-    } catch {
-      // A malformed escape in the address: look the fragment up as written.
-    }
-    const target = id ? document.getElementById(id) : null;
+    const target = wanted.hash ? document.getElementById(decodePercent(wanted.hash.slice(1))) : null;
     if (target) target.scrollIntoView();
     else scrollTo(0, wanted.y ?? 0);
   }, [loader, site, state.view]);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { OpenAPIV3 } from 'openapi-types';
 import { DocsError, type Diagnostic } from '../../util/errors';
 import type { OpenApiConfig } from '../config';
-import { mapSource, readValidatorMessage } from './spec-errors';
+import { findRef, mapSource, readValidatorMessage } from './spec-errors';
 
 /** A valid spec, dereferenced (`$ref`s replaced by their targets; cycles stay as object cycles). */
 export interface LoadedSpec {
@@ -81,20 +81,6 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
   }
   if (problems.length > 0) throw new DocsError('content', problems);
   return loaded;
-}
-
-/** The JSON pointer of the first `$ref` in `spec` whose value is `target`. */
-function findRef(spec: unknown, target: string): string | undefined {
-  const visit = (node: unknown, pointer: string): string | undefined => {
-    if (node === null || typeof node !== 'object') return undefined;
-    if ((node as { $ref?: unknown }).$ref === target) return `${pointer}/$ref`;
-    for (const [key, child] of Object.entries(node)) {
-      const found = visit(child, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
-      if (found) return found;
-    }
-    return undefined;
-  };
-  return visit(spec, '');
 }
 
 /** `, e.g. one of: A, B` — the schema names the spec does have, when the missing one is a schema. */

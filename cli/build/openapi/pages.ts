@@ -41,14 +41,22 @@ export function kebab(text: string): string {
     .replace(/^-|-$/g, '');
 }
 
-/** One operation of a spec, with what its page needs. */
+/** One operation of a spec, with what its page and samples need. */
 interface Operation {
   method: (typeof METHODS)[number];
   path: string;
   operation: OpenAPIV3.OperationObject;
-  pathParameters: OpenAPIV3.ParameterObject[];
+  /** The path item's parameters and the operation's own, which win over a path one of the same place and name. */
+  parameters: OpenAPIV3.ParameterObject[];
+  /** Security requirements that apply: the operation's own, else the spec's. */
+  security: OpenAPIV3.SecurityRequirementObject[];
   slug: string;
   title: string;
+}
+
+/** The security schemes a spec defines, by name. */
+function schemesOf(document: OpenAPIV3.Document): Record<string, OpenAPIV3.SecuritySchemeObject> {
+  return (document.components?.securitySchemes ?? {}) as Record<string, OpenAPIV3.SecuritySchemeObject>;
 }
 
 function operationsOf(document: OpenAPIV3.Document): Operation[] {
@@ -58,8 +66,17 @@ function operationsOf(document: OpenAPIV3.Document): Operation[] {
     for (const method of METHODS) {
       const operation = item[method];
       if (!operation) continue;
-      const title = operation.summary ?? operation.operationId ?? `${method.toUpperCase()} ${path}`;
-      operations.push({ method, path, operation, pathParameters: (item.parameters ?? []) as OpenAPIV3.ParameterObject[], slug: kebab(operation.operationId ?? operation.summary ?? `${method} ${path}`), title });
+      const byPlace = new Map<string, OpenAPIV3.ParameterObject>();
+      for (const parameter of [...(item.parameters ?? []), ...(operation.parameters ?? [])] as OpenAPIV3.ParameterObject[]) byPlace.set(`${parameter.in}:${parameter.name}`, parameter);
+      operations.push({
+        method,
+        path,
+        operation,
+        parameters: [...byPlace.values()],
+        security: operation.security ?? document.security ?? [],
+        slug: kebab(operation.operationId ?? operation.summary ?? `${method} ${path}`),
+        title: operation.summary ?? operation.operationId ?? `${method.toUpperCase()} ${path}`,
+      });
     }
   }
   return operations;
@@ -140,8 +157,6 @@ function mediaLines(content: Record<string, OpenAPIV3.MediaTypeObject> | undefin
 function operationPage(spec: LoadedSpec, op: Operation, base: string, options: ApiPagesOptions): string {
   const { document } = spec;
   const { operation } = op;
-  const schemes = (document.components?.securitySchemes ?? {}) as Record<string, OpenAPIV3.SecuritySchemeObject>;
-  const security = operation.security ?? document.security ?? [];
   const lines = [
     frontmatter({
       title: op.title,
@@ -156,13 +171,11 @@ function operationPage(spec: LoadedSpec, op: Operation, base: string, options: A
   if (operation.deprecated) lines.push(':::danger[Deprecated]', 'This operation is deprecated: do not use it in new code, and move existing callers to its replacement.', ':::', '');
   if (operation.description) lines.push(operation.description.trim(), '');
 
-  const parameters = new Map<string, OpenAPIV3.ParameterObject>();
-  for (const parameter of [...op.pathParameters, ...((operation.parameters ?? []) as OpenAPIV3.ParameterObject[])]) parameters.set(`${parameter.in}:${parameter.name}`, parameter);
   const body = operation.requestBody as OpenAPIV3.RequestBodyObject | undefined;
-  if (parameters.size > 0 || body) {
+  if (op.parameters.length > 0 || body) {
     lines.push('## Request', '');
     for (const location of ['path', 'query', 'header', 'cookie']) {
-      const group = [...parameters.values()].filter((parameter) => parameter.in === location);
+      const group = op.parameters.filter((parameter) => parameter.in === location);
       if (group.length === 0) continue;
       lines.push(`### ${location.charAt(0).toUpperCase()}${location.slice(1)} parameters`, '', ...parameterTable(group), '');
     }
@@ -187,7 +200,7 @@ function operationPage(spec: LoadedSpec, op: Operation, base: string, options: A
     lines.push(...mediaLines(response.content, 'Example'));
   }
 
-  lines.push('## Security', '', ...securityLines(security, schemes), '');
+  lines.push('## Security', '', ...securityLines(op.security, schemesOf(document)), '');
   lines.push('## Code samples', '', ':::tabs');
   for (const sample of samplesOf(spec, op, options)) lines.push(`\`\`\`${sample.lang} title="${sample.label}"`, sample.code, '```');
   lines.push(':::', '');
@@ -195,11 +208,10 @@ function operationPage(spec: LoadedSpec, op: Operation, base: string, options: A
 }
 
 function samplesOf(spec: LoadedSpec, op: Operation, options: ApiPagesOptions): CodeSample[] {
-  const { document } = spec;
-  const schemes = (document.components?.securitySchemes ?? {}) as Record<string, OpenAPIV3.SecuritySchemeObject>;
-  const server = document.servers?.[0]?.url ?? 'https://api.example.com';
-  const security = op.operation.security ?? document.security ?? [];
-  return codeSamples(sampleRequest({ server, path: op.path, method: op.method, operation: op.operation, pathParameters: op.pathParameters, securitySchemes: schemes, security, defaultHeaders: options.defaultHeaders }));
+  const server = spec.document.servers?.[0]?.url ?? 'https://api.example.com';
+  return codeSamples(
+    sampleRequest({ server, path: op.path, method: op.method, operation: op.operation, parameters: op.parameters, securitySchemes: schemesOf(spec.document), security: op.security, defaultHeaders: options.defaultHeaders }),
+  );
 }
 
 /** Every operation's code samples, by operation slug (the tests run each through its language's syntax check). */
@@ -219,7 +231,7 @@ function infoPage(spec: LoadedSpec, base: string, operations: Operation[], group
     for (const server of document.servers) lines.push(`- ${code(server.url)}${server.description ? ` — ${inline(server.description)}` : ''}`);
     lines.push('');
   }
-  const schemes = (document.components?.securitySchemes ?? {}) as Record<string, OpenAPIV3.SecuritySchemeObject>;
+  const schemes = schemesOf(document);
   lines.push('## Security schemes', '', ...securityLines(document.security ?? [], schemes), '');
   if (Object.keys(schemes).length > 0) {
     lines.push('Schemes this API defines:', '');

@@ -38,8 +38,8 @@ export interface SampleRequestOptions {
   path: string;
   method: string;
   operation: OpenAPIV3.OperationObject;
-  /** Parameters declared on the path item, shared by its operations. */
-  pathParameters: OpenAPIV3.ParameterObject[];
+  /** Every parameter of the operation, the path item's included. */
+  parameters: OpenAPIV3.ParameterObject[];
   securitySchemes: Record<string, OpenAPIV3.SecuritySchemeObject>;
   /** Security requirements applying to the operation (its own, else the spec's). */
   security: OpenAPIV3.SecurityRequirementObject[];
@@ -60,13 +60,10 @@ function text(value: unknown): string {
 
 /** The request an operation's samples make: path filled from examples, query, headers, auth and a JSON body. */
 export function sampleRequest(options: SampleRequestOptions): SampleRequest {
-  const byKey = new Map<string, OpenAPIV3.ParameterObject>();
-  for (const parameter of [...options.pathParameters, ...((options.operation.parameters ?? []) as OpenAPIV3.ParameterObject[])]) byKey.set(`${parameter.in}:${parameter.name}`, parameter);
-  const parameters = [...byKey.values()];
   let path = options.path;
   const query = new URLSearchParams();
   const headers: [string, string][] = [['Accept', 'application/json']];
-  for (const parameter of parameters) {
+  for (const parameter of options.parameters) {
     const value = parameterExample(parameter);
     if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, encodeURIComponent(text(value ?? parameter.name)));
     else if (value === undefined && !parameter.required) continue;

@@ -41,6 +41,20 @@ export function pointersByJsonLine(value: unknown): string[] {
   return lines;
 }
 
+/** The JSON pointer of the first `$ref` in `spec` whose value is `target`. */
+export function findRef(spec: unknown, target: string): string | undefined {
+  const visit = (node: unknown, pointer: string): string | undefined => {
+    if (node === null || typeof node !== 'object') return undefined;
+    if ((node as { $ref?: unknown }).$ref === target) return `${pointer}/$ref`;
+    for (const [key, child] of Object.entries(node)) {
+      const found = visit(child, `${pointer}/${escapeToken(key)}`);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return visit(spec, '');
+}
+
 /** The problem's first line and the JSON pointer of its code frame's marked line, when it has one. */
 export function readValidatorMessage(message: string, spec: unknown): { text: string; pointer?: string } {
   const first = message.split('\n')[0]!.trim();

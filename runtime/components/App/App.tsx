@@ -38,22 +38,17 @@ export function App({ site, initial, loader, session }: AppProps): JSX.Element {
   const { view, main } = state;
   const showsPage = main.kind === 'view';
 
-  // Mermaid diagrams are an island: their chunk loads only on pages that have one.
+  // Islands: each chunk loads only on pages that need it — mermaid draws the diagrams, the tabs
+  // island applies the remembered code-sample tab and handles clicks.
   useEffect(() => {
-    if (!showsPage || !view.page.hasMermaid) return;
+    if (!showsPage) return;
+    const body = document.querySelector('#main .markdown');
     let cancelled = false;
-    void loadMermaid().then((mermaid) => {
-      if (!cancelled) void mermaid.renderDiagrams(document.querySelector('#main .markdown'));
-    });
+    if (view.page.hasMermaid) void loadMermaid().then((mermaid) => !cancelled && void mermaid.renderDiagrams(body));
+    if (view.page.hasTabs) void loadTabs().then((tabs) => !cancelled && tabs.activateTabs(body ?? document, site.storageKeys.codeTab));
     return () => {
       cancelled = true;
     };
-  }, [view, showsPage]);
-
-  // Tab sets likewise: the island applies the remembered tab and handles clicks.
-  useEffect(() => {
-    if (!showsPage || !view.page.hasTabs) return;
-    void loadTabs().then((tabs) => tabs.activateTabs(document.querySelector('#main .markdown') ?? document, site.storageKeys.codeTab));
   }, [view, showsPage, site]);
 
   const content = (

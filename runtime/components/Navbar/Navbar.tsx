@@ -1,7 +1,7 @@
-import { useEffect, useState, type JSX } from 'react';
+import type { JSX } from 'react';
 import type { NavItem, SiteData } from '../../manifest';
 import { isActiveSection } from '../../routing';
-import { readStorage, writeStorage } from '../../storage';
+import { writeStorage } from '../../storage';
 import { toggleTheme } from '../../theme';
 import { NavbarDropdown } from './NavbarDropdown';
 import './navbar.css';
@@ -47,25 +47,8 @@ export function NavbarEnd({ site }: { site: SiteData }): JSX.Element {
   );
 }
 
-/** The version dropdown's choice, kept in localStorage; the stored name wins once it is a known version. */
-function useVersion(site: SiteData): [string, (name: string) => void] {
-  const [name, setName] = useState(site.version.name);
-  useEffect(() => {
-    const stored = readStorage(site.storageKeys.version);
-    if (stored === site.version.name) setName(stored);
-  }, [site]);
-  return [
-    name,
-    (next: string) => {
-      setName(next);
-      writeStorage(site.storageKeys.version, next);
-    },
-  ];
-}
-
 /** Top navigation: brand, the section items, and on the right locale, version, colour mode, repository and log out. */
 export function Navbar({ site, route, onOpenMenu, menuOpen }: NavbarProps): JSX.Element {
-  const [version, chooseVersion] = useVersion(site);
   return (
     <nav className="navbar" aria-label="Main">
       <div className="navbar-inner">
@@ -82,7 +65,8 @@ export function Navbar({ site, route, onOpenMenu, menuOpen }: NavbarProps): JSX.
           <NavbarDropdown
             name="Version"
             label={site.version.label}
-            entries={[{ label: site.version.label, href: route, active: version === site.version.name, onSelect: () => chooseVersion(site.version.name) }]}
+            // The site has one version, so the stored choice can only be that one: it is written, never read back.
+            entries={[{ label: site.version.label, href: route, active: true, onSelect: () => writeStorage(site.storageKeys.version, site.version.name) }]}
           />
           <NavbarEnd site={site} />
         </div>

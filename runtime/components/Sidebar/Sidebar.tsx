@@ -30,7 +30,7 @@ function SidebarList({ items, route, level }: SidebarNavProps & { level: number 
         ) : (
           <li key={`${item.label}:${item.route ?? ''}`} className="sidebar-item sidebar-category">
             {item.route ? (
-              <a className={item.route === route ? 'sidebar-link sidebar-category-label active' : 'sidebar-link sidebar-category-label'} href={item.route} aria-current={item.route === route ? 'page' : undefined}>
+              <a className={linkClass('sidebar-category-label', item.route === route)} href={item.route} aria-current={item.route === route ? 'page' : undefined}>
                 {item.label}
               </a>
             ) : (

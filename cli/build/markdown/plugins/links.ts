@@ -4,7 +4,7 @@
  */
 import type { Root } from 'mdast';
 import type { Definition, Image, Link } from 'mdast';
-import { normalisePath } from '../../../../runtime/routing';
+import { decodePercent, normalisePath } from '../../../../runtime/routing';
 import { walk } from '../walk';
 import type { Diagnostic } from '../../../util/errors';
 
@@ -47,7 +47,7 @@ export function remarkLinks(options: LinksOptions) {
       const node = walked as Image | Link | Definition | { type: 'other'; url?: undefined };
       if (node.type === 'image') {
         if (SCHEME.test(node.url) || node.url.startsWith('//') || node.url.startsWith('/')) return;
-        const target = resolvePath(dir, safeDecode(node.url.split(/[?#]/)[0]!, decodeURI));
+        const target = resolvePath(dir, decodePercent(node.url.split(/[?#]/)[0]!, decodeURI));
         const url = target === undefined ? undefined : options.resolveImage(target);
         if (url === undefined) {
           options.errors.push({ ...at(file, node), message: `image "${node.url}" does not exist`, fix: `put the image at ${options.displayPrefix}${target ?? node.url} or correct the path` });
@@ -63,7 +63,7 @@ export function remarkLinks(options: LinksOptions) {
         return;
       }
       if (/\.mdx?$/.test(pathPart) && !pathPart.startsWith('/')) {
-        const target = resolvePath(dir, safeDecode(pathPart, decodeURI));
+        const target = resolvePath(dir, decodePercent(pathPart, decodeURI));
         const route = target === undefined ? undefined : options.routeOfFile[target];
         if (route === undefined) {
           options.warnings.push({ ...at(file, node), message: `link to "${url}": no markdown file ${options.displayPrefix}${target ?? pathPart}`, fix: 'correct the path, or link to a route' });
@@ -87,7 +87,7 @@ function at(file: string, node: { position?: { start: { line: number; column: nu
 
 function splitHash(url: string): [string, string | undefined] {
   const i = url.indexOf('#');
-  return i === -1 ? [url, undefined] : [url.slice(0, i), safeDecode(url.slice(i + 1), decodeURIComponent) || undefined];
+  return i === -1 ? [url, undefined] : [url.slice(0, i), decodePercent(url.slice(i + 1)) || undefined];
 }
 
 /** Resolves `target` against folder `dir` (both below the content folder); undefined when it climbs out. */
@@ -103,11 +103,3 @@ export function resolvePath(dir: string, target: string): string | undefined {
   return parts.join('/');
 }
 
-/** A percent-decoded URL part; a malformed escape (`100%`, `%zz`) is taken literally instead of failing the page. */
-function safeDecode(text: string, decode: (text: string) => string): string {
-  try {
-    return decode(text);
-  } catch {
-    return text;
-  }
-}
