@@ -4,10 +4,9 @@
  * diagram placeholder the runtime renders. Unknown languages fall back to plain text with a warning.
  */
 import type { Element, ElementContent } from 'hast';
-import { toHtml } from 'hast-util-to-html';
 import type { Code, Root } from 'mdast';
-import type { HighlighterGeneric, ShikiTransformer } from 'shiki';
-import { bundledLanguages } from 'shiki';
+import type { HighlighterGeneric, ThemedToken } from 'shiki';
+import { bundledLanguages, getTokenStyleObject, stringifyTokenStyle } from 'shiki';
 import { walk } from '../walk';
 import type { Diagnostic } from '../../../util/errors';
 
@@ -80,31 +79,60 @@ export function renderFence(node: Code, options: CodeHandlerOptions): Element {
     });
     lang = 'text';
   }
-  const highlightLines: ShikiTransformer = {
-    line(line, number) {
-      if (meta.highlight.has(number)) this.addClassToHast(line, 'highlighted');
-    },
-  };
-  const root = options.highlighter.codeToHast(node.value, {
-    lang: PLAIN.has(lang) ? 'text' : lang,
-    theme: options.theme,
-    transformers: [highlightLines],
-  });
-  const pre = root.children.find((child): child is Element => child.type === 'element');
-  // Thousands of token spans would each become a React element; they carry no behaviour, so the
-  // `code` element keeps them as one HTML string that the Code component injects.
-  const code = pre?.children.find((child): child is Element => child.type === 'element' && child.tagName === 'code');
-  if (code) {
-    code.properties.dataHtml = toHtml(code.children);
-    code.children = [];
-  }
+  const pre = highlight(options.highlighter, node.value, PLAIN.has(lang) ? 'text' : lang, options.theme, meta.highlight);
   const children: ElementContent[] = [];
   if (meta.title) children.push({ type: 'element', tagName: 'div', properties: { className: ['code-block-title'] }, children: [{ type: 'text', value: meta.title }] });
-  if (pre) children.push(pre);
+  children.push(pre);
   return {
     type: 'element',
     tagName: 'div',
     properties: { className: ['code-block'], dataLanguage: PLAIN.has(lang) ? 'text' : lang },
     children,
+  };
+}
+
+/** Token text as hast-util-to-html writes it: `<` and `&` as hexadecimal references. */
+function escapeText(value: string): string {
+  return value.replace(/[<&]/g, (character) => (character === '<' ? '&#x3C;' : '&#x26;'));
+}
+
+/** Whitespace-only tokens join the next token (shiki's `mergeWhitespaces`), unless underlined or struck through. */
+function mergeWhitespace(line: ThemedToken[]): ThemedToken[] {
+  const merged: ThemedToken[] = [];
+  let carried = '';
+  line.forEach((token, i) => {
+    const decorated = token.fontStyle !== undefined && (token.fontStyle & (4 | 8)) !== 0; // Underline | Strikethrough
+    if (!decorated && /^\s+$/.test(token.content) && line[i + 1]) carried += token.content;
+    else if (carried) {
+      if (decorated) merged.push({ content: carried, offset: token.offset }, token);
+      else merged.push({ ...token, content: carried + token.content });
+      carried = '';
+    } else merged.push(token);
+  });
+  return merged;
+}
+
+/**
+ * A highlighted `pre` whose `code` holds its token spans as one HTML string (`data-html`): the same
+ * markup as shiki's `codeToHast` followed by hast-util-to-html, written straight from the tokens.
+ * Thousands of token spans would otherwise each become a hast node, then a React element; they carry
+ * no behaviour, and building them was a third of the highlighting time.
+ */
+export function highlight(highlighter: HighlighterGeneric<string, string>, code: string, lang: string, theme: string, highlighted: ReadonlySet<number>): Element {
+  const { tokens, fg, bg, themeName } = highlighter.codeToTokens(code, { lang, theme });
+  let html = '';
+  tokens.forEach((line, i) => {
+    html += `${i > 0 ? '\n' : ''}<span class="${highlighted.has(i + 1) ? 'line highlighted' : 'line'}">`;
+    for (const token of mergeWhitespace(line)) {
+      const style = stringifyTokenStyle(token.htmlStyle ?? getTokenStyleObject(token));
+      html += `${style ? `<span style="${style.replace(/&/g, '&#x26;').replace(/"/g, '&#x22;')}">` : '<span>'}${escapeText(token.content)}</span>`;
+    }
+    html += '</span>';
+  });
+  return {
+    type: 'element',
+    tagName: 'pre',
+    properties: { class: `shiki ${themeName ?? ''}`, style: `background-color:${bg};color:${fg}`, tabindex: '0' },
+    children: [{ type: 'element', tagName: 'code', properties: { dataHtml: html }, children: [] }],
   };
 }
