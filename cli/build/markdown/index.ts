@@ -1,8 +1,8 @@
 /**
  * Stage 3, markdown: one unified pipeline from a page's markdown to its body HTML, TOC, ids and links.
  * The plugin order, and why:
- *   1. remark-parse + remark-gfm (plugins/gfm.ts) + remark-directive — GFM syntax and `:::` blocks
- *      must be parsed first;
+ *   1. remark-parse + GFM + remark-directive (plugins/gfm.ts) — GFM syntax and `:::` blocks must be
+ *      parsed first;
  *   2. remarkTabs — `:::tabs` code tab sets and `::api-endpoint` lines, before the next step would
  *      restore them as text;
  *   3. remarkAdmonitions — turns known directives into asides and restores every other one as text;
@@ -17,11 +17,8 @@ import { jsx, jsxs } from 'react/jsx-runtime';
 import { renderToString } from 'react-dom/server';
 import type { ReactElement } from 'react';
 import type { Root as HastRoot } from 'hast';
-import type { Root as MdastRoot } from 'mdast';
 import { toHast } from 'mdast-util-to-hast';
 import rehypeReact from 'rehype-react';
-import remarkDirective from 'remark-directive';
-import remarkParse from 'remark-parse';
 import { createHighlighter, type HighlighterGeneric } from 'shiki';
 import { unified } from 'unified';
 import { VFile } from 'vfile';
@@ -33,7 +30,7 @@ import { collectLanguages, renderFence } from './plugins/code';
 import { sanitizeRawHtml } from './plugins/raw-html';
 import { remarkTabs } from './plugins/tabs';
 import { findUnclosed } from './plugins/unclosed';
-import { remarkGfmFast } from './plugins/gfm';
+import { createParser } from './plugins/gfm';
 import { rehypeHeadings } from './plugins/headings';
 import { remarkLinks, type FoundLink } from './plugins/links';
 
@@ -83,7 +80,7 @@ export interface MarkdownRenderer {
 export async function createMarkdownRenderer(options: MarkdownOptions, started?: Promise<unknown>): Promise<MarkdownRenderer> {
   // A highlighter started earlier with the same theme and languages (see cli/build/worker.ts).
   const highlighter = (await (started ?? createHighlighter({ themes: [options.codeTheme], langs: options.highlightLanguages }))) as HighlighterGeneric<string, string>;
-  const parser = unified().use(remarkParse).use(remarkGfmFast).use(remarkDirective).freeze();
+  const parse = createParser();
   const react = unified().use(rehypeReact, { Fragment, jsx, jsxs, components: markdownComponents }).freeze();
   return {
     async render(input) {
@@ -92,7 +89,7 @@ export async function createMarkdownRenderer(options: MarkdownOptions, started?:
       const errors: Diagnostic[] = [];
       const links: FoundLink[] = [];
       const source = normaliseAdmonitionTitles(input.body);
-      const mdast = parser.parse(source) as MdastRoot;
+      const mdast = parse(source);
       errors.push(...findUnclosed(mdast, source, file));
       let hasTabs = false;
       remarkTabs(() => (hasTabs = true))(mdast);
