@@ -22,7 +22,7 @@ import { hash } from '../util/hash';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
 import { runPageJobs, startPool, type RenderPool } from './pool';
 import { renderPage } from './render';
-import { generatorVersion, readOutputState, reuseFiles, writeOutputState, type OutputState } from './reuse';
+import { generatorVersion, markdownKeys, readMarkdownCache, readOutputState, reuseFiles, writeMarkdownCache, writeOutputState, type MarkdownCache, type OutputState } from './reuse';
 import { createStaging, discardStaging, publishStaging } from './write';
 
 /** Options of `buildSite`. */
@@ -165,13 +165,13 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, pre
       assets,
       contentDir: config.contentDir,
       outDir: staging,
-      cacheDir,
+      cacheMarkdown: cacheDir !== undefined,
       manifestUrl: '/manifest.json',
       editUrl: config.editUrl,
       sidebars: content.sidebars,
     };
     const jobs = jobsOf({ content, config, lastUpdates, api });
-    const { results, keys } = await buildPages({ context, jobs, outDir, options, previous: previous ?? {}, pool });
+    const { results, keys } = await buildPages({ context, jobs, outDir, options, previous: previous ?? {}, pool, cacheDir });
 
     nameGeneratedSources(results, api.source, displayPrefix);
     const warnings = checkResults(results);
@@ -190,7 +190,7 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, pre
       cachedPages: results.filter((result) => result.cached).length,
       warnings,
       seconds: (performance.now() - started) / 1000,
-      state: { root, config, files, api, content, lastUpdates, context: { ...context, outDir }, results },
+      state: { root, config, files, api, content, lastUpdates, context: { ...context, outDir, cacheMarkdown: false }, results },
     };
   } catch (error) {
     discardStaging(staging);
@@ -199,12 +199,12 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, pre
 }
 
 /**
- * Links unchanged pages from the previous output and renders the rest on the worker pool. Returns the
- * results and each page's key: a hash of every input of its bytes (the generator, the shared context,
- * the page's own job and sidebar).
+ * Links unchanged pages from the previous output and renders the rest on the worker pool, giving each
+ * the markdown cache's entry when its markdown is unchanged. Returns the results and each page's key:
+ * a hash of every input of its bytes (the generator, the shared context, the page's own job and sidebar).
  */
-async function buildPages({ context, jobs, outDir, options, previous, pool }: { context: PageJobContext; jobs: PageJob[]; outDir: string; options: BuildOptions; previous: OutputState['pages']; pool?: RenderPool }): Promise<{ results: PageResult[]; keys: string[] }> {
-  const shared = hash(generatorVersion() + JSON.stringify({ ...context, outDir: '', cacheDir: '' }));
+async function buildPages({ context, jobs, outDir, options, previous, pool, cacheDir }: { context: PageJobContext; jobs: PageJob[]; outDir: string; options: BuildOptions; previous: OutputState['pages']; pool?: RenderPool; cacheDir?: string }): Promise<{ results: PageResult[]; keys: string[] }> {
+  const shared = hash(generatorVersion() + JSON.stringify({ ...context, outDir: '', cacheMarkdown: false }));
   const keys = jobs.map((job) => hash(`${shared}\0${JSON.stringify(job)}\0${JSON.stringify(context.sidebars[job.sidebar] ?? null)}`));
   const results: (PageResult | undefined)[] = new Array(jobs.length);
   const pending: number[] = [];
@@ -215,8 +215,25 @@ async function buildPages({ context, jobs, outDir, options, previous, pool }: { 
     else pending.push(i);
   });
   if (pending.length > 0) {
-    const built = await runPageJobs({ context, jobs: pending.map((i) => jobs[i]!), workerUrl: options.workerUrl, threads: options.threads, pool });
-    pending.forEach((jobIndex, i) => (results[jobIndex] = built[i]));
+    const markdownKey = cacheDir ? markdownKeys(context.markdown, jobs) : [];
+    // Read once, here; each page gets its own entry with its job.
+    const cache: MarkdownCache = cacheDir ? readMarkdownCache(cacheDir) : {};
+    const pendingJobs = pending.map((i) => {
+      const cached = cache[markdownKey[i] ?? ''];
+      return cached ? { ...jobs[i]!, cached } : jobs[i]!;
+    });
+    const built = await runPageJobs({ context, jobs: pendingJobs, workerUrl: options.workerUrl, threads: options.threads, pool });
+    pending.forEach((jobIndex, i) => {
+      const { markdown, ...result } = built[i]!;
+      if (markdown) cache[markdownKey[jobIndex]!] = markdown;
+      results[jobIndex] = result;
+    });
+    if (cacheDir) {
+      // Exactly the current pages' entries: the fresh ones, and the earlier ones still in use.
+      const current: MarkdownCache = {};
+      for (const key of markdownKey) if (cache[key]) current[key] = cache[key];
+      writeMarkdownCache(cacheDir, current);
+    }
   }
   return { results: results as PageResult[], keys };
 }

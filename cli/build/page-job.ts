@@ -1,5 +1,5 @@
 /**
- * One page, from markdown to files on disk: markdown (through the content-hash cache), layout render,
+ * One page, from markdown to files on disk: markdown (or the markdown cache's entry the job carries), layout render,
  * `index.html` and the page's data chunk. Runs inside a worker thread, or in-process for tests.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,6 @@ import { hash } from '../util/hash';
 import { createMarkdownRenderer, type MarkdownOptions, type MarkdownRenderer, type RenderedMarkdown } from './markdown/index';
 import type { FoundLink } from './markdown/plugins/links';
 import { renderPage, type AssetUrls } from './render';
-import { generatorVersion } from './reuse';
 
 /** What every page job of one build shares. */
 export interface PageJobContext {
@@ -23,8 +22,8 @@ export interface PageJobContext {
   contentDir: string;
   /** Absolute output folder being written. */
   outDir: string;
-  /** Absolute cache folder, or undefined to disable the cache. */
-  cacheDir?: string;
+  /** Return each freshly rendered page's markdown (`PageResult.markdown`) for the build's markdown cache. */
+  cacheMarkdown: boolean;
   manifestUrl: string;
   /** Edit-link prefix (before the path below the content folder). */
   editUrl: string;
@@ -47,6 +46,8 @@ export interface PageJob {
   lastUpdated?: LastUpdated;
   /** Edit link, when not the content folder's (generated API pages link to their spec). */
   editUrl?: string;
+  /** The page's markdown from an earlier build whose markdown key matched (see `markdownKeys`). */
+  cached?: MarkdownEntry;
 }
 
 /** What the main thread needs back from a page. */
@@ -64,9 +65,12 @@ export interface PageResult {
   cached: boolean;
   /** Files written for the page, relative to the output folder (HTML, data chunk, images). */
   files: string[];
+  /** The freshly rendered markdown, when the context asks for it and the page had no error. */
+  markdown?: MarkdownEntry;
 }
 
-interface CacheEntry extends RenderedMarkdown {
+/** The markdown stage's result for one page, as the markdown cache keeps it. */
+export interface MarkdownEntry extends RenderedMarkdown {
   /** Images the page uses (paths below the content folder), re-copied on a cache hit. */
   sources: string[];
 }
@@ -74,7 +78,6 @@ interface CacheEntry extends RenderedMarkdown {
 /** Builds pages; holds the highlighter, so create one per thread. */
 export class PageBuilder {
   private renderer: Promise<MarkdownRenderer> | undefined;
-  private readonly cacheSalt: string;
   /** Folders this builder has created. */
   private readonly createdDirs = new Set<string>();
 
@@ -82,10 +85,7 @@ export class PageBuilder {
     private readonly context: PageJobContext,
     /** A highlighter already being started (worker threads start it before their first page). */
     private readonly highlighter?: Promise<unknown>,
-  ) {
-    const { routeOfFile, ...markdownSettings } = context.markdown;
-    this.cacheSalt = hash(generatorVersion() + JSON.stringify(markdownSettings) + JSON.stringify(routeOfFile));
-  }
+  ) {}
 
   /** The markdown renderer, started on first use; call early so the first page does not wait for it. */
   warm(): Promise<MarkdownRenderer> {
@@ -105,7 +105,7 @@ export class PageBuilder {
 
   /** Renders and writes one page. */
   async build(job: PageJob): Promise<PageResult> {
-    const { markdown, cached } = await this.markdownOf(job);
+    const { markdown, cached, entry } = await this.markdownOf(job);
     const { context } = this;
     const meta: PageMeta = {
       route: job.route,
@@ -131,20 +131,16 @@ export class PageBuilder {
     const dataUrl = `/assets/pages/${routeSlug(job.route)}.${hash(chunk).slice(0, 8)}.js`;
     this.writeFile(join(context.outDir, dataUrl), chunk);
     files.push(dataUrl.slice(1));
-    return { route: job.route, dataUrl, mermaid: markdown.hasMermaid, links: markdown.links, ids: markdown.ids, warnings: markdown.warnings, errors: markdown.errors, cached, files };
+    const result: PageResult = { route: job.route, dataUrl, mermaid: markdown.hasMermaid, links: markdown.links, ids: markdown.ids, warnings: markdown.warnings, errors: markdown.errors, cached, files };
+    if (entry && context.cacheMarkdown && markdown.errors.length === 0) result.markdown = entry;
+    return result;
   }
 
-  private async markdownOf(job: PageJob): Promise<{ markdown: RenderedMarkdown & { images: string[] }; cached: boolean }> {
-    const key = hash(`${this.cacheSalt}\0${job.rel}\0${job.body}`);
-    const cacheFile = this.context.cacheDir ? join(this.context.cacheDir, 'pages', `${key}.json`) : undefined;
-    if (cacheFile && existsSync(cacheFile)) {
-      try {
-        const entry = JSON.parse(readFileSync(cacheFile, 'utf8')) as CacheEntry;
-        const images = entry.sources.map((source) => this.copyImage(source)?.slice(1) ?? '');
-        if (images.every(Boolean)) return { markdown: { ...entry, images }, cached: true };
-      } catch {
-        // A corrupt entry is rebuilt below.
-      }
+  private async markdownOf(job: PageJob): Promise<{ markdown: RenderedMarkdown & { images: string[] }; cached: boolean; entry?: MarkdownEntry }> {
+    if (job.cached) {
+      const { sources } = job.cached;
+      const images = sources.map((source) => this.copyImage(source)?.slice(1) ?? '');
+      if (images.every(Boolean)) return { markdown: { ...job.cached, images }, cached: true };
     }
     const renderer = await this.warm();
     const sources: string[] = [];
@@ -161,8 +157,7 @@ export class PageBuilder {
         return url;
       },
     });
-    if (cacheFile && markdown.errors.length === 0) this.writeFile(cacheFile, JSON.stringify({ ...markdown, sources } satisfies CacheEntry));
-    return { markdown: { ...markdown, images }, cached: false };
+    return { markdown: { ...markdown, images }, cached: false, entry: { ...markdown, sources } };
   }
 
   // Synchronous on purpose: measured faster here than fs.promises, which pays three thread-pool hops per file.

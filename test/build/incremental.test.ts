@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyFixture, readRoute, runDocs, snapshotTree } from '../support/site';
+import { copyFixture, readRoute, REPO, runDocs, snapshotTree } from '../support/site';
 
 describe('last-update data from git', () => {
   it('shows the author and date of the last commit that touched each file', () => {
@@ -46,6 +46,24 @@ describe('rebuilds', () => {
     writeFileSync(faq, readFileSync(faq, 'utf8').replace('Because the backend', 'Because our backend'));
     const run = runDocs(['build', '--root', site]);
     expect(run.stdout).toMatch(/Built 6 pages in [\d.]+ s \(5 from cache\)/);
+    expect(readRoute(join(site, 'dist'), '/guide/faq')).toContain('Because our backend is a Rails application.');
+  });
+
+  it('lays every page out again when the template changes, taking each page\'s markdown from the cache', () => {
+    const site = copyFixture('basic');
+    expect(runDocs(['build', '--root', site]).code).toBe(0);
+    mkdirSync(join(site, 'templates'));
+    writeFileSync(join(site, 'templates/page.html'), readFileSync(join(REPO, 'templates/page.html'), 'utf8').replace('<head>', '<head>\n    <meta name="generator" content="quad-docs" />'));
+    const run = runDocs(['build', '--root', site]);
+    expect(run.stdout).toMatch(/Built 6 pages in [\d.]+ s \(6 from cache\)/);
+    const faq = readRoute(join(site, 'dist'), '/guide/faq');
+    expect(faq).toContain('<meta name="generator" content="quad-docs" />');
+    expect(faq).toContain('Because the backend is a Rails application.');
+    // A page whose markdown changed as well is rendered afresh; the other five still come from the cache.
+    writeFileSync(join(site, 'templates/page.html'), readFileSync(join(REPO, 'templates/page.html'), 'utf8'));
+    const file = join(site, 'content/guide/faq.md');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('Because the backend', 'Because our backend'));
+    expect(runDocs(['build', '--root', site]).stdout).toMatch(/Built 6 pages in [\d.]+ s \(5 from cache\)/);
     expect(readRoute(join(site, 'dist'), '/guide/faq')).toContain('Because our backend is a Rails application.');
   });
 
