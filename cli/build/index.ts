@@ -199,41 +199,59 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, pre
 }
 
 /**
+ * Each page's output key: a hash of every input of its bytes (the generator, the shared context, the
+ * page's own job and sidebar). A sidebar is serialised once, not once per page of it.
+ */
+function outputKeys(context: PageJobContext, jobs: PageJob[]): string[] {
+  const shared = hash(generatorVersion() + JSON.stringify({ ...context, outDir: '', cacheMarkdown: false }));
+  const sidebars = new Map<string, string>();
+  return jobs.map((job) => {
+    let sidebar = sidebars.get(job.sidebar);
+    if (sidebar === undefined) sidebars.set(job.sidebar, (sidebar = JSON.stringify(context.sidebars[job.sidebar] ?? null)));
+    return hash(`${shared}\0${JSON.stringify(job)}\0${sidebar}`);
+  });
+}
+
+/**
  * Links unchanged pages from the previous output and renders the rest on the worker pool, giving each
- * the markdown cache's entry when its markdown is unchanged. Returns the results and each page's key:
- * a hash of every input of its bytes (the generator, the shared context, the page's own job and sidebar).
+ * the markdown cache's entry when its markdown is unchanged. Returns the results and each page's
+ * output key. Keys the rendering does not need are computed while the workers render.
  */
 async function buildPages({ context, jobs, outDir, options, previous, pool, cacheDir }: { context: PageJobContext; jobs: PageJob[]; outDir: string; options: BuildOptions; previous: OutputState['pages']; pool?: RenderPool; cacheDir?: string }): Promise<{ results: PageResult[]; keys: string[] }> {
-  const shared = hash(generatorVersion() + JSON.stringify({ ...context, outDir: '', cacheMarkdown: false }));
-  const keys = jobs.map((job) => hash(`${shared}\0${JSON.stringify(job)}\0${JSON.stringify(context.sidebars[job.sidebar] ?? null)}`));
+  const reusable = Object.keys(previous).length > 0;
+  let keys = reusable ? outputKeys(context, jobs) : undefined;
   const results: (PageResult | undefined)[] = new Array(jobs.length);
   const pending: number[] = [];
   const createdDirs = new Set<string>();
   jobs.forEach((job, i) => {
     const before = previous[job.route];
-    if (before && before.key === keys[i] && reuseFiles(outDir, context.outDir, before.result.files, createdDirs)) results[i] = before.result;
+    if (keys && before && before.key === keys[i] && reuseFiles(outDir, context.outDir, before.result.files, createdDirs)) results[i] = before.result;
     else pending.push(i);
   });
-  if (pending.length > 0) {
-    const markdownKey = cacheDir ? markdownKeys(context.markdown, jobs) : [];
-    // Read once, here; each page gets its own entry with its job.
-    const cache: MarkdownCache = cacheDir ? readMarkdownCache(cacheDir) : {};
-    const pendingJobs = pending.map((i) => {
-      const cached = cache[markdownKey[i] ?? ''];
-      return cached ? { ...jobs[i]!, cached } : jobs[i]!;
-    });
-    const built = await runPageJobs({ context, jobs: pendingJobs, workerUrl: options.workerUrl, threads: options.threads, pool });
-    pending.forEach((jobIndex, i) => {
-      const { markdown, ...result } = built[i]!;
-      if (markdown) cache[markdownKey[jobIndex]!] = markdown;
-      results[jobIndex] = result;
-    });
-    if (cacheDir) {
-      // Exactly the current pages' entries: the fresh ones, and the earlier ones still in use.
-      const current: MarkdownCache = {};
-      for (const key of markdownKey) if (cache[key]) current[key] = cache[key];
-      writeMarkdownCache(cacheDir, current);
-    }
+  if (pending.length === 0) return { results: results as PageResult[], keys: keys ?? outputKeys(context, jobs) };
+
+  // Read once, here; each page gets its own entry with its job.
+  const cache: MarkdownCache = cacheDir ? readMarkdownCache(cacheDir) : {};
+  const cacheHolds = Object.keys(cache).length > 0;
+  let markdownKey = cacheHolds ? markdownKeys(context.markdown, jobs) : undefined;
+  const pendingJobs = pending.map((i) => {
+    const cached = markdownKey && cache[markdownKey[i]!];
+    return cached ? { ...jobs[i]!, cached } : jobs[i]!;
+  });
+  const rendering = runPageJobs({ context, jobs: pendingJobs, workerUrl: options.workerUrl, threads: options.threads, pool });
+  keys ??= outputKeys(context, jobs);
+  markdownKey ??= cacheDir ? markdownKeys(context.markdown, jobs) : [];
+  const built = await rendering;
+  pending.forEach((jobIndex, i) => {
+    const { markdown, ...result } = built[i]!;
+    if (markdown) cache[markdownKey[jobIndex]!] = markdown;
+    results[jobIndex] = result;
+  });
+  if (cacheDir) {
+    // Exactly the current pages' entries: the fresh ones, and the earlier ones still in use.
+    const current: MarkdownCache = {};
+    for (const key of markdownKey) if (cache[key]) current[key] = cache[key];
+    writeMarkdownCache(cacheDir, current);
   }
   return { results: results as PageResult[], keys };
 }

@@ -15,7 +15,11 @@ import type { WorkerData, WorkerRequest, WorkerResponse } from './worker';
  */
 const YOUNG_GENERATION_MB = 96;
 
-/** Pages per message: small enough to balance the load, large enough to keep messaging cheap. */
+/**
+ * Pages per message: large enough to keep messaging cheap, and shrinking towards the end (never more
+ * than an even share of what is left) so the threads finish together instead of one waiting for
+ * another's last batch.
+ */
 const BATCH = 8;
 
 /** Options of `startPool`. */
@@ -59,7 +63,8 @@ export function startPool(options: PoolStart): RenderPool {
                   return resolve();
                 }
                 const start = next;
-                next = Math.min(jobs.length, next + BATCH);
+                const share = Math.ceil((jobs.length - next) / (2 * busy.length));
+                next = Math.min(jobs.length, next + Math.max(1, Math.min(BATCH, share)));
                 worker.postMessage({ id: start, jobs: jobs.slice(start, next) } satisfies WorkerRequest);
               };
               const onMessage = (response: WorkerResponse): void => {
