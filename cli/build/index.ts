@@ -22,6 +22,7 @@ import { hash } from '../util/hash';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
 import { runPageJobs, startPool, type RenderPool } from './pool';
 import { renderPage } from './render';
+import { imagesUnchanged } from './images';
 import { generatorVersion, markdownKeys, readMarkdownCache, readOutputState, reuseFiles, writeMarkdownCache, writeOutputState, type MarkdownCache, type OutputState } from './reuse';
 import { createStaging, discardStaging, publishStaging } from './write';
 
@@ -225,7 +226,8 @@ async function buildPages({ context, jobs, outDir, options, previous, pool, cach
   const createdDirs = new Set<string>();
   jobs.forEach((job, i) => {
     const before = previous[job.route];
-    if (keys && before && before.key === keys[i] && reuseFiles(outDir, context.outDir, before.result.files, createdDirs)) results[i] = before.result;
+    const reuse = keys && before && before.key === keys[i] && imagesUnchanged(context.contentDir, before.result.images);
+    if (reuse && reuseFiles(outDir, context.outDir, before.result.files, createdDirs)) results[i] = before.result;
     else pending.push(i);
   });
   if (pending.length === 0) return { results: results as PageResult[], keys: keys ?? outputKeys(context, jobs) };

@@ -2,12 +2,13 @@
  * One page, from markdown to files on disk: markdown (or the markdown cache's entry the job carries), layout render,
  * `index.html` and the page's data chunk. Runs inside a worker thread, or in-process for tests.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { HydrationData, LastUpdated, PageData, PageLink, PageMeta, SidebarItem, SiteData } from '../../runtime/manifest';
 import type { Diagnostic } from '../util/errors';
 import { ensureDir } from '../util/fs';
 import { hash } from '../util/hash';
+import { readImage, type PageImage } from './images';
 import { createMarkdownRenderer, type MarkdownOptions, type MarkdownRenderer, type RenderedMarkdown } from './markdown/index';
 import type { FoundLink } from './markdown/plugins/links';
 import { renderPage, type AssetUrls } from './render';
@@ -65,14 +66,16 @@ export interface PageResult {
   cached: boolean;
   /** Files written for the page, relative to the output folder (HTML, data chunk, images). */
   files: string[];
+  /** The local images the page shows. */
+  images: PageImage[];
   /** The freshly rendered markdown, when the context asks for it and the page had no error. */
   markdown?: MarkdownEntry;
 }
 
 /** The markdown stage's result for one page, as the markdown cache keeps it. */
 export interface MarkdownEntry extends RenderedMarkdown {
-  /** Images the page uses (paths below the content folder), re-copied on a cache hit. */
-  sources: string[];
+  /** Images the page uses; the entry holds only while each still has the same bytes (its HTML names their files). */
+  images: PageImage[];
 }
 
 /** Builds pages; holds the highlighter, so create one per thread. */
@@ -105,7 +108,7 @@ export class PageBuilder {
 
   /** Renders and writes one page. */
   async build(job: PageJob): Promise<PageResult> {
-    const { markdown, cached, entry } = await this.markdownOf(job);
+    const { markdown, images, cached } = await this.markdownOf(job);
     const { context } = this;
     const meta: PageMeta = {
       route: job.route,
@@ -124,40 +127,35 @@ export class PageBuilder {
       hasTabs: markdown.hasTabs,
     };
     const data: HydrationData = { site: context.site, page: meta, manifestUrl: context.manifestUrl };
-    const files = [routeFile(job.route), ...markdown.images];
+    const files = [routeFile(job.route), ...images.map((image) => image.file)];
     const html = renderPage({ template: context.template, assets: context.assets, data, html: markdown.html, sidebar: context.sidebars[job.sidebar] });
     this.writeFile(join(context.outDir, routeFile(job.route)), html);
     const chunk = pageChunk({ ...meta, html: markdown.html });
     const dataUrl = `/assets/pages/${routeSlug(job.route)}.${hash(chunk).slice(0, 8)}.js`;
     this.writeFile(join(context.outDir, dataUrl), chunk);
     files.push(dataUrl.slice(1));
-    const result: PageResult = { route: job.route, dataUrl, mermaid: markdown.hasMermaid, links: markdown.links, ids: markdown.ids, warnings: markdown.warnings, errors: markdown.errors, cached, files };
-    if (entry && context.cacheMarkdown && markdown.errors.length === 0) result.markdown = entry;
+    const result: PageResult = { route: job.route, dataUrl, mermaid: markdown.hasMermaid, links: markdown.links, ids: markdown.ids, warnings: markdown.warnings, errors: markdown.errors, cached, files, images };
+    if (!cached && context.cacheMarkdown && markdown.errors.length === 0) result.markdown = { ...markdown, images };
     return result;
   }
 
-  private async markdownOf(job: PageJob): Promise<{ markdown: RenderedMarkdown & { images: string[] }; cached: boolean; entry?: MarkdownEntry }> {
+  private async markdownOf(job: PageJob): Promise<{ markdown: RenderedMarkdown; images: PageImage[]; cached: boolean }> {
     if (job.cached) {
-      const { sources } = job.cached;
-      const images = sources.map((source) => this.copyImage(source)?.slice(1) ?? '');
-      if (images.every(Boolean)) return { markdown: { ...job.cached, images }, cached: true };
+      const { images, ...markdown } = job.cached;
+      if (images.every((image) => this.copyImage(image.source)?.file === image.file)) return { markdown, images, cached: true };
     }
     const renderer = await this.warm();
-    const sources: string[] = [];
-    const images: string[] = [];
+    const images: PageImage[] = [];
     const markdown = await renderer.render({
       rel: job.rel,
       body: job.body,
       resolveImage: (rel) => {
-        const url = this.copyImage(rel);
-        if (url) {
-          sources.push(rel);
-          images.push(url.slice(1));
-        }
-        return url;
+        const image = this.copyImage(rel);
+        if (image) images.push(image);
+        return image && `/${image.file}`;
       },
     });
-    return { markdown: { ...markdown, images }, cached: false, entry: { ...markdown, sources } };
+    return { markdown, images, cached: false };
   }
 
   // Synchronous on purpose: measured faster here than fs.promises, which pays three thread-pool hops per file.
@@ -166,18 +164,13 @@ export class PageBuilder {
     writeFileSync(path, content);
   }
 
-  /** Copies an image below the content folder to `assets/images/NAME.HASH.EXT`; undefined when missing. */
-  private copyImage(rel: string): string | undefined {
-    const source = join(this.context.contentDir, rel);
-    if (!existsSync(source)) return undefined;
-    const bytes = readFileSync(source);
-    const name = rel.split('/').pop()!;
-    const dot = name.lastIndexOf('.');
-    const hashed = dot > 0 ? `${name.slice(0, dot)}.${hash(bytes).slice(0, 8)}${name.slice(dot)}` : `${name}.${hash(bytes).slice(0, 8)}`;
-    const url = `/assets/images/${hashed}`;
-    const target = join(this.context.outDir, url);
-    if (!existsSync(target)) this.writeFile(target, bytes);
-    return url;
+  /** Copies an image below the content folder to its hashed file (see `readImage`); undefined when missing. */
+  private copyImage(rel: string): PageImage | undefined {
+    const image = readImage(this.context.contentDir, rel);
+    if (!image) return undefined;
+    const target = join(this.context.outDir, image.file);
+    if (!existsSync(target)) this.writeFile(target, image.bytes);
+    return { source: rel, file: image.file };
   }
 }
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyFixture, readRoute, REPO, runDocs, snapshotTree } from '../support/site';
@@ -65,6 +65,32 @@ describe('rebuilds', () => {
     writeFileSync(file, readFileSync(file, 'utf8').replace('Because the backend', 'Because our backend'));
     expect(runDocs(['build', '--root', site]).stdout).toMatch(/Built 6 pages in [\d.]+ s \(5 from cache\)/);
     expect(readRoute(join(site, 'dist'), '/guide/faq')).toContain('Because our backend is a Rails application.');
+  });
+
+  it('gives a changed image a new name on every page that shows it, whether the page is reused or laid out from the markdown cache', () => {
+    const site = copyFixture('basic');
+    const dist = join(site, 'dist');
+    const svg = join(site, 'content/guide/img/diagram.svg');
+    const imageOf = (): string => /src="\/(assets\/images\/diagram\.[0-9a-f]{8}\.svg)"/.exec(readRoute(dist, '/guide/install'))![1]!;
+    expect(runDocs(['build', '--root', site]).code).toBe(0);
+    const first = imageOf();
+
+    // Only the image changes: the page that shows it is rendered again, the other five are reused.
+    writeFileSync(svg, readFileSync(svg, 'utf8').replace('</svg>', '<!-- v2 --></svg>'));
+    expect(runDocs(['build', '--root', site]).stdout).toMatch(/\(5 from cache\)/);
+    const second = imageOf();
+    expect(second).not.toBe(first);
+    expect(readFileSync(join(dist, second), 'utf8')).toContain('<!-- v2 -->');
+    expect(existsSync(join(dist, first))).toBe(false);
+
+    // The image and the template change: every page is laid out again, all but the image's page from the markdown cache.
+    writeFileSync(svg, readFileSync(svg, 'utf8').replace('<!-- v2 -->', '<!-- v3 -->'));
+    mkdirSync(join(site, 'templates'));
+    writeFileSync(join(site, 'templates/page.html'), readFileSync(join(REPO, 'templates/page.html'), 'utf8').replace('<head>', '<head>\n    <meta name="generator" content="quad-docs" />'));
+    expect(runDocs(['build', '--root', site]).stdout).toMatch(/\(5 from cache\)/);
+    const third = imageOf();
+    expect(third).not.toBe(second);
+    expect(readFileSync(join(dist, third), 'utf8')).toContain('<!-- v3 -->');
   });
 
   it('renders everything afresh with --no-cache', () => {
