@@ -22,7 +22,7 @@ function runtimeSources(dir: string): string[] {
 }
 
 /** Hard-links (or, where links are not possible, copies) every file of `from` into `to`: the cached bundle is 5 MB. */
-function linkTree(from: string, to: string): void {
+export function linkTree(from: string, to: string): void {
   mkdirSync(to, { recursive: true });
   for (const entry of readdirSync(from, { withFileTypes: true })) {
     const source = join(from, entry.name);
@@ -40,14 +40,24 @@ function linkTree(from: string, to: string): void {
 
 /** Options of `bundleRuntime`. */
 export interface BundleOptions {
-  /** Output folder of the build; assets go to `assets/`. */
-  outDir: string;
   /** Reuse a bundle made earlier from the same sources. `docs build --no-cache` bundles afresh. */
   reuse: boolean;
 }
 
-/** Bundles the runtime into `outDir/assets` and returns the URLs of the entry script and stylesheet. */
-export async function bundleRuntime(options: BundleOptions): Promise<AssetUrls> {
+/** A bundle of the runtime, kept with the package. */
+export interface RuntimeBundle {
+  urls: AssetUrls;
+  /** The folder that becomes the output's `assets/` (see `linkBundle`). */
+  assetsDir: string;
+}
+
+/** Links a bundle's files into `outDir/assets`. */
+export function linkBundle(bundle: RuntimeBundle, outDir: string): void {
+  linkTree(bundle.assetsDir, join(outDir, 'assets'));
+}
+
+/** Bundles the runtime (or finds the bundle made from the same sources) and returns its URLs and folder. */
+export async function bundleRuntime(options: BundleOptions): Promise<RuntimeBundle> {
   const runtimeDir = join(PACKAGE_ROOT, 'runtime');
   const files = runtimeSources(runtimeDir);
   // The bundle depends on the runtime's sources, the bundler settings (part of the generator) and the
@@ -59,13 +69,10 @@ export async function bundleRuntime(options: BundleOptions): Promise<AssetUrls> 
   // the bundle is always made in the same place below the package, from the package, whichever site
   // is built from wherever: every build of the same sources gets the same file names.
   const staging = join(PACKAGE_ROOT, 'node_modules', '.cache', 'docs', 'bundle', key);
-  if (options.reuse && existsSync(join(staging, 'urls.json'))) {
-    linkTree(join(staging, 'assets'), join(options.outDir, 'assets'));
-    return JSON.parse(readFileSync(join(staging, 'urls.json'), 'utf8')) as AssetUrls;
-  }
+  const assetsDir = join(staging, 'assets');
+  if (options.reuse && existsSync(join(staging, 'urls.json'))) return { urls: JSON.parse(readFileSync(join(staging, 'urls.json'), 'utf8')) as AssetUrls, assetsDir };
   const { build } = await import('esbuild');
   rmSync(staging, { recursive: true, force: true });
-  const assetsDir = join(staging, 'assets');
   const result = await build({
     entryPoints: { app: join(runtimeDir, 'entry-client.tsx') },
     outdir: assetsDir,
@@ -97,6 +104,5 @@ export async function bundleRuntime(options: BundleOptions): Promise<AssetUrls> 
     urls.preload = output.imports.filter((imported) => imported.kind === 'import-statement').map((imported) => url(imported.path));
   }
   writeFileSync(join(staging, 'urls.json'), JSON.stringify(urls));
-  linkTree(assetsDir, join(options.outDir, 'assets'));
-  return urls;
+  return { urls, assetsDir };
 }

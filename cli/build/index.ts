@@ -2,7 +2,7 @@
  * `docs build`: the stages of DESIGN §3 in order — config, content, markdown + render (on the worker
  * pool), links, bundle, write. Every file operation of the build lives here or in the page jobs.
  */
-import { copyFileSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { HydrationData, LastUpdated, Manifest } from '../../runtime/manifest';
 import { versionHeaderValue } from '../../runtime/auth/http';
@@ -13,7 +13,7 @@ import { notFoundPage } from '../../runtime/components/NotFound/NotFound';
 import { DocsError, sortDiagnostics, type Diagnostic } from '../util/errors';
 import { PACKAGE_ROOT } from '../util/package-root';
 import { posixRelative } from '../util/fs';
-import { bundleRuntime } from './bundle';
+import { bundleRuntime, linkBundle, type RuntimeBundle } from './bundle';
 import { loadConfig } from './config-file';
 import { collectContent, type ContentTree, type SourceFile } from './content';
 import { readLastUpdates } from './git';
@@ -24,7 +24,7 @@ import { runPageJobs, startPool, type RenderPool } from './pool';
 import { renderPage } from './render';
 import { imagesUnchanged } from './images';
 import { generatorVersion, markdownKeys, readMarkdownCache, readOutputState, reuseFiles, writeMarkdownCache, writeOutputState, type MarkdownCache, type OutputState } from './reuse';
-import { createStaging, discardStaging, publishStaging } from './write';
+import { createStaging, discardStaging, publishStaging, stagingPath } from './write';
 
 /** Options of `buildSite`. */
 export interface BuildOptions {
@@ -151,52 +151,109 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, pre
   const content = collectContent({ files: files.markdown, categories: files.categories, sidebars: config.sidebars, homepageDoc: config.homepageDoc, displayPrefix });
   const lastUpdates = await lastUpdatesPromise;
 
-  const staging = createStaging(outDir);
+  // The runtime bundle depends on the docs package alone (its runtime, its bundler settings, its
+  // lockfile), never on the site: it is cached with the package and shared by every site it builds.
+  const bundle = await bundleRuntime({ reuse: cacheDir !== undefined });
+  const template = readFileSync(templateFile(root, 'page.html'), 'utf8');
+  const favicon = readFileSync(templateFile(root, 'favicon.svg'));
+  const staging = stagingPath(outDir);
+  const context: PageJobContext = {
+    site: config.site,
+    markdown: { ...config.markdown, displayPrefix, routeOfFile: content.routeOfFile },
+    template,
+    assets: bundle.urls,
+    contentDir: config.contentDir,
+    outDir: staging,
+    cacheMarkdown: cacheDir !== undefined,
+    manifestUrl: '/manifest.json',
+    editUrl: config.editUrl,
+    sidebars: content.sidebars,
+  };
+  const jobs = jobsOf({ content, config, lastUpdates, api });
+  const keys = previous ? outputKeys(context, jobs) : undefined;
+  const report = (results: PageResult[], warnings: Diagnostic[]): BuildReport => ({
+    outDir,
+    pages: jobs.length,
+    cachedPages: results.filter((result) => result.cached).length,
+    warnings,
+    seconds: (performance.now() - started) / 1000,
+    state: { root, config, files, api, content, lastUpdates, context: { ...context, outDir, cacheMarkdown: false }, results },
+  });
+
+  // Nothing changed since the previous build, and its output is intact: there is nothing to write.
+  const unchanged = previous && keys ? unchangedOutput({ config, content, context, jobs, keys, previous, outDir, bundle, favicon }) : undefined;
+  if (unchanged) {
+    nameGeneratedSources(unchanged, api.source, displayPrefix);
+    return report(unchanged, checkResults(unchanged));
+  }
+
+  createStaging(staging);
   try {
-    // The runtime bundle depends on the docs package alone (its runtime, its bundler settings, its
-    // lockfile), never on the site: it is cached with the package and shared by every site it builds.
-    const assets = await bundleRuntime({ outDir: staging, reuse: cacheDir !== undefined });
-    const template = readFileSync(templateFile(root, 'page.html'), 'utf8');
+    linkBundle(bundle, staging);
     // Browsers ask for an icon on every first visit; without one each page logs a failed request.
-    copyFileSync(templateFile(root, 'favicon.svg'), join(staging, 'favicon.svg'));
-    const context: PageJobContext = {
-      site: config.site,
-      markdown: { ...config.markdown, displayPrefix, routeOfFile: content.routeOfFile },
-      template,
-      assets,
-      contentDir: config.contentDir,
-      outDir: staging,
-      cacheMarkdown: cacheDir !== undefined,
-      manifestUrl: '/manifest.json',
-      editUrl: config.editUrl,
-      sidebars: content.sidebars,
-    };
-    const jobs = jobsOf({ content, config, lastUpdates, api });
-    const { results, keys } = await buildPages({ context, jobs, outDir, options, previous: previous ?? {}, pool, cacheDir });
+    writeFileSync(join(staging, 'favicon.svg'), favicon);
+    const { results, keys: pageKeys } = await buildPages({ context, jobs, keys, outDir, options, previous: previous ?? {}, pool, cacheDir });
 
     nameGeneratedSources(results, api.source, displayPrefix);
     const warnings = checkResults(results);
 
-    writeNotFound({ context, outDir: staging });
+    writeFileSync(join(staging, '404.html'), notFoundHtml(context));
     writeFileSync(join(staging, 'manifest.json'), JSON.stringify(manifestOf(config, content, results)));
     publishStaging(staging, outDir);
     if (cacheDir) {
       const pages: OutputState['pages'] = {};
-      results.forEach((result, i) => (pages[result.route] = { key: keys[i]!, result: { ...result, cached: true } }));
+      results.forEach((result, i) => (pages[result.route] = { key: pageKeys[i]!, result: { ...result, cached: true } }));
       writeOutputState(cacheDir, { outDir, pages });
     }
-    return {
-      outDir,
-      pages: jobs.length,
-      cachedPages: results.filter((result) => result.cached).length,
-      warnings,
-      seconds: (performance.now() - started) / 1000,
-      state: { root, config, files, api, content, lastUpdates, context: { ...context, outDir, cacheMarkdown: false }, results },
-    };
+    return report(results, warnings);
   } catch (error) {
     discardStaging(staging);
     throw error;
   }
+}
+
+/** What `unchangedOutput` compares. */
+interface UnchangedCheck {
+  config: ResolvedConfig;
+  content: ContentTree;
+  context: PageJobContext;
+  jobs: PageJob[];
+  keys: string[];
+  previous: OutputState['pages'];
+  outDir: string;
+  bundle: RuntimeBundle;
+  favicon: Buffer;
+}
+
+/**
+ * The previous build's page results when this build would write exactly the output already in place:
+ * the same pages with the same keys and images, the same manifest, not-found page and icon, and no
+ * file missing from the output or added to it. Undefined otherwise.
+ */
+function unchangedOutput({ config, content, context, jobs, keys, previous, outDir, bundle, favicon }: UnchangedCheck): PageResult[] | undefined {
+  if (Object.keys(previous).length !== jobs.length) return undefined;
+  const results: PageResult[] = [];
+  for (const [i, job] of jobs.entries()) {
+    const before = previous[job.route];
+    if (!before || before.key !== keys[i] || !imagesUnchanged(context.contentDir, before.result.images)) return undefined;
+    results.push(before.result);
+  }
+  const same = (file: string, bytes: string | Buffer): boolean => {
+    try {
+      return readFileSync(join(outDir, file)).equals(typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
+    } catch {
+      return false;
+    }
+  };
+  if (!same('manifest.json', JSON.stringify(manifestOf(config, content, results))) || !same('404.html', notFoundHtml(context)) || !same('favicon.svg', favicon)) return undefined;
+  const expected = new Set(['manifest.json', '404.html', 'favicon.svg', ...results.flatMap((result) => result.files), ...listFiles(bundle.assetsDir).map((file) => `assets/${file}`)]);
+  const present = listFiles(outDir);
+  return present.length === expected.size && present.every((file) => expected.has(file)) ? results : undefined;
+}
+
+/** Every file below `dir`, as `/`-separated paths relative to it. */
+function listFiles(dir: string, prefix = ''): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? listFiles(join(dir, entry.name), `${prefix}${entry.name}/`) : [`${prefix}${entry.name}`]));
 }
 
 /**
@@ -218,9 +275,8 @@ function outputKeys(context: PageJobContext, jobs: PageJob[]): string[] {
  * the markdown cache's entry when its markdown is unchanged. Returns the results and each page's
  * output key. Keys the rendering does not need are computed while the workers render.
  */
-async function buildPages({ context, jobs, outDir, options, previous, pool, cacheDir }: { context: PageJobContext; jobs: PageJob[]; outDir: string; options: BuildOptions; previous: OutputState['pages']; pool?: RenderPool; cacheDir?: string }): Promise<{ results: PageResult[]; keys: string[] }> {
-  const reusable = Object.keys(previous).length > 0;
-  let keys = reusable ? outputKeys(context, jobs) : undefined;
+async function buildPages({ context, jobs, keys: known, outDir, options, previous, pool, cacheDir }: { context: PageJobContext; jobs: PageJob[]; keys?: string[]; outDir: string; options: BuildOptions; previous: OutputState['pages']; pool?: RenderPool; cacheDir?: string }): Promise<{ results: PageResult[]; keys: string[] }> {
+  let keys = known ?? (Object.keys(previous).length > 0 ? outputKeys(context, jobs) : undefined);
   const results: (PageResult | undefined)[] = new Array(jobs.length);
   const pending: number[] = [];
   const createdDirs = new Set<string>();
@@ -357,9 +413,9 @@ function templateFile(root: string, name: string): string {
 }
 
 /** `404.html`: the not-found page in the same layout, served for every unknown path. */
-function writeNotFound({ context, outDir }: { context: PageJobContext; outDir: string }): void {
+function notFoundHtml(context: PageJobContext): string {
   const data: HydrationData = { site: context.site, page: notFoundPage('/404'), manifestUrl: context.manifestUrl };
-  writeFileSync(join(outDir, '404.html'), renderPage({ template: context.template, assets: context.assets, data, html: '' }));
+  return renderPage({ template: context.template, assets: context.assets, data, html: '' });
 }
 
 export { DocsError };

@@ -5,12 +5,15 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
-/** A fresh, empty staging folder next to `outDir` (same filesystem, so the final rename is atomic per step). */
-export function createStaging(outDir: string): string {
-  const staging = join(dirname(outDir), `.${basename(outDir)}.staging-${process.pid}-${Date.now()}`);
+/** Where this build stages its output: next to `outDir` (same filesystem, so the final rename is atomic per step). */
+export function stagingPath(outDir: string): string {
+  return join(dirname(outDir), `.${basename(outDir)}.staging-${process.pid}-${Date.now()}`);
+}
+
+/** Creates `staging` fresh and empty. */
+export function createStaging(staging: string): void {
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
-  return staging;
 }
 
 /** Replaces `outDir` by `staging`: move the old output aside, move the new in, delete the old. */

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyFixture, readRoute, REPO, runDocs, snapshotTree } from '../support/site';
@@ -37,6 +37,27 @@ describe('rebuilds', () => {
     const again = runDocs(['build', '--root', site]);
     expect(again.stdout).toMatch(/Built 6 pages in [\d.]+ s \(6 from cache\)/);
     expect(snapshotTree(join(site, 'dist'))).toEqual(first);
+  });
+
+  it('writes nothing when nothing changed, yet repairs an output that was changed by hand', () => {
+    const site = copyFixture('basic');
+    const dist = join(site, 'dist');
+    expect(runDocs(['build', '--root', site]).code).toBe(0);
+    const first = snapshotTree(dist);
+    // The very same folder stays in place: no staging folder was filled and swapped in.
+    const folder = statSync(dist).ino;
+    expect(runDocs(['build', '--root', site]).stdout).toMatch(/\(6 from cache\)/);
+    expect(statSync(dist).ino).toBe(folder);
+    expect(snapshotTree(dist)).toEqual(first);
+
+    // A deleted page, a stray file and an edited manifest are each put right by the next build.
+    rmSync(join(dist, 'guide/faq/index.html'));
+    writeFileSync(join(dist, 'stray.txt'), 'left behind');
+    expect(runDocs(['build', '--root', site]).code).toBe(0);
+    expect(snapshotTree(dist)).toEqual(first);
+    writeFileSync(join(dist, 'manifest.json'), '{}');
+    expect(runDocs(['build', '--root', site]).code).toBe(0);
+    expect(snapshotTree(dist)).toEqual(first);
   });
 
   it('re-renders a changed page and keeps the others', () => {
