@@ -30,7 +30,7 @@ export async function main(argv: string[]): Promise<number> {
         outDir: options.out ? resolve(options.out) : undefined,
         env: process.env,
         cache: options.cache,
-        workerUrl: process.env.DOCS_THREADS === '0' ? undefined : new URL('./worker.mjs', import.meta.url),
+        workerUrl: process.env.DOCS_THREADS === '0' ? undefined : new URL('./worker/worker.mjs', import.meta.url),
       });
       let archive: { file: string; sha256: string } | undefined;
       if (options.archive) {
@@ -70,7 +70,7 @@ export async function main(argv: string[]): Promise<number> {
         dist: options.dist,
         open: options.open,
         env: process.env,
-        workerUrl: process.env.DOCS_THREADS === '0' ? undefined : new URL('./worker.mjs', import.meta.url),
+        workerUrl: process.env.DOCS_THREADS === '0' ? undefined : new URL('./worker/worker.mjs', import.meta.url),
         log: (line) => process.stdout.write(`${line}\n`),
       });
       // Runs until Ctrl-C (or SIGTERM): then watchers, streams and the server close before exit.

@@ -36,10 +36,18 @@ let generatorHash: string | undefined;
 
 /**
  * A hash of the generator's own code (the compiled CLI, or the sources when run from them), so that
- * a new version of `docs` never reuses output or cache entries of an older one.
+ * a new version of `docs` never reuses output or cache entries of an older one. The compiled CLI
+ * carries it in its `stamp.json` (bin/ensure-built.mjs hashes the code once, when it compiles it).
  */
 export function generatorVersion(): string {
   if (generatorHash) return generatorHash;
+  const here = dirname(fileURLToPath(import.meta.url));
+  try {
+    const stamp = JSON.parse(readFileSync(join(here, 'stamp.json'), 'utf8')) as { version?: string };
+    if (stamp.version) return (generatorHash = stamp.version);
+  } catch {
+    // Running from the sources: hash them below.
+  }
   const hasher = createHash('sha256');
   const walk = (dir: string): void => {
     for (const name of readdirSync(dir).sort()) {
@@ -48,7 +56,7 @@ export function generatorVersion(): string {
       else if (/\.(m?js|tsx?)$/.test(name)) hasher.update(name).update(readFileSync(path));
     }
   };
-  walk(dirname(fileURLToPath(import.meta.url)));
+  walk(here);
   generatorHash = hasher.digest('hex');
   return generatorHash;
 }
