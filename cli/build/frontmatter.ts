@@ -62,6 +62,8 @@ export function parseFrontmatter(text: string, file: string): SplitSource {
   const yamlText = lines.slice(1, end).join('\n');
   // Blank the frontmatter lines instead of cutting them, so markdown positions equal file lines.
   const body = '\n'.repeat(end + 1) + lines.slice(end + 1).join('\n');
+  const simple = simpleYaml(yamlText);
+  if (simple) return validated(simple, lines, end, body, file);
   const doc = parseDocument(yamlText, { prettyErrors: false });
   if (doc.errors.length > 0) {
     return {
@@ -69,8 +71,7 @@ export function parseFrontmatter(text: string, file: string): SplitSource {
       body,
       problems: doc.errors.map((error) => ({
         file,
-        line: (error.linePos?.[0]?.line ?? 0) + 1,
-        column: error.linePos?.[0]?.col,
+        ...positionIn(yamlText, error.pos[0]),
         message: `frontmatter is not valid YAML: ${error.message.split('\n')[0]}`,
         fix: 'quote values that contain `:` or `#`, and indent nested keys with spaces',
       })),
@@ -90,6 +91,11 @@ export function parseFrontmatter(text: string, file: string): SplitSource {
       problems: [{ file, line: at === -1 ? 2 : at + 2, message: `frontmatter is not valid YAML: ${message}`, fix: 'a value starting with `*` or `&` is YAML syntax: put it in quotes, e.g. title: "*Seed"' }],
     };
   }
+  return validated(value, lines, end, body, file);
+}
+
+/** The frontmatter checked against the keys a page may set. */
+function validated(value: unknown, lines: string[], end: number, body: string, file: string): SplitSource {
   const problems = validateShape(value, { ...frontmatterShape, doc: 'key: value lines' }).map((p) => ({
     file,
     line: lineOfKey(lines, end, p.path.split(/[.[]/)[0] ?? ''),
@@ -99,7 +105,53 @@ export function parseFrontmatter(text: string, file: string): SplitSource {
   return { frontmatter: problems.length > 0 ? {} : (value as Frontmatter), body, problems };
 }
 
+/** File line and column of an offset into the frontmatter text (which starts on the file's line 2). */
+function positionIn(yamlText: string, offset: number): { line: number; column: number } {
+  const before = yamlText.slice(0, offset);
+  const lineStart = before.lastIndexOf('\n') + 1;
+  return { line: before.split('\n').length + 1, column: offset - lineStart + 1 };
+}
+
 function lineOfKey(lines: string[], end: number, key: string): number {
   const index = lines.slice(1, end).findIndex((line) => line.startsWith(`${key}:`));
   return index === -1 ? 1 : index + 2;
+}
+
+/** A value `simpleYaml` leaves to the YAML parser. */
+const NOT_SIMPLE = Symbol('not simple');
+
+/**
+ * A scalar as YAML 1.2's core schema reads it, for the forms frontmatter nearly always takes: a
+ * quoted string without escapes, or a plain value without `:`, `#` or quotes, starting with a letter, digit, `/` or `(`
+ * (`true`/`false`, a decimal number, `null`, else a string).
+ */
+function simpleScalar(raw: string): unknown {
+  if (raw === '') return null;
+  if (/^"[^"\\]*"$/.test(raw) || /^'[^']*'$/.test(raw)) return raw.slice(1, -1);
+  if (!/^[A-Za-z0-9/(][^:#"'\t\r]*$/.test(raw)) return NOT_SIMPLE;
+  if (/^(?:[Tt]rue|TRUE)$/.test(raw)) return true;
+  if (/^(?:[Ff]alse|FALSE)$/.test(raw)) return false;
+  if (/^(?:[Nn]ull|NULL)$/.test(raw)) return null;
+  if (/^0[xo]/.test(raw)) return NOT_SIMPLE;
+  if (/^(?:[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/.test(raw)) return Number(raw);
+  return raw;
+}
+
+/**
+ * Frontmatter made only of `key: scalar` lines (see `simpleScalar`), read without the YAML parser,
+ * which costs more than all the rest of reading the content. Undefined for anything else (nesting,
+ * lists, comments, repeated keys, other scalars): the YAML parser reads those and reports errors.
+ * Exported for the test that holds it to the YAML parser's reading.
+ */
+export function simpleYaml(text: string): Record<string, unknown> | undefined {
+  const value: Record<string, unknown> = {};
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    const match = /^([A-Za-z_][A-Za-z0-9_]*):(?: +(.*?))? *$/.exec(line);
+    if (!match || Object.hasOwn(value, match[1]!)) return undefined;
+    const scalar = simpleScalar(match[2] ?? '');
+    if (scalar === NOT_SIMPLE) return undefined;
+    value[match[1]!] = scalar;
+  }
+  return value;
 }

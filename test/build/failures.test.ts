@@ -41,7 +41,7 @@ describe('docs build with bad input', () => {
     writeFileSync(join(site, 'content/guide/zebra.md'), '---\ntitle: Zebra\nsidebar_position: [1\n---\n\nText.\n');
     const run = runDocs(['build', '--root', site]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/content\/guide\/zebra\.md:\d+(:\d+)?: frontmatter is not valid YAML/);
+    expect(run.stderr).toMatch(/content\/guide\/zebra\.md:3:\d+: frontmatter is not valid YAML/);
     expect(snapshotTree(dist)).toEqual(before);
   });
 

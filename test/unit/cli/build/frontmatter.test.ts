@@ -1,0 +1,72 @@
+/**
+ * Frontmatter: the common `key: value` form is read without the YAML parser (cli/build/frontmatter.ts).
+ * Whatever it reads must be exactly what the YAML parser reads; everything else goes to the parser.
+ */
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { parseFrontmatter, simpleYaml } from '../../../../cli/build/frontmatter';
+import { random } from '../../../support/markdown-fuzz';
+
+describe('cli/build/frontmatter', () => {
+  it('reads the usual frontmatter as YAML does', () => {
+    const text = 'title: "Passbolt: our password manager"\nsidebar_position: 3\ndescription: How we share secrets, and why\nhide_table_of_contents: true\nslug: /onboarding/passbolt\nid: \'passbolt\'\n';
+    expect(simpleYaml(text)).toEqual(parse(text));
+    expect(parseFrontmatter(`---\n${text}---\n\nBody\n`, 'content/a.md').frontmatter).toEqual({
+      title: 'Passbolt: our password manager',
+      sidebar_position: 3,
+      description: 'How we share secrets, and why',
+      hide_table_of_contents: true,
+      slug: '/onboarding/passbolt',
+      id: 'passbolt',
+    });
+  });
+
+  it.each([
+    ['nesting', 'title: A\nmeta:\n  a: 1\n'],
+    ['a list', 'keywords:\n  - a\n  - b\n'],
+    ['a comment', 'title: A # the title\n'],
+    ['a repeated key', 'title: A\ntitle: B\n'],
+    ['an escape', 'title: "a\\tb"\n'],
+    ['a hexadecimal number', 'sidebar_position: 0x1F\n'],
+    ['a key without a space', 'title:A\n'],
+    ['a flow sequence', 'keywords: [a, b]\n'],
+  ])('leaves %s to the YAML parser', (_, text) => {
+    expect(simpleYaml(text)).toBeUndefined();
+  });
+
+  it('still reports YAML errors with their line', () => {
+    const split = parseFrontmatter('---\ntitle: A\ntitle: B\n---\n', 'content/a.md');
+    expect(split.problems).toEqual([expect.objectContaining({ file: 'content/a.md', line: 3, message: expect.stringContaining('frontmatter is not valid YAML') })]);
+  });
+
+  it('agrees with the YAML parser on 5,000 generated frontmatter blocks', () => {
+    const keys = ['title', 'id', 'sidebar_position', 'description', 'slug', 'hide_table_of_contents', 'x_1', 'Title'];
+    const values = ['', 'Intro', 'Getting started', '3', '42', '1.5', '1e3', '007', '1.', 'true', 'False', 'TRUE', 'null', 'Null', 'yes', 'no', 'on', '~', '"quoted"', "'single'", '"a: b"', '"a # b"', 'a & b', 'C++ and C#', 'x!y', 'Ökonomie', '0o17', '0x1f', '-3', '+3', '.5', '.inf', '"', "'", 'a: b', 'a #b', 'a\tb', '[a]', '{a: 1}', '*alias', '&anchor x', '!tag x', '|', '>', '@at', '`tick`', '%pct', '2024-01-31', '12:30', 'https://quad.example'];
+    const next = random(7);
+    const pick = <T,>(list: T[]): T => list[Math.floor(next() * list.length)]!;
+    const mismatches: string[] = [];
+    let simple = 0;
+    for (let i = 0; i < 5000; i++) {
+      const lines = Array.from({ length: 1 + Math.floor(next() * 4) }, () => {
+        const r = next();
+        if (r < 0.05) return '';
+        if (r < 0.08) return `  ${pick(keys)}: ${pick(values)}`;
+        return `${pick(keys)}:${next() < 0.9 ? ' '.repeat(1 + Math.floor(next() * 2)) : ''}${pick(values)}${next() < 0.1 ? '  ' : ''}`;
+      });
+      const text = `${lines.join('\n')}\n`;
+      const ours = simpleYaml(text);
+      if (ours === undefined) continue;
+      simple++;
+      let theirs: unknown;
+      try {
+        theirs = parse(text) ?? {};
+      } catch (error) {
+        theirs = `throws: ${(error as Error).message}`;
+      }
+      if (JSON.stringify(ours) !== JSON.stringify(theirs)) mismatches.push(`${JSON.stringify(text)} → ${JSON.stringify(ours)} vs ${JSON.stringify(theirs)}`);
+    }
+    expect(mismatches).toEqual([]);
+    // The shortcut must actually be taken for a good share of them, or the comparison proves little.
+    expect(simple).toBeGreaterThan(800);
+  });
+});
