@@ -22,7 +22,7 @@ function runtimeSources(dir: string): string[] {
 }
 
 /** Hard-links (or, where links are not possible, copies) every file of `from` into `to`: the cached bundle is 5 MB. */
-export function linkTree(from: string, to: string): void {
+function linkTree(from: string, to: string): void {
   mkdirSync(to, { recursive: true });
   for (const entry of readdirSync(from, { withFileTypes: true })) {
     const source = join(from, entry.name);

@@ -122,8 +122,8 @@ const NOT_SIMPLE = Symbol('not simple');
 
 /**
  * A scalar as YAML 1.2's core schema reads it, for the forms frontmatter nearly always takes: a
- * quoted string without escapes, or a plain value without `:`, `#` or quotes, starting with a letter, digit, `/` or `(`
- * (`true`/`false`, a decimal number, `null`, else a string).
+ * quoted string without escapes, or a plain value without `:`, `#` or quotes that starts with a
+ * letter, a digit, `/` or `(` (`true`/`false`, a decimal number, `null`, else a string).
  */
 function simpleScalar(raw: string): unknown {
   if (raw === '') return null;

@@ -1,6 +1,7 @@
 /**
- * One page, from markdown to files on disk: markdown (or the markdown cache's entry the job carries), layout render,
- * `index.html` and the page's data chunk. Runs inside a worker thread, or in-process for tests.
+ * One page, from markdown to files on disk: markdown (or the markdown cache's entry the job carries),
+ * layout render, `index.html` and the page's data chunk. Runs inside a worker thread, or in-process
+ * for tests and `docs serve`.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -41,7 +41,7 @@ describe('docs serve in the browser', () => {
     writeFileSync(file, original.replace(/^title: .*$/m, 'title: [unclosed'));
     const overlay = page.getByRole('alertdialog', { name: 'Build failed' });
     await overlay.waitFor();
-    expect(await overlay.locator('pre').textContent()).toMatch(/content\/guide\/install\.md:\d+: frontmatter is not valid YAML/);
+    expect(await overlay.locator('pre').textContent()).toMatch(/content\/guide\/install\.md:3:\d+: frontmatter is not valid YAML/);
     // The last good page is still what the server gives.
     expect(await (await fetch(`${server.url}/guide/install`)).text()).toContain('Paragraph one of');
     writeFileSync(file, original);

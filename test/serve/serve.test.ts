@@ -59,7 +59,7 @@ describe('docs serve', () => {
     const original = readFileSync(file, 'utf8');
     writeFileSync(file, original.replace(/^title: .*$/m, 'title: [unclosed'));
     const failure = await events.next('build-error');
-    expect(failure.data.errors!.join('\n')).toMatch(/^content\/guide\/faq\.md:\d+: frontmatter is not valid YAML/m);
+    expect(failure.data.errors!.join('\n')).toMatch(/^content\/guide\/faq\.md:3:\d+: frontmatter is not valid YAML/m);
     expect(await page('/guide/faq')).toBe(good);
     // A page opened now learns of the error at once.
     const late = openEvents(server.url);
