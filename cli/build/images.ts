@@ -24,7 +24,16 @@ export function readImage(contentDir: string, rel: string): { file: string; byte
   return { file: `assets/images/${dot > 0 ? `${name.slice(0, dot)}.${digest}${name.slice(dot)}` : `${name}.${digest}`}`, bytes };
 }
 
-/** True when every image still has the bytes its output file was named after. */
-export function imagesUnchanged(contentDir: string, images: PageImage[]): boolean {
-  return images.every((image) => readImage(contentDir, image.source)?.file === image.file);
+/**
+ * A check that images still have the bytes their output files were named after. Each image is read
+ * once however many pages show it (`known` remembers its current file, or null when it is gone).
+ */
+export function imageChecker(contentDir: string): (images: PageImage[]) => boolean {
+  const known = new Map<string, string | null>();
+  const fileOf = (source: string): string | null => {
+    let file = known.get(source);
+    if (file === undefined) known.set(source, (file = readImage(contentDir, source)?.file ?? null));
+    return file;
+  };
+  return (images) => images.every((image) => fileOf(image.source) === image.file);
 }

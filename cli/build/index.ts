@@ -12,18 +12,17 @@ import { apiPages } from './openapi/pages';
 import { notFoundPage } from '../../runtime/components/NotFound/NotFound';
 import { DocsError, sortDiagnostics, type Diagnostic } from '../util/errors';
 import { PACKAGE_ROOT } from '../util/package-root';
-import { posixRelative } from '../util/fs';
-import { bundleRuntime, linkBundle, type RuntimeBundle } from './bundle';
+import { listFiles, posixRelative } from '../util/fs';
+import { bundleRuntime, linkBundle } from './bundle';
 import { loadConfig } from './config-file';
 import { collectContent, type ContentTree, type SourceFile } from './content';
 import { readLastUpdates } from './git';
 import { checkLinks } from './links';
-import { hash } from '../util/hash';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
-import { runPageJobs, startPool, type RenderPool } from './pool';
+import { startPool, type RenderPool } from './pool';
 import { renderPage } from './render';
-import { imagesUnchanged } from './images';
-import { generatorVersion, markdownKeys, readMarkdownCache, readOutputState, reuseFiles, writeMarkdownCache, writeOutputState, type MarkdownCache, type OutputState } from './reuse';
+import { buildPages, outputIs, outputKeys, previousResults } from './pages';
+import { readOutputState, writeOutputState, type OutputState } from './reuse';
 import { createStaging, discardStaging, publishStaging, stagingPath } from './write';
 
 /** Options of `buildSite`. */
@@ -171,6 +170,7 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, pre
   };
   const jobs = jobsOf({ content, config, lastUpdates, api });
   const keys = previous ? outputKeys(context, jobs) : undefined;
+  const reusable = previous && keys ? previousResults(context, jobs, keys, previous) : [];
   const report = (results: PageResult[], warnings: Diagnostic[]): BuildReport => ({
     outDir,
     pages: jobs.length,
@@ -180,11 +180,15 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, pre
     state: { root, config, files, api, content, lastUpdates, context: { ...context, outDir, cacheMarkdown: false }, results },
   });
 
-  // Nothing changed since the previous build, and its output is intact: there is nothing to write.
-  const unchanged = previous && keys ? unchangedOutput({ config, content, context, jobs, keys, previous, outDir, bundle, favicon }) : undefined;
-  if (unchanged) {
-    nameGeneratedSources(unchanged, api.source, displayPrefix);
-    return report(unchanged, checkResults(unchanged));
+  // Nothing changed since the previous build (the same pages, each reusable), and its output is intact:
+  // there is nothing to write.
+  if (previous && Object.keys(previous).length === jobs.length && reusable.every(Boolean)) {
+    const results = reusable as PageResult[];
+    const written = { 'manifest.json': JSON.stringify(manifestOf(config, content, results)), '404.html': notFoundHtml(context), 'favicon.svg': favicon };
+    if (outputIs(outDir, written, [...results.flatMap((result) => result.files), ...listFiles(bundle.assetsDir).map((file) => `assets/${file}`)])) {
+      nameGeneratedSources(results, api.source, displayPrefix);
+      return report(results, checkResults(results));
+    }
   }
 
   createStaging(staging);
@@ -192,7 +196,7 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, pre
     linkBundle(bundle, staging);
     // Browsers ask for an icon on every first visit; without one each page logs a failed request.
     writeFileSync(join(staging, 'favicon.svg'), favicon);
-    const { results, keys: pageKeys } = await buildPages({ context, jobs, keys, outDir, options, previous: previous ?? {}, pool, cacheDir });
+    const { results, keys: pageKeys } = await buildPages({ context, jobs, keys, reusable, outDir, workerUrl: options.workerUrl, threads: options.threads, pool, cacheDir });
 
     nameGeneratedSources(results, api.source, displayPrefix);
     const warnings = checkResults(results);
@@ -210,108 +214,6 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, pre
     discardStaging(staging);
     throw error;
   }
-}
-
-/** What `unchangedOutput` compares. */
-interface UnchangedCheck {
-  config: ResolvedConfig;
-  content: ContentTree;
-  context: PageJobContext;
-  jobs: PageJob[];
-  keys: string[];
-  previous: OutputState['pages'];
-  outDir: string;
-  bundle: RuntimeBundle;
-  favicon: Buffer;
-}
-
-/**
- * The previous build's page results when this build would write exactly the output already in place:
- * the same pages with the same keys and images, the same manifest, not-found page and icon, and no
- * file missing from the output or added to it. Undefined otherwise.
- */
-function unchangedOutput({ config, content, context, jobs, keys, previous, outDir, bundle, favicon }: UnchangedCheck): PageResult[] | undefined {
-  if (Object.keys(previous).length !== jobs.length) return undefined;
-  const results: PageResult[] = [];
-  for (const [i, job] of jobs.entries()) {
-    const before = previous[job.route];
-    if (!before || before.key !== keys[i] || !imagesUnchanged(context.contentDir, before.result.images)) return undefined;
-    results.push(before.result);
-  }
-  const same = (file: string, bytes: string | Buffer): boolean => {
-    try {
-      return readFileSync(join(outDir, file)).equals(typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
-    } catch {
-      return false;
-    }
-  };
-  if (!same('manifest.json', JSON.stringify(manifestOf(config, content, results))) || !same('404.html', notFoundHtml(context)) || !same('favicon.svg', favicon)) return undefined;
-  const expected = new Set(['manifest.json', '404.html', 'favicon.svg', ...results.flatMap((result) => result.files), ...listFiles(bundle.assetsDir).map((file) => `assets/${file}`)]);
-  const present = listFiles(outDir);
-  return present.length === expected.size && present.every((file) => expected.has(file)) ? results : undefined;
-}
-
-/** Every file below `dir`, as `/`-separated paths relative to it. */
-function listFiles(dir: string, prefix = ''): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? listFiles(join(dir, entry.name), `${prefix}${entry.name}/`) : [`${prefix}${entry.name}`]));
-}
-
-/**
- * Each page's output key: a hash of every input of its bytes (the generator, the shared context, the
- * page's own job and sidebar). A sidebar is serialised once, not once per page of it.
- */
-function outputKeys(context: PageJobContext, jobs: PageJob[]): string[] {
-  const shared = hash(generatorVersion() + JSON.stringify({ ...context, outDir: '', cacheMarkdown: false }));
-  const sidebars = new Map<string, string>();
-  return jobs.map((job) => {
-    let sidebar = sidebars.get(job.sidebar);
-    if (sidebar === undefined) sidebars.set(job.sidebar, (sidebar = JSON.stringify(context.sidebars[job.sidebar] ?? null)));
-    return hash(`${shared}\0${JSON.stringify(job)}\0${sidebar}`);
-  });
-}
-
-/**
- * Links unchanged pages from the previous output and renders the rest on the worker pool, giving each
- * the markdown cache's entry when its markdown is unchanged. Returns the results and each page's
- * output key. Keys the rendering does not need are computed while the workers render.
- */
-async function buildPages({ context, jobs, keys: known, outDir, options, previous, pool, cacheDir }: { context: PageJobContext; jobs: PageJob[]; keys?: string[]; outDir: string; options: BuildOptions; previous: OutputState['pages']; pool?: RenderPool; cacheDir?: string }): Promise<{ results: PageResult[]; keys: string[] }> {
-  let keys = known ?? (Object.keys(previous).length > 0 ? outputKeys(context, jobs) : undefined);
-  const results: (PageResult | undefined)[] = new Array(jobs.length);
-  const pending: number[] = [];
-  const createdDirs = new Set<string>();
-  jobs.forEach((job, i) => {
-    const before = previous[job.route];
-    const reuse = keys && before && before.key === keys[i] && imagesUnchanged(context.contentDir, before.result.images);
-    if (reuse && reuseFiles(outDir, context.outDir, before.result.files, createdDirs)) results[i] = before.result;
-    else pending.push(i);
-  });
-  if (pending.length === 0) return { results: results as PageResult[], keys: keys ?? outputKeys(context, jobs) };
-
-  // Read once, here; each page gets its own entry with its job.
-  const cache: MarkdownCache = cacheDir ? readMarkdownCache(cacheDir) : {};
-  const cacheHolds = Object.keys(cache).length > 0;
-  let markdownKey = cacheHolds ? markdownKeys(context.markdown, jobs) : undefined;
-  const pendingJobs = pending.map((i) => {
-    const cached = markdownKey && cache[markdownKey[i]!];
-    return cached ? { ...jobs[i]!, cached } : jobs[i]!;
-  });
-  const rendering = runPageJobs({ context, jobs: pendingJobs, workerUrl: options.workerUrl, threads: options.threads, pool });
-  keys ??= outputKeys(context, jobs);
-  markdownKey ??= cacheDir ? markdownKeys(context.markdown, jobs) : [];
-  const built = await rendering;
-  pending.forEach((jobIndex, i) => {
-    const { markdown, ...result } = built[i]!;
-    if (markdown) cache[markdownKey[jobIndex]!] = markdown;
-    results[jobIndex] = result;
-  });
-  if (cacheDir) {
-    // Exactly the current pages' entries: the fresh ones, and the earlier ones still in use.
-    const current: MarkdownCache = {};
-    for (const key of markdownKey) if (cache[key]) current[key] = cache[key];
-    writeMarkdownCache(cacheDir, current);
-  }
-  return { results: results as PageResult[], keys };
 }
 
 /** What the API reference adds: the generated pages' edit links and last updates (those of their spec). */

@@ -1,6 +1,6 @@
 /** Small file and path helpers shared by the build and the dev server. */
-import { mkdirSync } from 'node:fs';
-import { relative, sep } from 'node:path';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 
 /**
  * Creates `dir` (and its parents) unless this caller already did: `created` remembers, so writing a
@@ -15,4 +15,9 @@ export function ensureDir(dir: string, created: Set<string>): void {
 /** `to` relative to `from`, with `/` separators on every platform (paths in routes, URLs and messages). */
 export function posixRelative(from: string, to: string): string {
   return relative(from, to).split(sep).join('/');
+}
+
+/** Every file below `dir`, as `/`-separated paths relative to it. */
+export function listFiles(dir: string, prefix = ''): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? listFiles(join(dir, entry.name), `${prefix}${entry.name}/`) : [`${prefix}${entry.name}`]));
 }
