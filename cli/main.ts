@@ -23,19 +23,23 @@ export async function main(argv: string[]): Promise<number> {
     .option('--no-cache', 'ignore and do not write the content-hash cache')
     .option('--archive <file>', 'also write the output as a deterministic .tar.gz, with SHA256SUMS beside it')
     .option('--json', 'print a machine-readable report on stdout instead of text')
-    .action(async (options: { root: string; out?: string; cache: boolean; archive?: string; json?: boolean }) => {
+    .option('--force', 'replace a non-empty output folder that docs did not write (never the site, its sources, your home or /)')
+    .action(async (options: { root: string; out?: string; cache: boolean; archive?: string; json?: boolean; force?: boolean }) => {
       json = options.json === true;
       const report = await buildSite({
         root: resolve(options.root),
         outDir: options.out ? resolve(options.out) : undefined,
         env: process.env,
         cache: options.cache,
+        force: options.force === true,
         workerUrl: process.env.DOCS_THREADS === '0' ? undefined : new URL('./worker/worker.mjs', import.meta.url),
       });
       let archive: { file: string; sha256: string } | undefined;
       if (options.archive) {
         const { writeArchive } = await import('./build/archive');
         const file = resolve(options.archive);
+        const { checkArchivePath } = await import('./build/write');
+        checkArchivePath(file, report);
         archive = { file, sha256: writeArchive(report.outDir, file) };
       }
       if (json) {

@@ -23,6 +23,11 @@ export function normalisePath(path: string): string {
   return bare === '' ? '/' : bare;
 }
 
+/** The route a URL path shows: normalised, percent-escapes decoded (`/guide/caf%C3%A9` → `/guide/café`). */
+export function routeOfPath(pathname: string): string {
+  return normalisePath(decodePercent(pathname));
+}
+
 /** `Page | Docs`; a page titled like the site shows the site title alone. */
 export function pageTitle(title: string, siteTitle: string, separator: string): string {
   return title === siteTitle ? siteTitle : `${title} ${separator} ${siteTitle}`;

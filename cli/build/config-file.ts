@@ -1,5 +1,6 @@
 /** Loads `site.config.ts`: compiled by esbuild, imported, and handed to `resolveConfig`. */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { posixRelative } from '../util/fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DocsError } from '../util/errors';
@@ -51,5 +52,20 @@ export async function loadConfig(root: string, env: Record<string, string | unde
     throw new DocsError('config', [{ file, message: `throws while loading: ${(error as Error).message}`, fix: 'make the config a plain `export default defineConfig({ … })`' }]);
   }
   if (raw === undefined) throw new DocsError('config', [{ file, message: 'has no default export', fix: 'add `export default defineConfig({ … })`' }]);
-  return resolveConfig(raw, { root, configFile: name, env });
+  const config = resolveConfig(raw, { root, configFile: name, env });
+  checkSidebarFolders(config);
+  return config;
+}
+
+/** Every sidebar's folder must exist: a misspelt `dir` would otherwise leave its sidebar silently empty. */
+function checkSidebarFolders(config: ResolvedConfig): void {
+  const problems = config.sidebars.flatMap((sidebar, i) => {
+    if (sidebar.dir === '.' || sidebar.dir === './') return [];
+    const folder = join(config.contentDir, sidebar.dir);
+    const isFolder = existsSync(folder) && statSync(folder).isDirectory();
+    if (isFolder) return [];
+    const folders = existsSync(config.contentDir) ? readdirSync(config.contentDir, { withFileTypes: true }).filter((entry) => entry.isDirectory() && !entry.name.startsWith('.')).map((entry) => entry.name) : [];
+    return [{ file: config.configFile, pointer: `/sidebars/${i}/dir`, message: `\`sidebars[${i}].dir\` names the folder "${sidebar.dir}", which does not exist in ${posixRelative(config.root, config.contentDir) || '.'}/`, fix: folders.length > 0 ? `create the folder, or use one that exists: ${folders.join(', ')}` : 'create the folder and put the sidebar\'s pages in it' }];
+  });
+  if (problems.length > 0) throw new DocsError('config', problems);
 }

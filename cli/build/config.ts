@@ -5,6 +5,7 @@
 import type { Announcement, AppConfig, NavItem, SiteData, VersionInfo } from '../../runtime/manifest';
 import { DocsError } from '../util/errors';
 import { s, validateShape, type Shape } from '../util/validate';
+import { routeProblem } from './routes';
 
 /** A sidebar and the content folder its pages come from. */
 export interface SidebarConfig {
@@ -260,7 +261,18 @@ function checkReferences(config: UserConfig): { path: string; message: string; f
       problems.push({ path: `navbar[${i}].to`, message: `"${item.to}" is neither a route nor an URL`, fix: `write it as a route starting with "/", e.g. "/${item.to}"` });
     }
   });
+  config.sidebars.forEach((sidebar, i) => {
+    const dir = sidebar.dir.replace(/\/+$/, '');
+    if (dir !== '.' && (dir.startsWith('/') || /\\|\0/.test(dir) || dir.split('/').some((part) => part === '..' || part === '.' || part === ''))) {
+      problems.push({ path: `sidebars[${i}].dir`, message: `"${sidebar.dir}" is not a folder below the content folder`, fix: 'write it relative to the content folder without `..`, e.g. "backend" (or "." for the content root)' });
+    }
+  });
   (config.openapi ?? []).forEach((spec, i) => {
+    const problem = routeProblem(spec.route);
+    if (problem) problems.push({ path: `openapi[${i}].route`, message: `"${spec.route}" ${problem}`, fix: 'write a route of plain segments, e.g. "/backend/api/users"' });
+    if (spec.infoSlug && (spec.infoSlug.includes('/') || routeProblem(`/${spec.infoSlug}`))) {
+      problems.push({ path: `openapi[${i}].infoSlug`, message: `"${spec.infoSlug}" is not a single plain path segment`, fix: 'e.g. "overview"' });
+    }
     if (!ids.has(spec.sidebar)) problems.push({ path: `openapi[${i}].sidebar`, message: `names the unknown sidebar "${spec.sidebar}"`, fix: `use one of: ${[...ids].join(', ')}` });
   });
   return problems;

@@ -4,7 +4,8 @@
  */
 import type { PageLink, SidebarItem } from '../../runtime/manifest';
 import type { SidebarConfig } from './config';
-import { parseFrontmatter, type Frontmatter } from './frontmatter';
+import { frontmatterKeyLine, parseFrontmatter, type Frontmatter } from './frontmatter';
+import { routeProblem, safeName } from './routes';
 import { DocsError, type Diagnostic } from '../util/errors';
 import { s, validateShape } from '../util/validate';
 
@@ -96,10 +97,22 @@ export function collectContent(options: CollectContentOptions): ContentTree {
     let id = file.rel.replace(/\.md$/, '');
     if (fm.id) id = id.replace(/[^/]+$/, fm.id);
     const title = fm.title ?? leadingHeading(split.body) ?? humanise(id.split('/').pop()!);
+    const route = routeOf(id, fm.slug, options.homepageDoc);
+    const problem = routeProblem(route);
+    if (problem) {
+      const key = fm.slug !== undefined ? 'slug' : fm.id !== undefined ? 'id' : undefined;
+      problems.push({
+        file: display,
+        line: key && frontmatterKeyLine(file.text, key),
+        message: `its route ${JSON.stringify(route)} ${problem}`,
+        fix: key ? `give \`${key}\` a value of plain path segments, e.g. ${key}: ${key === 'slug' ? '/guide/my-page' : 'my-page'}` : `rename the file or folder (e.g. to ${safeName(file.rel)}), or set \`slug:\` in its frontmatter`,
+      });
+      continue;
+    }
     docs.push({
       id,
       rel: file.rel,
-      route: routeOf(id, fm.slug, options.homepageDoc),
+      route,
       sidebar: sidebar.id,
       title,
       label: fm.sidebar_label ?? title,

@@ -112,6 +112,15 @@ function positionIn(yamlText: string, offset: number): { line: number; column: n
   return { line: before.split('\n').length + 1, column: offset - lineStart + 1 };
 }
 
+/** File line of `key:` in the frontmatter of `text`, or undefined when it is not there. */
+export function frontmatterKeyLine(text: string, key: string): number | undefined {
+  const lines = text.split('\n');
+  if (!FENCE.test(lines[0] ?? '')) return undefined;
+  const end = lines.findIndex((line, i) => i > 0 && FENCE.test(line));
+  const line = lineOfKey(lines, end === -1 ? lines.length : end, key);
+  return line === 1 ? undefined : line;
+}
+
 function lineOfKey(lines: string[], end: number, key: string): number {
   const index = lines.slice(1, end).findIndex((line) => line.startsWith(`${key}:`));
   return index === -1 ? 1 : index + 2;

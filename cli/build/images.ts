@@ -1,9 +1,10 @@
 /**
- * Local images: each is copied to `assets/images/NAME.HASH.EXT`, named after its bytes, so a changed
+ * Local images (and other files a link names): each is copied to `assets/images/NAME.HASH.EXT`
+ * (`assets/files/` for what is not an image), named after its bytes, so a changed
  * image gets a new URL and browsers never show a stale copy. Whatever reuses a page's earlier output
  * or markdown checks its images against their current bytes first.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { hash } from '../util/hash';
 
@@ -13,15 +14,25 @@ export interface PageImage {
   file: string;
 }
 
+/** Extensions shown as images; other linked files go to `assets/files/`. */
+const IMAGE = /^\.(?:png|jpe?g|gif|svg|webp|avif|ico|bmp)$/i;
+
 /** The output file an image's current bytes belong in, with the bytes; undefined when it does not exist. */
 export function readImage(contentDir: string, rel: string): { file: string; bytes: Buffer } | undefined {
   const path = join(contentDir, rel);
-  if (!existsSync(path)) return undefined;
-  const bytes = readFileSync(path);
-  const name = rel.split('/').pop()!;
+  let bytes: Buffer;
+  try {
+    if (!statSync(path).isFile()) return undefined;
+    bytes = readFileSync(path);
+  } catch {
+    return undefined;
+  }
+  // Only characters a URL carries as written: `my report#2.pdf` → `my-report-2.HASH.pdf`.
+  const name = rel.split('/').pop()!.replace(/[^A-Za-z0-9._-]+/g, '-');
   const dot = name.lastIndexOf('.');
   const digest = hash(bytes).slice(0, 8);
-  return { file: `assets/images/${dot > 0 ? `${name.slice(0, dot)}.${digest}${name.slice(dot)}` : `${name}.${digest}`}`, bytes };
+  const folder = dot > 0 && IMAGE.test(name.slice(dot)) ? 'images' : 'files';
+  return { file: `assets/${folder}/${dot > 0 ? `${name.slice(0, dot)}.${digest}${name.slice(dot)}` : `${name}.${digest}`}`, bytes };
 }
 
 /**

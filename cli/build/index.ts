@@ -2,7 +2,7 @@
  * `docs build`: the stages of DESIGN §3 in order — config, content, markdown + render (on the worker
  * pool), links, bundle, write. Every file operation of the build lives here or in the page jobs.
  */
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { HydrationData, LastUpdated, Manifest } from '../../runtime/manifest';
 import { versionHeaderValue } from '../../runtime/auth/http';
@@ -15,7 +15,8 @@ import { PACKAGE_ROOT } from '../util/package-root';
 import { listFiles, posixRelative } from '../util/fs';
 import { bundleRuntime, linkBundle } from './bundle';
 import { loadConfig } from './config-file';
-import { collectContent, type ContentTree, type SourceFile } from './content';
+import { collectContent, type ContentTree } from './content';
+import { readContentFolder, type ContentFiles } from './sources';
 import { readLastUpdates } from './git';
 import { checkLinks } from './links';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
@@ -23,7 +24,7 @@ import { startPool, type RenderPool } from './pool';
 import { renderPage } from './render';
 import { buildPages, outputIs, outputKeys, previousResults } from './pages';
 import { readOutputState, writeOutputState, type OutputState } from './reuse';
-import { createStaging, discardStaging, publishStaging, stagingPath } from './write';
+import { checkOutDir, createStaging, discardStaging, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, publishStaging, realPath, removeDeadStaging, stagingPath } from './write';
 
 /** Options of `buildSite`. */
 export interface BuildOptions {
@@ -39,6 +40,8 @@ export interface BuildOptions {
   cache?: boolean;
   /** Render threads. @default one per core */
   threads?: number;
+  /** Replace a non-empty output folder that `docs` did not write (`--force`). @default false */
+  force?: boolean;
 }
 
 /** What a successful build reports. */
@@ -68,53 +71,15 @@ export interface SiteState {
   results: PageResult[];
 }
 
-/** Markdown and category files of the content folder. */
-export interface ContentFiles {
-  markdown: SourceFile[];
-  categories: SourceFile[];
-}
-
-/** Reads every markdown and `_category_.json` file below `dir` (dot-folders and node_modules skipped). */
-function readContentFolder(dir: string, displayPrefix: string): ContentFiles {
-  const files: ContentFiles = { markdown: [], categories: [] };
-  if (!existsSync(dir)) return files;
-  const problems: Diagnostic[] = [];
-  const walk = (folder: string): void => {
-    for (const entry of readdirSync(folder, { withFileTypes: true })) {
-      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
-      const path = join(folder, entry.name);
-      const rel = posixRelative(dir, path);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.md') || entry.name === '_category_.json') {
-        const text = decodeUtf8(readFileSync(path), displayPrefix + rel, problems);
-        if (text !== undefined) (entry.name.endsWith('.md') ? files.markdown : files.categories).push({ rel, text });
-      }
-    }
-  };
-  walk(dir);
-  if (problems.length > 0) throw new DocsError('content', problems);
-  return files;
-}
-
-/** The file's text, or undefined (and a problem naming the line) when it is not valid UTF-8. */
-function decodeUtf8(bytes: Buffer, file: string, problems: Diagnostic[]): string | undefined {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    const text = new TextDecoder('utf-8').decode(bytes);
-    const before = text.slice(0, text.indexOf('\uFFFD'));
-    const line = before.split('\n').length;
-    problems.push({ file, line, column: before.length - before.lastIndexOf('\n'), message: 'is not valid UTF-8 (saved in another encoding, e.g. Windows-1252 or Latin-1)', fix: 'save the file as UTF-8 in your editor ("Save with encoding" → UTF-8)' });
-    return undefined;
-  }
-}
-
 /** Builds the site into `outDir`; throws a `DocsError` (and leaves `outDir` untouched) on any error. */
 export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
   const root = resolve(options.root);
-  const outDir = resolve(options.outDir ?? join(root, 'dist'));
+  // The real folder (symbolic links resolved), so the checks and the staging folder see what is replaced.
+  const outDir = realPath(options.outDir ?? join(root, 'dist'));
   const config = await loadConfig(root, options.env ?? {});
+  checkOutDir(outDir, { root, contentDir: config.contentDir, sources: [config.contentDir, join(root, 'site.config.ts'), join(root, 'templates'), ...config.openapi.map((spec) => join(root, spec.file))] }, options.force);
+  removeDeadStaging(outDir);
   const cacheDir = options.cache === false ? undefined : join(root, 'node_modules', '.cache', 'docs');
   // With no previous output to reuse, every page will be rendered: the workers start now and warm up
   // (imports, highlighter) while this thread reads the content. A rebuild starts them only if needed.
@@ -184,15 +149,16 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, pre
   // there is nothing to write.
   if (previous && Object.keys(previous).length === jobs.length && reusable.every(Boolean)) {
     const results = reusable as PageResult[];
-    const written = { 'manifest.json': JSON.stringify(manifestOf(config, content, results)), '404.html': notFoundHtml(context), 'favicon.svg': favicon };
+    const written = { 'manifest.json': JSON.stringify(manifestOf(config, content, results)), '404.html': notFoundHtml(context), 'favicon.svg': favicon, [OUTPUT_MARKER]: OUTPUT_MARKER_TEXT };
     if (outputIs(outDir, written, [...results.flatMap((result) => result.files), ...listFiles(bundle.assetsDir).map((file) => `assets/${file}`)])) {
       nameGeneratedSources(results, api.source, displayPrefix);
       return report(results, checkResults(results));
     }
   }
 
-  createStaging(staging);
+  createStaging(staging, outDir);
   try {
+    writeFileSync(join(staging, OUTPUT_MARKER), OUTPUT_MARKER_TEXT);
     linkBundle(bundle, staging);
     // Browsers ask for an icon on every first visit; without one each page logs a failed request.
     writeFileSync(join(staging, 'favicon.svg'), favicon);
@@ -321,3 +287,4 @@ function notFoundHtml(context: PageJobContext): string {
 }
 
 export { DocsError };
+export type { ContentFiles };

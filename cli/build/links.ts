@@ -32,7 +32,12 @@ export function checkLinks(pages: PageLinks[], extraRoutes: Iterable<string> = [
       const target = link.route === '' ? page.route : link.route;
       const place = { file: link.file, line: link.line, column: link.column };
       if (!routes.has(target)) {
-        errors.push({ ...place, message: `broken link → ${link.written}: no page has the route ${target}`, fix: closest(target, routes) });
+        const intended = link.fileRelative !== undefined && routes.has(link.fileRelative) ? link.fileRelative : undefined;
+        errors.push({
+          ...place,
+          message: `broken link → ${link.written}: no page has the route ${target}${intended ? ` (a browser resolves the link against the page's own address ${page.route})` : ''}`,
+          fix: intended ? `write ${intended}, or link the markdown file (e.g. ${link.written.replace(/[?#].*$/, '').replace(/\/?$/, '')}.md)` : closest(target, routes),
+        });
         continue;
       }
       const ids = idsOf.get(target);

@@ -4,9 +4,10 @@
  * for tests and `docs serve`.
  */
 import { existsSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import type { HydrationData, LastUpdated, PageData, PageLink, PageMeta, SidebarItem, SiteData } from '../../runtime/manifest';
-import type { Diagnostic } from '../util/errors';
+import { DocsError, type Diagnostic } from '../util/errors';
+import { insideOutput, ioError } from './write';
 import { ensureDir } from '../util/fs';
 import { hash } from '../util/hash';
 import { readImage, type PageImage } from './images';
@@ -107,8 +108,26 @@ export class PageBuilder {
     return next;
   }
 
-  /** Renders and writes one page. */
+  /**
+   * Renders and writes one page. A problem of the page's own — a path that would leave the output, a
+   * stack overflow in a library's tree walk, a file that cannot be written — comes back as the page's
+   * error, naming its file, so one page cannot crash the build.
+   */
   async build(job: PageJob): Promise<PageResult> {
+    try {
+      return await this.buildPage(job);
+    } catch (error) {
+      const file = this.context.markdown.displayPrefix + job.rel;
+      const failed = (diagnostics: Diagnostic[]): PageResult => ({ route: job.route, dataUrl: '', mermaid: false, links: [], ids: [], warnings: [], errors: diagnostics, cached: false, files: [], images: [] });
+      if (error instanceof DocsError) return failed(error.diagnostics.map((diagnostic) => ({ ...diagnostic, file: diagnostic.file === job.rel ? file : diagnostic.file })));
+      if (error instanceof RangeError && /call stack/i.test(error.message)) return failed([{ file, message: 'is nested too deeply to render (the renderer ran out of stack)', fix: 'flatten deeply nested lists, quotes or HTML' }]);
+      const io = ioError(error, file, 'cannot be written to the output');
+      if (io instanceof DocsError) return failed(io.diagnostics);
+      throw error;
+    }
+  }
+
+  private async buildPage(job: PageJob): Promise<PageResult> {
     const { markdown, images, cached } = await this.markdownOf(job);
     const { context } = this;
     const meta: PageMeta = {
@@ -130,10 +149,10 @@ export class PageBuilder {
     const data: HydrationData = { site: context.site, page: meta, manifestUrl: context.manifestUrl };
     const files = [routeFile(job.route), ...images.map((image) => image.file)];
     const html = renderPage({ template: context.template, assets: context.assets, data, html: markdown.html, sidebar: context.sidebars[job.sidebar] });
-    this.writeFile(join(context.outDir, routeFile(job.route)), html);
+    this.writeFile(routeFile(job.route), html);
     const chunk = pageChunk({ ...meta, html: markdown.html });
     const dataUrl = `/assets/pages/${routeSlug(job.route)}.${hash(chunk).slice(0, 8)}.js`;
-    this.writeFile(join(context.outDir, dataUrl), chunk);
+    this.writeFile(dataUrl, chunk);
     files.push(dataUrl.slice(1));
     const result: PageResult = { route: job.route, dataUrl, mermaid: markdown.hasMermaid, links: markdown.links, ids: markdown.ids, warnings: markdown.warnings, errors: markdown.errors, cached, files, images };
     if (!cached && context.cacheMarkdown && markdown.errors.length === 0) result.markdown = { ...markdown, images };
@@ -147,20 +166,19 @@ export class PageBuilder {
     }
     const renderer = await this.warm();
     const images: PageImage[] = [];
-    const markdown = await renderer.render({
-      rel: job.rel,
-      body: job.body,
-      resolveImage: (rel) => {
-        const image = this.copyImage(rel);
-        if (image) images.push(image);
-        return image && `/${image.file}`;
-      },
-    });
+    const copy = (rel: string): string | undefined => {
+      const image = this.copyImage(rel);
+      if (image) images.push(image);
+      return image && `/${image.file}`;
+    };
+    const markdown = await renderer.render({ rel: job.rel, body: job.body, resolveImage: copy, resolveFile: copy });
     return { markdown, images, cached: false };
   }
 
+  /** Writes `rel` below the output folder (never elsewhere, see `insideOutput`). */
   // Synchronous on purpose: measured faster here than fs.promises, which pays three thread-pool hops per file.
-  private writeFile(path: string, content: string | Uint8Array): void {
+  private writeFile(rel: string, content: string | Uint8Array): void {
+    const path = insideOutput(this.context.outDir, rel);
     ensureDir(dirname(path), this.createdDirs);
     writeFileSync(path, content);
   }
@@ -169,8 +187,7 @@ export class PageBuilder {
   private copyImage(rel: string): PageImage | undefined {
     const image = readImage(this.context.contentDir, rel);
     if (!image) return undefined;
-    const target = join(this.context.outDir, image.file);
-    if (!existsSync(target)) this.writeFile(target, image.bytes);
+    if (!existsSync(insideOutput(this.context.outDir, image.file))) this.writeFile(image.file, image.bytes);
     return { source: rel, file: image.file };
   }
 }

@@ -1,31 +1,163 @@
 /**
  * Stage 8, write: the build writes into a fresh staging folder beside the output; only a complete
  * build replaces the output, by rename, so a failed build leaves the previous output untouched.
+ *
+ * Replacing a folder wholesale is dangerous when the folder is the wrong one, so before anything is
+ * written `checkOutDir` refuses an output folder that is the filesystem root, the home folder, the
+ * site or anything holding its sources, or a non-empty folder `docs` did not write (every output holds
+ * `OUTPUT_MARKER`). Every path a build writes goes through `insideOutput`.
  */
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { DocsError, type Diagnostic } from '../util/errors';
+
+/** The file every output folder holds, so a later build can tell its own output from anything else. */
+export const OUTPUT_MARKER = '.docs-output.json';
+
+/** The marker's bytes (the same in every build, so a no-change rebuild stays byte-identical). */
+export const OUTPUT_MARKER_TEXT = `${JSON.stringify({ generator: 'docs', note: 'This folder is the output of `docs build`, which replaces it whole on every build.' })}\n`;
+
+/** The places an output folder must never be, contain, or be inside of (see `checkOutDir`). */
+export interface ProtectedPaths {
+  /** The site root (folder of `site.config.ts`). */
+  root: string;
+  /** Folders and files that hold the site's sources: content, specs, templates, `site.config.ts`. */
+  sources: string[];
+  /** The content folder: an output inside it would mix built files with pages. */
+  contentDir: string;
+}
+
+/** `path` with every existing part resolved through symbolic links (the rest kept as written). */
+export function realPath(path: string): string {
+  const absolute = resolve(path);
+  let existing = absolute;
+  const rest: string[] = [];
+  while (!existsSync(existing)) {
+    const parent = dirname(existing);
+    if (parent === existing) break;
+    rest.unshift(basename(existing));
+    existing = parent;
+  }
+  try {
+    return join(realpathSync(existing), ...rest);
+  } catch {
+    return absolute;
+  }
+}
+
+/** True when `path` is `folder` or lies below it. */
+export function isWithin(path: string, folder: string): boolean {
+  const rel = relative(folder, path);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+/**
+ * Throws a usage error (exit 2) when `outDir` must not be replaced by a build. `force` allows only a
+ * non-empty folder that `docs` did not write; nothing allows the others.
+ */
+export function checkOutDir(outDir: string, paths: ProtectedPaths, force = false): void {
+  const out = realPath(outDir);
+  const refuse = (message: string, fix: string): never => {
+    throw new DocsError('usage', [{ file: outDir, message: `cannot be the output folder: ${message}`, fix }]);
+  };
+  const fix = 'choose a folder of its own for the output, e.g. --out dist';
+  if (dirname(out) === out) refuse('it is the root of the filesystem, and a build replaces its output folder whole', fix);
+  const home = realPath(homedir());
+  if (isWithin(home, out)) refuse(out === home ? 'it is your home folder, and a build replaces its output folder whole' : `it holds your home folder ${home}, and a build replaces its output folder whole`, fix);
+  const root = realPath(paths.root);
+  if (isWithin(root, out)) refuse(out === root ? 'it is the site root (the folder of site.config.ts), and a build replaces its output folder whole' : `it holds the site ${root}, and a build replaces its output folder whole`, fix);
+  for (const source of paths.sources.map(realPath)) {
+    if (isWithin(source, out)) refuse(`it holds the site's sources (${source}), and a build replaces its output folder whole`, fix);
+  }
+  const content = realPath(paths.contentDir);
+  if (isWithin(out, content)) refuse(`it is inside the content folder ${content}; built files would be mixed with your pages`, fix);
+  if (!existsSync(out)) return;
+  if (!statSync(out).isDirectory()) refuse('it is a file, not a folder', `remove ${out} or choose another output folder`);
+  const entries = readdirSync(out);
+  if (entries.length > 0 && !entries.includes(OUTPUT_MARKER) && !isEarlierOutput(out) && !force) {
+    refuse(
+      `it holds ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} (e.g. ${entries.slice(0, 3).join(', ')}) that docs did not write, and a build replaces its output folder whole`,
+      'choose an empty or new folder; if this folder really is an old output of docs that may be replaced, pass --force',
+    );
+  }
+}
+
+/**
+ * `rel` (a path with `/` separators) joined to `outDir`; throws when it would leave `outDir` — the
+ * last line of defence behind route validation (`content.ts`), so no input can write elsewhere.
+ */
+export function insideOutput(outDir: string, rel: string): string {
+  const path = resolve(outDir, rel.replace(/^\/+/, ''));
+  if (!isWithin(path, outDir) || path === resolve(outDir) || rel.includes('\0')) {
+    throw new DocsError('content', [{ file: rel, message: `would be written outside the output folder ${outDir}`, fix: 'give the page a route made of plain path segments (no `..`)' }]);
+  }
+  return path;
+}
+
+const STAGING = /^\.(.+)\.staging-(\d+)-\d+(?:\.previous)?$/;
 
 /** Where this build stages its output: next to `outDir` (same filesystem, so the final rename is atomic per step). */
 export function stagingPath(outDir: string): string {
   return join(dirname(outDir), `.${basename(outDir)}.staging-${process.pid}-${Date.now()}`);
 }
 
-/** Creates `staging` fresh and empty. */
-export function createStaging(staging: string): void {
-  rmSync(staging, { recursive: true, force: true });
-  mkdirSync(staging, { recursive: true });
+/** True while a process with this id runs (a build still writing its staging folder). */
+function isRunning(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes the staging folders that builds of `outDir` which died (killed, crashed) left beside it. */
+export function removeDeadStaging(outDir: string): string[] {
+  const parent = dirname(outDir);
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const match = STAGING.exec(name);
+    if (!match || match[1] !== basename(outDir) || isRunning(Number(match[2]))) continue;
+    const path = join(parent, name);
+    if (!lstatSync(path).isDirectory()) continue;
+    rmSync(path, { recursive: true, force: true });
+    removed.push(path);
+  }
+  return removed;
+}
+
+/** Creates `staging` fresh and empty; an output folder that cannot be created is a usage error naming it. */
+export function createStaging(staging: string, outDir: string): void {
+  try {
+    rmSync(staging, { recursive: true, force: true });
+    mkdirSync(staging, { recursive: true });
+  } catch (error) {
+    throw ioError(error, outDir, 'cannot create the output folder');
+  }
 }
 
 /** Replaces `outDir` by `staging`: move the old output aside, move the new in, delete the old. */
 export function publishStaging(staging: string, outDir: string): void {
   const previous = `${staging}.previous`;
   const hadOutput = existsSync(outDir);
-  if (hadOutput) renameSync(outDir, previous);
+  try {
+    if (hadOutput) renameSync(outDir, previous);
+  } catch (error) {
+    throw ioError(error, outDir, 'cannot replace the output folder');
+  }
   try {
     renameSync(staging, outDir);
   } catch (error) {
     if (hadOutput) renameSync(previous, outDir);
-    throw error;
+    throw ioError(error, outDir, 'cannot replace the output folder');
   }
   if (hadOutput) rmSync(previous, { recursive: true, force: true });
 }
@@ -33,4 +165,59 @@ export function publishStaging(staging: string, outDir: string): void {
 /** Removes a staging folder after a failed build. */
 export function discardStaging(staging: string): void {
   rmSync(staging, { recursive: true, force: true });
+}
+
+/** Error codes of the file system that are the reader's to fix (permissions, space, a file in the way). */
+const IO_CODES: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EEXIST: 'a file is in the way',
+  EISDIR: 'a folder is in the way',
+  ELOOP: 'too many symbolic links (a loop)',
+  ENAMETOOLONG: 'the path is too long',
+  EMFILE: 'too many open files',
+};
+
+/** A file-system failure as a usage error naming the path, or the error itself when it is not one. */
+export function ioError(error: unknown, path: string, what: string): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (!code || !(code in IO_CODES)) return error;
+  const diagnostic: Diagnostic = { file: path, message: `${what}: ${IO_CODES[code]} (${code})`, fix: code === 'ENOSPC' || code === 'EDQUOT' ? 'free some disk space and build again' : 'choose a folder you may write to with --out, or fix its permissions' };
+  return new DocsError('usage', [diagnostic]);
+}
+
+/**
+ * True for the output of a `docs` version from before the marker: `404.html`, `assets/` and a
+ * `manifest.json` with docs' own routes and sidebars. Such a folder is replaced without `--force`.
+ */
+function isEarlierOutput(dir: string): boolean {
+  try {
+    if (!existsSync(join(dir, '404.html')) || !statSync(join(dir, 'assets')).isDirectory()) return false;
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as { routes?: unknown; sidebars?: unknown };
+    return Array.isArray(manifest.routes) && typeof manifest.sidebars === 'object' && manifest.sidebars !== null;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Throws a usage error when `--archive FILE` (and the `SHA256SUMS` written beside it) would overwrite
+ * a source of the site or land inside the output or content folder.
+ */
+export function checkArchivePath(file: string, report: { outDir: string; state: { root: string; config: { contentDir: string; openapi: { file: string }[] } } }): void {
+  const { root, config } = report.state;
+  const refuse = (message: string): never => {
+    throw new DocsError('usage', [{ file, message: `cannot be the archive: ${message}`, fix: 'write it beside the site, e.g. --archive portal.tar.gz' }]);
+  };
+  if (!/\.(?:tar\.gz|tgz)$/.test(file)) refuse('its name must end in .tar.gz or .tgz');
+  const sources = [join(root, 'site.config.ts'), join(root, 'package.json'), join(root, 'package-lock.json'), ...config.openapi.map((spec) => join(root, spec.file))].map(realPath);
+  for (const path of [file, join(dirname(file), 'SHA256SUMS')].map(realPath)) {
+    if (isWithin(path, realPath(config.contentDir))) refuse(`${path} is inside the content folder`);
+    if (isWithin(path, report.outDir)) refuse(`${path} is inside the output folder, which the next build replaces`);
+    if (sources.includes(path)) refuse(`${path} is a source of the site`);
+  }
 }

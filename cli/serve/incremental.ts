@@ -11,6 +11,7 @@ import { collectContent, type SourceFile } from '../build/content';
 import { checkResults, jobsOf, manifestOf, nameGeneratedSources, type SiteState } from '../build/index';
 import { PageBuilder, type PageResult } from '../build/page-job';
 import type { Diagnostic } from '../util/errors';
+import { normaliseText } from '../build/sources';
 
 /** A saved, added or deleted file of the content folder. */
 export interface ContentChange {
@@ -32,7 +33,7 @@ function applyChanges(files: SourceFile[], changes: ContentChange[]): SourceFile
   const byRel = new Map(files.map((file) => [file.rel, file]));
   for (const change of changes) {
     if (change.text === null) byRel.delete(change.rel);
-    else byRel.set(change.rel, { rel: change.rel, text: change.text });
+    else byRel.set(change.rel, { rel: change.rel, text: normaliseText(change.text) });
   }
   return [...byRel.values()];
 }

@@ -3,7 +3,7 @@
  * route's code chunks, and the page's data chunk. React-free, so it is tested with plain functions.
  */
 import type { Manifest, PageData, PageModule, RouteEntry } from '../manifest';
-import { normalisePath } from '../routing';
+import { routeOfPath } from '../routing';
 
 /** The parts of `navigator.connection` that decide whether prefetching is welcome. */
 export interface ConnectionInfo {
@@ -73,7 +73,7 @@ export class RouteLoader {
    */
   async preload(path: string): Promise<{ route: RouteEntry | null; manifest: Manifest }> {
     const manifest = await this.loadManifest();
-    const route = this.routes?.get(normalisePath(path)) ?? null;
+    const route = this.routes?.get(routeOfPath(path)) ?? null;
     if (route?.mermaid) await this.options.loadMermaid();
     return { route, manifest };
   }
@@ -112,7 +112,7 @@ export class RouteLoader {
    */
   prefetch(path: string, intent: boolean): void {
     if (!prefetchAllowed(this.options.connection())) return;
-    const target = normalisePath(path);
+    const target = routeOfPath(path);
     this.loadManifest()
       .then(() => {
         const route = this.routes?.get(target);

@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { notFoundPage } from '../components/NotFound/NotFound';
 import type { PageMeta, SidebarItem, SiteData } from '../manifest';
-import { decodePercent, normalisePath, pageTitle } from '../routing';
+import { decodePercent, normalisePath, pageTitle, routeOfPath } from '../routing';
 import { anchorOf, internalUrl, isPlainClick } from './links';
 import { currentConnection as connection, prefetchAllowed, type RouteLoader } from './loader';
 import { ScrollMemory } from './scroll-memory';
@@ -150,7 +150,7 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
     const onPopState = (event: PopStateEvent): void => {
       const restore = scroll.pop(event.state);
       const shown = latest.current;
-      if (normalisePath(location.pathname) === shown.view.page.route && shown.main.kind === 'view' && !shown.view.page.notFound) {
+      if (routeOfPath(location.pathname) === shown.view.page.route && shown.main.kind === 'view' && !shown.view.page.notFound) {
         if (restore !== undefined) scrollTo(0, restore);
         return;
       }
@@ -208,7 +208,7 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
 
   const retry = useCallback(
     (fresh: boolean) => {
-      if (fresh) loader?.forget(normalisePath(location.pathname));
+      if (fresh) loader?.forget(routeOfPath(location.pathname));
       void navigate(new URL(location.href), 'retry');
     },
     [loader, navigate],

@@ -1,6 +1,8 @@
 /**
  * Stage 3, markdown: one unified pipeline from a page's markdown to its body HTML, TOC, ids and links.
  * The plugin order, and why:
+ *   0. limits (plugins/limits.ts) — a page too large or too deeply nested for the parser and the tree
+ *      walks after it fails with its line before any of them runs;
  *   1. remark-parse + GFM + remark-directive (plugins/gfm.ts) — GFM syntax and `:::` blocks must be
  *      parsed first;
  *   2. remarkTabs — `:::tabs` code tab sets and `::api-endpoint` lines, before the next step would
@@ -8,7 +10,9 @@
  *   3. remarkAdmonitions — turns known directives into asides and restores every other one as text;
  *   4. remarkLinks — rewrites `.md` links and images while positions still point into the source;
  *   5. mdast → hast (remark-rehype's engine) with the shiki `code` handler, so fences never pass
- *      through as unhighlighted `pre`; raw HTML is parsed and cleaned to an allowlist (plugins/raw-html.ts);
+ *      through as unhighlighted `pre`; raw HTML is parsed and cleaned to an allowlist (plugins/raw-html.ts)
+ *      and every URL with a scheme outside the allowlist removed with a warning (plugins/safe-urls.ts),
+ *      on the parsed tree so raw HTML and markdown links are judged alike;
  *   6. rehypeHeadings — ids and TOC are computed on the final heading text;
  *   7. rehype-react with the runtime's components, rendered to a string by React.
  */
@@ -28,8 +32,10 @@ import type { Diagnostic } from '../../util/errors';
 import { normaliseAdmonitionTitles, remarkAdmonitions } from './plugins/admonitions';
 import { collectLanguages, renderFence } from './plugins/code';
 import { sanitizeRawHtml } from './plugins/raw-html';
+import { removeUnsafeUrls } from './plugins/safe-urls';
 import { remarkTabs } from './plugins/tabs';
 import { findUnclosed } from './plugins/unclosed';
+import { checkSourceLimits, checkTreeDepth } from './plugins/limits';
 import { createParser } from './plugins/gfm';
 import { rehypeHeadings } from './plugins/headings';
 import { remarkLinks, type FoundLink } from './plugins/links';
@@ -55,6 +61,8 @@ export interface MarkdownInput {
   body: string;
   /** Copies a local image and returns its URL, or undefined when it does not exist. */
   resolveImage: (rel: string) => string | undefined;
+  /** Copies another local file a link names and returns its URL, or undefined when it does not exist. */
+  resolveFile: (rel: string) => string | undefined;
 }
 
 /** What the markdown stage produces for one page. */
@@ -81,6 +89,7 @@ export async function createMarkdownRenderer(options: MarkdownOptions, started?:
   // A highlighter started earlier with the same theme and languages (see cli/build/worker.ts).
   const highlighter = (await (started ?? createHighlighter({ themes: [options.codeTheme], langs: options.highlightLanguages }))) as HighlighterGeneric<string, string>;
   const parse = createParser();
+  const routes = new Set(Object.values(options.routeOfFile));
   const react = unified().use(rehypeReact, { Fragment, jsx, jsxs, components: markdownComponents }).freeze();
   return {
     async render(input) {
@@ -88,13 +97,18 @@ export async function createMarkdownRenderer(options: MarkdownOptions, started?:
       const warnings: Diagnostic[] = [];
       const errors: Diagnostic[] = [];
       const links: FoundLink[] = [];
+      const fail = (problems: Diagnostic[]): RenderedMarkdown => ({ html: '', toc: [], ids: [], links, warnings, errors: problems, hasMermaid: false, hasTabs: false });
+      const tooMuch = checkSourceLimits(input.body, file);
+      if (tooMuch.length > 0) return fail(tooMuch);
       const source = normaliseAdmonitionTitles(input.body);
       const mdast = parse(source);
+      const tooDeep = checkTreeDepth(mdast, file);
+      if (tooDeep.length > 0) return fail(tooDeep);
       errors.push(...findUnclosed(mdast, source, file));
       let hasTabs = false;
       remarkTabs(() => (hasTabs = true))(mdast);
       remarkAdmonitions()(mdast);
-      remarkLinks({ rel: input.rel, displayPrefix: options.displayPrefix, routeOfFile: options.routeOfFile, resolveImage: input.resolveImage, links, warnings, errors })(mdast);
+      remarkLinks({ rel: input.rel, displayPrefix: options.displayPrefix, routeOfFile: options.routeOfFile, routes, resolveImage: input.resolveImage, resolveFile: input.resolveFile, links, warnings, errors })(mdast);
       const loaded = new Set(highlighter.getLoadedLanguages());
       const missing = [...collectLanguages(mdast)].filter((lang) => !loaded.has(lang));
       if (missing.length > 0) await highlighter.loadLanguage(...(missing as never[]));
@@ -105,7 +119,7 @@ export async function createMarkdownRenderer(options: MarkdownOptions, started?:
           code: (_state, node) => renderFence(node, { highlighter, theme: options.codeTheme, file, warnings, onMermaid: () => (hasMermaid = true) }),
         },
       }) as HastRoot;
-      const safe = sanitizeRawHtml(hast);
+      const safe = sanitizeRawHtml(hast, (tree) => removeUnsafeUrls(tree, file, warnings));
       const toc: TocEntry[] = [];
       const ids = new Set<string>();
       rehypeHeadings({ toc: options.toc, entries: toc, ids, file, warnings })(safe);

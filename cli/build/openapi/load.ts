@@ -3,6 +3,7 @@
  * problem names the file, the line and the JSON pointer.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { normaliseText } from '../sources';
 import { join } from 'node:path';
 import type { OpenAPIV3 } from 'openapi-types';
 import { DocsError, type Diagnostic } from '../../util/errors';
@@ -32,7 +33,7 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
       problems.push({ file: 'site.config.ts', pointer: `/openapi/${index}/file`, message: `names the missing spec file ${file}`, fix: 'check the path; it is relative to the folder of site.config.ts' });
       continue;
     }
-    const source = mapSource(readFileSync(path, 'utf8'));
+    const source = mapSource(normaliseText(readFileSync(path, 'utf8')));
     if (source.document.errors.length > 0) {
       for (const error of source.document.errors) {
         const place = error.linePos?.[0];

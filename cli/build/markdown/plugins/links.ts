@@ -20,6 +20,8 @@ export interface FoundLink {
   column?: number;
   /** The link as written. */
   written: string;
+  /** The route the link names when read relative to the file (as a code host shows it), when that is not `route`. */
+  fileRelative?: string;
 }
 
 export interface LinksOptions {
@@ -29,8 +31,12 @@ export interface LinksOptions {
   displayPrefix: string;
   /** Route of every markdown file by its path below the content folder. */
   routeOfFile: Record<string, string>;
+  /** Every route of the site (the values of `routeOfFile`, computed once per build). */
+  routes: Set<string>;
   /** Copies a local image (path below the content folder) and returns its public URL; undefined when missing. */
   resolveImage: (rel: string) => string | undefined;
+  /** Copies any other local file a link names, the same way; undefined when missing. */
+  resolveFile: (rel: string) => string | undefined;
   /** Receives the links found. */
   links: FoundLink[];
   warnings: Diagnostic[];
@@ -38,16 +44,49 @@ export interface LinksOptions {
 }
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+/** Any origin: only the path of a resolved URL is used. */
+const BASE = 'http://docs.invalid';
+
+/** `url` split into path, query (with its `?`) and hash (decoded, without `#`). */
+function splitUrl(url: string): { path: string; query: string; hash?: string; rawHash: string } {
+  const hashAt = url.indexOf('#');
+  const beforeHash = hashAt === -1 ? url : url.slice(0, hashAt);
+  const rawHash = hashAt === -1 ? '' : url.slice(hashAt);
+  const queryAt = beforeHash.indexOf('?');
+  return {
+    path: queryAt === -1 ? beforeHash : beforeHash.slice(0, queryAt),
+    query: queryAt === -1 ? '' : beforeHash.slice(queryAt),
+    hash: hashAt === -1 ? undefined : decodePercent(url.slice(hashAt + 1)) || undefined,
+    rawHash,
+  };
+}
+
+/** A route as an href: characters a URL cannot hold as written percent-encoded (`/guide/my page` → `/guide/my%20page`). */
+export function routeHref(route: string): string {
+  return encodeURI(route);
+}
+
+/**
+ * The route a browser shows for `path` written on the page at `route`: resolved against the page's
+ * own address, as the browser will (`./zebra` on `/guide`, a folder's `index.md`, is `/zebra`),
+ * percent-escapes decoded, `.html` and trailing slashes normalised.
+ */
+export function browserRoute(path: string, route: string): string {
+  const resolved = new URL(path, BASE + routeHref(route)).pathname;
+  return normalisePath(decodePercent(resolved));
+}
 
 export function remarkLinks(options: LinksOptions) {
   const dir = options.rel.includes('/') ? options.rel.replace(/\/[^/]*$/, '') : '';
   const file = options.displayPrefix + options.rel;
+  const pageRoute = options.routeOfFile[options.rel] ?? `/${options.rel.replace(/\.md$/, '')}`;
+  const routes = options.routes;
   return (tree: Root): void => {
     walk(tree, (walked) => {
       const node = walked as Image | Link | Definition | { type: 'other'; url?: undefined };
       if (node.type === 'image') {
         if (SCHEME.test(node.url) || node.url.startsWith('//') || node.url.startsWith('/')) return;
-        const target = resolvePath(dir, decodePercent(node.url.split(/[?#]/)[0]!, decodeURI));
+        const target = resolvePath(dir, decodePercent(splitUrl(node.url).path, decodeURI));
         const url = target === undefined ? undefined : options.resolveImage(target);
         if (url === undefined) {
           options.errors.push({ ...at(file, node), message: `image "${node.url}" does not exist`, fix: `put the image at ${options.displayPrefix}${target ?? node.url} or correct the path` });
@@ -56,27 +95,39 @@ export function remarkLinks(options: LinksOptions) {
       }
       if (node.type !== 'link' && node.type !== 'definition') return;
       const url = node.url;
+      // Other schemes are checked (and unsafe ones removed) on the finished tree, raw HTML included.
       if (SCHEME.test(url) || url.startsWith('//') || url === '') return;
-      const [pathPart, hash] = splitHash(url);
-      if (pathPart === '') {
+      const { path, query, hash, rawHash } = splitUrl(url);
+      if (path === '') {
         options.links.push({ route: '', hash, written: url, ...at(file, node) });
         return;
       }
-      if (/\.mdx?$/.test(pathPart) && !pathPart.startsWith('/')) {
-        const target = resolvePath(dir, decodePercent(pathPart, decodeURI));
+      if (/\.mdx?$/i.test(path) && !path.startsWith('/')) {
+        const target = resolvePath(dir, decodePercent(path, decodeURI));
         const route = target === undefined ? undefined : options.routeOfFile[target];
         if (route === undefined) {
-          options.warnings.push({ ...at(file, node), message: `link to "${url}": no markdown file ${options.displayPrefix}${target ?? pathPart}`, fix: 'correct the path, or link to a route' });
+          options.warnings.push({ ...at(file, node), message: `link to "${url}": no markdown file ${options.displayPrefix}${target ?? path}`, fix: 'correct the path, or link to a route' });
           return;
         }
-        node.url = hash ? `${route}#${hash}` : route;
+        node.url = routeHref(route) + query + rawHash;
         options.links.push({ route, hash, written: url, ...at(file, node) });
         return;
       }
-      if (/\.[a-z0-9]+$/i.test(pathPart) && !/\.html?$/i.test(pathPart)) return; // a static file, not a route
-      const absolute = pathPart.startsWith('/') ? pathPart : `/${resolvePath(dir, pathPart) ?? pathPart}`;
-      const route = normalisePath(absolute);
-      options.links.push({ route, hash, written: url, ...at(file, node) });
+      const route = browserRoute(path, pageRoute);
+      const last = path.slice(path.lastIndexOf('/') + 1);
+      if (!routes.has(route) && /\.[a-z0-9]+$/i.test(last) && !/\.html?$/i.test(last)) {
+        // A file, not a page: copied to the output under a name of its bytes, like an image.
+        const target = path.startsWith('/') ? resolvePath('', decodePercent(path, decodeURI)) : resolvePath(dir, decodePercent(path, decodeURI));
+        const copied = target === undefined ? undefined : options.resolveFile(target);
+        if (copied !== undefined) node.url = copied + query + rawHash;
+        else if (path.startsWith('/')) options.warnings.push({ ...at(file, node), message: `link to "${url}": no file ${options.displayPrefix}${target ?? path}, so it is left as written for the host to serve`, fix: 'put the file in the content folder and link it relatively, or link to a full URL' });
+        else options.errors.push({ ...at(file, node), message: `link to "${url}": the file ${options.displayPrefix}${target ?? path} does not exist`, fix: 'put the file there or correct the path' });
+        return;
+      }
+      // Written file-relative (as on a code host) it may name another route than the browser will open.
+      const fileRelative = path.startsWith('/') ? undefined : resolvePath(dir, decodePercent(path, decodeURI));
+      const intended = fileRelative === undefined ? undefined : normalisePath(`/${fileRelative}`);
+      options.links.push({ route, hash, written: url, ...(intended !== undefined && intended !== route ? { fileRelative: intended } : {}), ...at(file, node) });
     });
   };
 }
@@ -85,10 +136,6 @@ function at(file: string, node: { position?: { start: { line: number; column: nu
   return { file, line: node.position?.start.line, column: node.position?.start.column };
 }
 
-function splitHash(url: string): [string, string | undefined] {
-  const i = url.indexOf('#');
-  return i === -1 ? [url, undefined] : [url.slice(0, i), decodePercent(url.slice(i + 1)) || undefined];
-}
 
 /** Resolves `target` against folder `dir` (both below the content folder); undefined when it climbs out. */
 export function resolvePath(dir: string, target: string): string | undefined {

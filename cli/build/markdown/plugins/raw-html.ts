@@ -18,6 +18,8 @@ import { walk, type WalkNode } from '../walk';
 export const RAW_HTML_SCHEMA: Schema = {
   ...defaultSchema,
   tagNames: [...(defaultSchema.tagNames ?? []), 'aside'],
+  // The schemes of plugins/safe-urls.ts (which warns about the rest before this removes them).
+  protocols: { ...defaultSchema.protocols, href: ['http', 'https', 'mailto', 'tel'] },
   attributes: {
     ...defaultSchema.attributes,
     aside: [['className', /^admonition(-[a-z]+)?$/], 'dataKind'],
@@ -34,13 +36,19 @@ function isTrusted(node: WalkNode): boolean {
   return Array.isArray(classes) && classes.some((name) => TRUSTED.includes(String(name)));
 }
 
-/** The tree with its raw HTML parsed and cleaned; the same tree when it has none. */
-export function sanitizeRawHtml(tree: Root): Root {
+/**
+ * The tree with its raw HTML parsed and cleaned; the same tree when it has none. `inspect` sees the
+ * tree with raw HTML parsed but not yet cleaned (to warn about what the cleaning will remove).
+ */
+export function sanitizeRawHtml(tree: Root, inspect: (tree: Root) => void = () => undefined): Root {
   let hasRaw = false;
   walk(tree, (node) => {
     if (node.type === 'raw') hasRaw = true;
   });
-  if (!hasRaw) return tree;
+  if (!hasRaw) {
+    inspect(tree);
+    return tree;
+  }
   const token = `docs-${randomBytes(12).toString('hex')}-`;
   const kept: Element[] = [];
   walk(tree, (node) => {
@@ -48,7 +56,9 @@ export function sanitizeRawHtml(tree: Root): Root {
     kept.push(node as unknown as Element);
     return [{ type: 'text', value: `${token}${kept.length - 1}` } as WalkNode];
   });
-  const clean = sanitize(raw(tree), RAW_HTML_SCHEMA) as Root;
+  const parsed = raw(tree) as Root;
+  inspect(parsed);
+  const clean = sanitize(parsed, RAW_HTML_SCHEMA) as Root;
   // The parser may merge a token with the text around it: split such text nodes around each token.
   const pattern = new RegExp(`${token}(\\d+)`, 'g');
   walk(clean, (node) => {

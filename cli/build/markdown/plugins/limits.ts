@@ -1,0 +1,104 @@
+/**
+ * Guards that keep one hostile or broken page from crashing or stalling a build. Some markdown costs a
+ * parser far more than its size: micromark resolves emphasis and brackets over a whole paragraph
+ * (`**a*` repeated over 200 KB took three minutes), deep lists cost quadratic time, and every tree
+ * stage after the parser recurses once per level (5,000 nested quotes overflowed the stack). Each limit
+ * is far above what a real page holds and far below what hurts; a page over one fails with its line.
+ */
+import type { Diagnostic } from '../../../util/errors';
+
+/** Deepest nesting of lists and block quotes a page may have. */
+export const MAX_DEPTH = 100;
+/** Most emphasis, bracket, backtick and angle characters one paragraph (lines without a blank one between) may hold. */
+export const MAX_INLINE_MARKUP = 10_000;
+
+const FENCE = /^\s{0,3}(?:>\s?)*\s*(`{3,}|~{3,})/;
+const CONTAINER = /^\s*(?:>|[-*+](?=\s)|\d{1,9}[.)](?=\s))/;
+
+/** How deep a line's containers may nest at most: its quote and list markers, and its indentation. */
+function depthOf(line: string): number {
+  let depth = 0;
+  let rest = line;
+  for (;;) {
+    const indent = /^[ \t]*/.exec(rest)![0];
+    depth += Math.floor(indent.replace(/\t/g, '    ').length / 2);
+    const marker = CONTAINER.exec(rest);
+    if (!marker) return depth;
+    depth += 1;
+    rest = rest.slice(marker[0].length);
+    if (depth > MAX_DEPTH * 4) return depth;
+  }
+}
+
+/**
+ * Problems a page's source has before it is parsed: nesting that is surely too deep, and a paragraph
+ * with more inline markup than the parser resolves in reasonable time. Code fences are skipped.
+ */
+export function checkSourceLimits(source: string, file: string): Diagnostic[] {
+  const problems: Diagnostic[] = [];
+  const lines = source.split('\n');
+  let fence: string | undefined;
+  let blockStart = -1;
+  let markup = 0;
+  let reported = false;
+  const endBlock = (): void => {
+    if (blockStart !== -1 && markup > MAX_INLINE_MARKUP && !reported) {
+      problems.push({ file, line: blockStart + 1, column: 1, message: `this paragraph holds ${markup.toLocaleString('en-GB')} emphasis, link and code markers (*, _, [, ], \`, <), more than the ${MAX_INLINE_MARKUP.toLocaleString('en-GB')} a paragraph may hold`, fix: 'split it with blank lines, or put data in a code block or a linked file' });
+      reported = true;
+    }
+    blockStart = -1;
+    markup = 0;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const opener = FENCE.exec(line);
+    if (fence !== undefined) {
+      if (opener && opener[1]![0] === fence[0] && opener[1]!.length >= fence.length) fence = undefined;
+      continue;
+    }
+    if (opener) {
+      endBlock();
+      fence = opener[1]!;
+      continue;
+    }
+    if (line.trim() === '') {
+      endBlock();
+      continue;
+    }
+    if (blockStart === -1) blockStart = i;
+    for (let j = 0; j < line.length; j++) {
+      const c = line.charCodeAt(j);
+      // * _ [ ] ` <
+      if (c === 42 || c === 95 || c === 91 || c === 93 || c === 96 || c === 60) markup++;
+    }
+    if (problems.length === 0 && depthOf(line) > MAX_DEPTH) {
+      problems.push({ file, line: i + 1, column: 1, message: `lists or block quotes are nested more than ${MAX_DEPTH} levels deep here`, fix: 'flatten the nesting: no reader follows a hundred levels' });
+    }
+  }
+  endBlock();
+  return problems;
+}
+
+/** A tree node, as far as the depth check needs it. */
+interface Node {
+  type: string;
+  children?: Node[];
+  position?: { start: { line: number; column: number } };
+}
+
+/** Nodes that nest blocks: each level adds stack frames to every later tree stage. */
+const NESTING = new Set(['blockquote', 'listItem', 'containerDirective', 'footnoteDefinition']);
+
+/** The first place where `tree` nests containers deeper than `MAX_DEPTH`, checked without recursion. */
+export function checkTreeDepth(tree: Node, file: string): Diagnostic[] {
+  const stack: [Node, number][] = [[tree, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    const own = NESTING.has(node.type) ? depth + 1 : depth;
+    if (own > MAX_DEPTH) {
+      return [{ file, line: node.position?.start.line, column: node.position?.start.column, message: `lists or block quotes are nested more than ${MAX_DEPTH} levels deep here`, fix: 'flatten the nesting: no reader follows a hundred levels' }];
+    }
+    for (const child of node.children ?? []) stack.push([child, own]);
+  }
+  return [];
+}

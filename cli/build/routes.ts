@@ -1,0 +1,28 @@
+/**
+ * What a route may hold. A route becomes a folder of the output (`/a/b` → `a/b/index.html`) and the
+ * path of a URL, so it must stay inside the output and survive the trip through a browser and a host:
+ * no `.` or `..` segment, and none of the characters a URL path cannot carry as written.
+ */
+
+/** Characters a route must not hold, with the reason a reader sees. */
+const RESERVED: [RegExp, string][] = [
+  [/#/, 'holds `#`, which starts the fragment of a URL (the browser would cut the path there)'],
+  [/\?/, 'holds `?`, which starts the query of a URL (the browser would cut the path there)'],
+  [/%/, 'holds `%`, which starts a percent-escape in a URL'],
+  [/\\/, 'holds `\\`, which browsers turn into `/`'],
+  [/[\u0000-\u001f\u007f]/, 'holds a control character'],
+];
+
+/** Why `route` cannot be a route, or undefined when it can. */
+export function routeProblem(route: string): string | undefined {
+  if (!route.startsWith('/')) return 'does not start with `/`';
+  for (const [pattern, reason] of RESERVED) if (pattern.test(route)) return reason;
+  if (route.split('/').some((segment) => segment === '..' || segment === '.')) return 'has a `.` or `..` segment, which would put the page outside its place (or outside the output folder)';
+  if (route.split('/').some((segment) => segment.length > 200)) return 'has a segment longer than 200 characters, more than a file name may hold';
+  return undefined;
+}
+
+/** A file or folder name with the reserved characters replaced, for the fix of a message. */
+export function safeName(name: string): string {
+  return name.replace(/#/g, '-sharp').replace(/[?%\\\u0000-\u001f\u007f]+/g, '-').replace(/-+/g, '-');
+}

@@ -1,0 +1,132 @@
+/**
+ * Reading the content folder: every markdown and `_category_.json` file, as text the later stages can
+ * trust — valid UTF-8, no byte-order mark, `\n` line ends (Windows editors save CRLF), within the size
+ * a page may have. Symbolic links are followed once (a loop or a link to nothing is an error naming
+ * it), and a file or folder that cannot be read is an error naming it, never a crash.
+ */
+import { readdirSync, readFileSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { join } from 'node:path';
+import { DocsError, type Diagnostic } from '../util/errors';
+import { posixRelative } from '../util/fs';
+import type { SourceFile } from './content';
+
+
+/** Markdown and category files of the content folder. */
+export interface ContentFiles {
+  markdown: SourceFile[];
+  categories: SourceFile[];
+}
+
+/** The largest markdown file a build reads: far above any real page, far below what stalls a parser. */
+export const MAX_FILE_BYTES = 4 * 1024 * 1024;
+
+/** Text as the stages expect it: without a byte-order mark, with `\n` line ends (CRLF and lone CR too). */
+export function normaliseText(text: string): string {
+  const bare = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return bare.includes('\r') ? bare.replace(/\r\n?/g, '\n') : bare;
+}
+
+/** Why reading failed, in words, from a file-system error code. */
+function readFailure(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return 'is a symbolic link to a file that does not exist';
+    case 'ELOOP':
+      return 'is a symbolic link that leads back to itself (a loop)';
+    case 'EACCES':
+    case 'EPERM':
+      return 'cannot be read: permission denied';
+    case 'EISDIR':
+      return 'is a folder, not a file';
+    default:
+      return `cannot be read (${code ?? (error instanceof Error ? error.message : String(error))})`;
+  }
+}
+
+/** Reads every markdown and `_category_.json` file below `dir` (dot-folders and node_modules skipped). */
+export function readContentFolder(dir: string, displayPrefix: string): ContentFiles {
+  const files: ContentFiles = { markdown: [], categories: [] };
+  const problems: Diagnostic[] = [];
+  let rootReal: string;
+  try {
+    rootReal = realpathSync(dir);
+  } catch {
+    return files;
+  }
+  /** Folders entered, by real path, so a link back up the tree is entered once. */
+  const entered = new Set<string>([rootReal]);
+  const walk = (folder: string): void => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch (error) {
+      problems.push({ file: displayPrefix + posixRelative(dir, folder), message: `is a folder that ${readFailure(error)}`, fix: 'make the folder readable, or move it out of the content folder' });
+      return;
+    }
+    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+      const path = join(folder, entry.name);
+      const rel = posixRelative(dir, path);
+      const display = displayPrefix + rel;
+      const wanted = entry.name.endsWith('.md') || entry.name === '_category_.json';
+      let isDirectory = entry.isDirectory();
+      if (entry.isSymbolicLink()) {
+        try {
+          isDirectory = statSync(path).isDirectory();
+        } catch (error) {
+          // A dangling link to anything but a page is not the build's business (an image it shows is checked where it is used).
+          if (wanted) problems.push({ file: display, message: readFailure(error), fix: 'point the link at an existing file, or delete it' });
+          continue;
+        }
+      }
+      if (isDirectory) {
+        let real: string;
+        try {
+          real = realpathSync(path);
+        } catch (error) {
+          problems.push({ file: display, message: readFailure(error), fix: 'fix or delete the symbolic link' });
+          continue;
+        }
+        if (entered.has(real) || rootReal.startsWith(`${real}/`)) {
+          problems.push({ file: display, message: 'is a symbolic link to a folder that holds it (a loop)', fix: 'delete the link, or point it at a folder outside this tree' });
+          continue;
+        }
+        entered.add(real);
+        walk(path);
+        continue;
+      }
+      if (!wanted) continue;
+      let bytes: Buffer;
+      try {
+        const size = statSync(path).size;
+        if (size > MAX_FILE_BYTES) {
+          problems.push({ file: display, message: `is ${(size / 1024 / 1024).toFixed(1)} MiB, more than a page may be (${MAX_FILE_BYTES / 1024 / 1024} MiB)`, fix: 'split it into several pages, or link large data as a file instead of pasting it' });
+          continue;
+        }
+        bytes = readFileSync(path);
+      } catch (error) {
+        problems.push({ file: display, message: readFailure(error), fix: 'make the file readable, or move it out of the content folder' });
+        continue;
+      }
+      const text = decodeUtf8(bytes, display, problems);
+      if (text !== undefined) (entry.name.endsWith('.md') ? files.markdown : files.categories).push({ rel, text: normaliseText(text) });
+    }
+  };
+  walk(dir);
+  if (problems.length > 0) throw new DocsError('content', problems);
+  return files;
+}
+
+/** The file's text, or undefined (and a problem naming the line) when it is not valid UTF-8. */
+function decodeUtf8(bytes: Buffer, file: string, problems: Diagnostic[]): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const text = new TextDecoder('utf-8').decode(bytes);
+    const before = text.slice(0, text.indexOf('\uFFFD'));
+    const line = before.split('\n').length;
+    problems.push({ file, line, column: before.length - before.lastIndexOf('\n'), message: 'is not valid UTF-8 (saved in another encoding, e.g. Windows-1252 or Latin-1)', fix: 'save the file as UTF-8 in your editor ("Save with encoding" → UTF-8)' });
+    return undefined;
+  }
+}
