@@ -59,6 +59,8 @@ export async function loadConfig(root: string, env: Record<string, string | unde
 
 /** Every sidebar's folder must exist: a misspelt `dir` would otherwise leave its sidebar silently empty. */
 function checkSidebarFolders(config: ResolvedConfig): void {
+  // An empty or missing content folder is reported by the content stage, as the one problem it is.
+  if (!existsSync(config.contentDir) || readdirSync(config.contentDir).length === 0) return;
   const problems = config.sidebars.flatMap((sidebar, i) => {
     if (sidebar.dir === '.' || sidebar.dir === './') return [];
     const folder = join(config.contentDir, sidebar.dir);

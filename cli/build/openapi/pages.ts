@@ -82,6 +82,13 @@ function operationsOf(document: OpenAPIV3.Document): Operation[] {
   return operations;
 }
 
+/** A code fence around `code`, longer than any run of backticks in it, so no text of a spec can end it early. */
+export function fenced(lang: string, meta: string, code: string): string[] {
+  const longest = Math.max(0, ...(code.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return [`${fence}${lang}${meta}`, code, fence];
+}
+
 /** A frontmatter block; values are JSON strings, which YAML reads as they are. */
 function frontmatter(fields: Record<string, string | number | boolean | undefined>): string {
   const lines = Object.entries(fields)
@@ -144,11 +151,11 @@ function mediaLines(content: Record<string, OpenAPIV3.MediaTypeObject> | undefin
     const examples = media.examples ? Object.entries(media.examples) : [];
     if (media.example !== undefined || examples.length === 0) {
       const value = media.example ?? exampleOf(schema);
-      if (value !== undefined && type.includes('json')) lines.push(`${exampleLabel}:`, '', '```json', JSON.stringify(value, null, 2), '```', '');
+      if (value !== undefined && type.includes('json')) lines.push(`${exampleLabel}:`, '', ...fenced('json', '', JSON.stringify(value, null, 2)), '');
     }
     for (const [name, example] of examples) {
       if (!('value' in example)) continue;
-      lines.push(`${exampleLabel} ${code(name)}${example.summary ? ` — ${inline(example.summary)}` : ''}:`, '', '```json', JSON.stringify(example.value, null, 2), '```', '');
+      lines.push(`${exampleLabel} ${code(name)}${example.summary ? ` — ${inline(example.summary)}` : ''}:`, '', ...fenced('json', '', JSON.stringify(example.value, null, 2)), '');
     }
   }
   return lines;
@@ -202,7 +209,7 @@ function operationPage(spec: LoadedSpec, op: Operation, base: string, options: A
 
   lines.push('## Security', '', ...securityLines(op.security, schemesOf(document)), '');
   lines.push('## Code samples', '', ':::tabs');
-  for (const sample of samplesOf(spec, op, options)) lines.push(`\`\`\`${sample.lang} title="${sample.label}"`, sample.code, '```');
+  for (const sample of samplesOf(spec, op, options)) lines.push(...fenced(sample.lang, ` title="${sample.label}"`, sample.code));
   lines.push(':::', '');
   return lines.join('\n');
 }

@@ -58,6 +58,39 @@ function text(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/** A header name HTTP can carry (RFC 9110 token); a parameter with another name cannot be sent. */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * A header value every sample can send alike: line breaks and other control characters cannot be sent,
+ * so each run of them becomes one space (what a folded header line meant in HTTP/1.1), and characters
+ * outside ASCII, which `fetch` refuses and servers read in different encodings, are percent-encoded
+ * UTF-8. Bodies, paths and queries carry every character exactly.
+ */
+export function headerValue(value: string): string {
+  return value
+    .replace(/[\u0000-\u0008\u000a-\u001f\u007f]+/g, ' ')
+    .trim()
+    .replace(/[^\x00-\x7f]/gu, (char) => {
+      try {
+        return encodeURIComponent(char);
+      } catch {
+        return '%EF%BF%BD';
+      }
+    });
+}
+
+/** A URL as the samples write it: glob characters (curl) and anything outside printable ASCII percent-encoded. */
+function plainUrl(url: string): string {
+  return url.replace(/[^\x21-\x7e]|[[\]{}"`\\<>^|]/gu, (char) => {
+    try {
+      return encodeURIComponent(char);
+    } catch {
+      return '%EF%BF%BD'; // a lone surrogate: no URL can carry it
+    }
+  });
+}
+
 /** The request an operation's samples make: path filled from examples, query, headers, auth and a JSON body. */
 export function sampleRequest(options: SampleRequestOptions): SampleRequest {
   let path = options.path;
@@ -68,15 +101,15 @@ export function sampleRequest(options: SampleRequestOptions): SampleRequest {
     if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, encodeURIComponent(text(value ?? parameter.name)));
     else if (value === undefined && !parameter.required) continue;
     else if (parameter.in === 'query') query.append(parameter.name, text(value ?? ''));
-    else if (parameter.in === 'header') headers.push([parameter.name, text(value ?? '')]);
+    else if (parameter.in === 'header' && TOKEN.test(parameter.name)) headers.push([parameter.name, headerValue(text(value ?? ''))]);
   }
   const declared = new Set(headers.map(([name]) => name.toLowerCase()));
-  for (const [name, value] of options.defaultHeaders) if (!declared.has(name.toLowerCase())) headers.push([name, value]);
+  for (const [name, value] of options.defaultHeaders) if (!declared.has(name.toLowerCase())) headers.push([name, headerValue(value)]);
   // The first security alternative: the one a reader most likely uses.
   for (const name of Object.keys(options.security[0] ?? {})) {
     const scheme = options.securitySchemes[name];
     if (!scheme) continue;
-    if (scheme.type === 'apiKey' && scheme.in === 'header') headers.push([scheme.name, `YOUR_${scheme.name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`]);
+    if (scheme.type === 'apiKey' && scheme.in === 'header' && TOKEN.test(scheme.name)) headers.push([scheme.name, `YOUR_${scheme.name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`]);
     else if (scheme.type === 'apiKey' && scheme.in === 'query') query.append(scheme.name, SECRET.apiKey);
     else if (scheme.type === 'http' && scheme.scheme.toLowerCase() === 'basic') headers.push(['Authorization', 'Basic YOUR_BASE64_CREDENTIALS']);
     else if (scheme.type === 'http' || scheme.type === 'oauth2' || scheme.type === 'openIdConnect') headers.push(['Authorization', `Bearer ${SECRET.token}`]);
@@ -90,27 +123,34 @@ export function sampleRequest(options: SampleRequestOptions): SampleRequest {
     headers.splice(1, 0, ['Content-Type', 'application/json']);
   }
   const search = query.toString();
-  return { method: options.method.toUpperCase(), url: `${options.server.replace(/\/$/, '')}${path}${search ? `?${search}` : ''}`, headers, body };
+  return { method: options.method.toUpperCase(), url: plainUrl(`${options.server.replace(/\/$/, '')}${path}${search ? `?${search}` : ''}`), headers, body };
 }
 
 const shellQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
-const rubyString = (value: string): string => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-/** JSON strings are valid string literals in JavaScript and Python. */
-const jsonString = (value: string): string => JSON.stringify(value);
+/**
+ * A Ruby string literal: single-quoted (nothing is interpolated) when the text is printable, else
+ * double-quoted with JSON's escapes, which Ruby reads alike, and `#` escaped so `#{…}` stays text.
+ * No raw line break ever reaches the sample (it could end the markdown fence around it).
+ */
+const rubyString = (value: string): string =>
+  /[\u0000-\u001f\u007f\u2028\u2029]/.test(value) ? JSON.stringify(value).replace(/#/g, '\\#').replace(/[\u007f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+/** JSON strings are valid string literals in JavaScript and Python (line separators escaped for older parsers). */
+const jsonString = (value: string): string => JSON.stringify(value).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 
-/** A JSON value as a Ruby or Python literal, pretty-printed with `indent` spaces per level. */
-function literal(value: unknown, language: 'ruby' | 'python', level: number): string {
+/** A JSON value as a Ruby, Python or JavaScript literal, pretty-printed with two spaces per level. */
+function literal(value: unknown, language: 'ruby' | 'python' | 'js', level: number): string {
   const pad = '  '.repeat(level + 1);
   const close = '  '.repeat(level);
-  if (value === null || value === undefined) return language === 'ruby' ? 'nil' : 'None';
-  if (typeof value === 'boolean') return language === 'ruby' ? String(value) : value ? 'True' : 'False';
+  if (value === null || value === undefined) return language === 'ruby' ? 'nil' : language === 'python' ? 'None' : 'null';
+  if (typeof value === 'boolean') return language === 'python' ? (value ? 'True' : 'False') : String(value);
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '0';
   if (typeof value === 'string') return language === 'ruby' ? rubyString(value) : jsonString(value);
   if (Array.isArray(value)) return value.length === 0 ? '[]' : `[\n${value.map((item) => `${pad}${literal(item, language, level + 1)}`).join(',\n')}\n${close}]`;
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length === 0) return '{}';
   const arrow = language === 'ruby' ? ' => ' : ': ';
-  const key = (name: string): string => (language === 'ruby' ? rubyString(name) : jsonString(name));
+  // In a JavaScript object literal a `__proto__` key sets the prototype instead: computed, it is a key.
+  const key = (name: string): string => (language === 'ruby' ? rubyString(name) : language === 'js' && name === '__proto__' ? `[${jsonString(name)}]` : jsonString(name));
   return `{\n${entries.map(([name, item]) => `${pad}${key(name)}${arrow}${literal(item, language, level + 1)}`).join(',\n')}\n${close}}`;
 }
 
@@ -133,7 +173,7 @@ function ruby(request: SampleRequest): string {
 function nodejs(request: SampleRequest): string {
   const headers = request.headers.map(([name, value]) => `    ${jsonString(name)}: ${jsonString(value)},`);
   const lines = [`fetch(${jsonString(request.url)}, {`, `  method: ${jsonString(request.method)},`, '  headers: {', ...headers, '  },'];
-  if (request.body !== undefined) lines.push(`  body: JSON.stringify(${JSON.stringify(request.body, null, 2).replace(/\n/g, '\n  ')}),`);
+  if (request.body !== undefined) lines.push(`  body: JSON.stringify(${literal(request.body, 'js', 1)}),`);
   lines.push('})', '  .then(async (response) => {', '    console.log(response.status, await response.text());', '  })', '  .catch((error) => console.error(error));');
   return lines.join('\n');
 }
