@@ -3,6 +3,7 @@
  * its CSS. The result is kept with the package, by a hash of the runtime sources, the generator and
  * the lockfile, and linked into each output.
  */
+import { ioError } from './write';
 import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { hash } from '../util/hash';
@@ -72,7 +73,15 @@ export async function bundleRuntime(options: BundleOptions): Promise<RuntimeBund
   const assetsDir = join(staging, 'assets');
   if (options.reuse && existsSync(join(staging, 'urls.json'))) return { urls: JSON.parse(readFileSync(join(staging, 'urls.json'), 'utf8')) as AssetUrls, assetsDir };
   const { build } = await import('esbuild');
-  rmSync(staging, { recursive: true, force: true });
+  try {
+    rmSync(staging, { recursive: true, force: true });
+    mkdirSync(staging, { recursive: true });
+  } catch (error) {
+    // The package's folder may not be ours to write (installed by another user): a bundle made there
+    // from the same sources is as good as a fresh one.
+    if (existsSync(join(staging, 'urls.json'))) return { urls: JSON.parse(readFileSync(join(staging, 'urls.json'), 'utf8')) as AssetUrls, assetsDir };
+    throw ioError(error, staging, "cannot write the docs package's bundle cache");
+  }
   const result = await build({
     entryPoints: { app: join(runtimeDir, 'entry-client.tsx') },
     outdir: assetsDir,

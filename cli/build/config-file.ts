@@ -1,5 +1,6 @@
 /** Loads `site.config.ts`: compiled by esbuild, imported, and handed to `resolveConfig`. */
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { posixRelative } from '../util/fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -41,10 +42,7 @@ export async function loadConfig(root: string, env: Record<string, string | unde
         : [{ file, message: `does not compile: ${(error as Error).message}` }],
     );
   }
-  const cacheDir = join(root, 'node_modules', '.cache', 'docs', 'config');
-  mkdirSync(cacheDir, { recursive: true });
-  const compiled = join(cacheDir, `site.config.${hash(code).slice(0, 16)}.mjs`);
-  if (!existsSync(compiled)) writeFileSync(compiled, code);
+  const compiled = writeCompiledConfig(root, code);
   let raw: unknown;
   try {
     raw = ((await import(pathToFileURL(compiled).href)) as { default?: unknown }).default;
@@ -55,6 +53,25 @@ export async function loadConfig(root: string, env: Record<string, string | unde
   const config = resolveConfig(raw, { root, configFile: name, env });
   checkSidebarFolders(config);
   return config;
+}
+
+/**
+ * Where the compiled config is imported from: the site's cache, so the config's own imports resolve
+ * from the site's node_modules; a temporary folder when the site may not be written (a read-only checkout).
+ */
+function writeCompiledConfig(root: string, code: string): string {
+  const name = `site.config.${hash(code).slice(0, 16)}.mjs`;
+  const cacheDir = join(root, 'node_modules', '.cache', 'docs', 'config');
+  try {
+    mkdirSync(cacheDir, { recursive: true });
+    const compiled = join(cacheDir, name);
+    if (!existsSync(compiled)) writeFileSync(compiled, code);
+    return compiled;
+  } catch {
+    const compiled = join(mkdtempSync(join(tmpdir(), 'docs-config-')), name);
+    writeFileSync(compiled, code);
+    return compiled;
+  }
 }
 
 /** Every sidebar's folder must exist: a misspelt `dir` would otherwise leave its sidebar silently empty. */

@@ -70,12 +70,19 @@ export function readOutputState(cacheDir: string): OutputState | undefined {
   }
 }
 
-/** Writes `value` as JSON to `file` in one rename, so a reader never sees half a file. */
+/**
+ * Writes `value` as JSON to `file` in one rename, so a reader never sees half a file. A cache that
+ * cannot be written (a read-only site, a full disk) costs the next build its speed, not this build.
+ */
 function writeJsonAtomically(file: string, value: unknown): void {
-  mkdirSync(dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, JSON.stringify(value));
-  renameSync(temporary, file);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(temporary, JSON.stringify(value));
+    renameSync(temporary, file);
+  } catch {
+    rmSync(temporary, { force: true });
+  }
 }
 
 /** Writes the state of a successful build. */

@@ -43,3 +43,26 @@ export function randomDocument(next: () => number): string {
   // Pure noise: tokens and characters in any order.
   return Array.from({ length: Math.floor(next() * 60) }, () => (next() < 0.7 ? TOKENS[Math.floor(next() * TOKENS.length)] : String.fromCharCode(32 + Math.floor(next() * 95)))).join('');
 }
+
+/** Inline markup a parser finds costly when repeated (each was quadratic or worse in some parser). */
+const COSTLY = ['**a*', '[a](', '[a', '_a_b ', '`a``', '<a ', '*a ', '![a', 'http://a.b ', '~~a~'];
+
+/**
+ * The inputs that hurt parsers rather than confuse them: nesting hundreds to thousands of levels
+ * deep (quotes, lists, admonitions, a mix), lines of 20,000 to 400,000 characters of costly markup,
+ * and documents with Windows line ends and a byte-order mark.
+ */
+export function hostileDocument(next: () => number): string {
+  const kind = next();
+  const depth = 50 + Math.floor(next() * 3000);
+  if (kind < 0.15) return `# Deep\n\n${'> '.repeat(depth)}quoted\n`;
+  if (kind < 0.3) return `# Deep\n\n${Array.from({ length: Math.min(depth, 600) }, (_, i) => `${'  '.repeat(i)}- item ${i}`).join('\n')}\n`;
+  if (kind < 0.4) return `# Deep\n\n${Array.from({ length: Math.min(depth, 400) }, (_, i) => `${'> '.repeat(i % 7)}${'- '.repeat(i % 5)}${i % 3 === 0 ? ':::note' : 'text'}`).join('\n')}\n`;
+  if (kind < 0.7) {
+    const token = COSTLY[Math.floor(next() * COSTLY.length)]!;
+    const length = 20_000 + Math.floor(next() * 380_000);
+    return `# Long\n\n${token.repeat(Math.ceil(length / token.length))}\n`;
+  }
+  const crlf = mutate(SEEDS[Math.floor(next() * SEEDS.length)]!, next).replace(/\n/g, '\r\n');
+  return next() < 0.5 ? `\uFEFF${crlf}` : crlf;
+}

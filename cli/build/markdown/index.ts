@@ -119,7 +119,7 @@ export async function createMarkdownRenderer(options: MarkdownOptions, started?:
           code: (_state, node) => renderFence(node, { highlighter, theme: options.codeTheme, file, warnings, onMermaid: () => (hasMermaid = true) }),
         },
       }) as HastRoot;
-      const safe = sanitizeRawHtml(hast, (tree) => removeUnsafeUrls(tree, file, warnings));
+      const safe = sanitizeRawHtml(hast, (tree) => removeUnsafeUrls(tree, file, warnings), source);
       const toc: TocEntry[] = [];
       const ids = new Set<string>();
       rehypeHeadings({ toc: options.toc, entries: toc, ids, file, warnings })(safe);

@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Element, Root, Text } from 'hast';
 import { raw } from 'hast-util-raw';
+import { VFile } from 'vfile';
 import { defaultSchema, sanitize, type Schema } from 'hast-util-sanitize';
 import { walk, type WalkNode } from '../walk';
 
@@ -40,7 +41,7 @@ function isTrusted(node: WalkNode): boolean {
  * The tree with its raw HTML parsed and cleaned; the same tree when it has none. `inspect` sees the
  * tree with raw HTML parsed but not yet cleaned (to warn about what the cleaning will remove).
  */
-export function sanitizeRawHtml(tree: Root, inspect: (tree: Root) => void = () => undefined): Root {
+export function sanitizeRawHtml(tree: Root, inspect: (tree: Root) => void = () => undefined, source?: string): Root {
   let hasRaw = false;
   walk(tree, (node) => {
     if (node.type === 'raw') hasRaw = true;
@@ -56,7 +57,8 @@ export function sanitizeRawHtml(tree: Root, inspect: (tree: Root) => void = () =
     kept.push(node as unknown as Element);
     return [{ type: 'text', value: `${token}${kept.length - 1}` } as WalkNode];
   });
-  const parsed = raw(tree) as Root;
+  // With the source, elements of raw HTML keep their positions (warnings name their lines).
+  const parsed = raw(tree, source === undefined ? undefined : { file: new VFile(source) }) as Root;
   inspect(parsed);
   const clean = sanitize(parsed, RAW_HTML_SCHEMA) as Root;
   // The parser may merge a token with the text around it: split such text nodes around each token.

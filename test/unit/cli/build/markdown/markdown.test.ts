@@ -13,7 +13,7 @@ beforeAll(async () => {
     routeOfFile: { 'docs/a.md': '/docs/a', 'docs/sub/b.md': '/docs/sub/b' },
   });
 });
-const render = (body: string, rel = 'docs/a.md') => renderer.render({ rel, body, resolveImage: () => undefined });
+const render = (body: string, rel = 'docs/a.md') => renderer.render({ rel, body, resolveImage: () => undefined, resolveFile: () => undefined });
 
 describe('cli/build/markdown', () => {
   it('builds the TOC from h2 and h3 only, with github-slugger ids', async () => {

@@ -1,0 +1,312 @@
+/**
+ * `docs build` against hostile and unusual input (issue 13): it never destroys or escapes, never
+ * crashes (exit 70) or hangs, is right by default on what writers really produce, and raises no false
+ * alarm. Every refusal asserts the exit code, the message and an untouched output and sources.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createStaticHandler } from '../../cli/serve/static-files';
+import { copyFixture, readRoute, REPO, runDocs, snapshotTree, type CliRun } from '../support/site';
+
+let built: string;
+beforeAll(() => {
+  built = copyFixture('basic');
+  const first = runDocs(['build', '--root', built]);
+  expect(first.code, first.stderr).toBe(0);
+});
+
+/** A fresh copy of the built basic site (sources, dist/ and cache), with snapshots to compare against. */
+function site(): { root: string; dist: string; sources: Map<string, string>; output: Map<string, string> } {
+  const parent = mkdtempSync(join(tmpdir(), 'docs-adv-'));
+  cpSync(join(built, '..', '_shared'), join(parent, '_shared'), { recursive: true });
+  const root = join(parent, 'site');
+  cpSync(built, root, { recursive: true, verbatimSymlinks: true });
+  const dist = join(root, 'dist');
+  return { root, dist, sources: snapshotTree(join(root, 'content')), output: snapshotTree(dist) };
+}
+
+/** Asserts a refused build: its exit code, that it printed `says`, and no stack trace (exit 70). */
+function expectRefused(run: CliRun, code: number, ...says: (string | RegExp)[]): void {
+  expect(run.code, run.stderr).toBe(code);
+  for (const text of says) expect(run.stderr).toMatch(typeof text === 'string' ? new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) : text);
+  expect(run.stderr).not.toMatch(/internal error|\n\s+at /);
+}
+
+describe('docs build never destroys or escapes', () => {
+  it('refuses the site root, the content folder, a folder above the site, the filesystem root and the home folder as output', () => {
+    const { root, dist, sources, output } = site();
+    const home = mkdtempSync(join(tmpdir(), 'docs-home-'));
+    writeFileSync(join(home, 'thesis.tex'), 'years of work');
+    const cases: [string[], Record<string, string>, RegExp][] = [
+      [['--out', '.'], {}, /cannot be the output folder: it is the site root/],
+      [['--out', 'content'], {}, /cannot be the output folder: it holds the site's sources/],
+      [['--out', '..'], {}, /cannot be the output folder: it holds the site/],
+      [['--out', '/'], {}, /cannot be the output folder: it is the root of the filesystem/],
+      [['--out', home], { HOME: home }, /cannot be the output folder: it is your home folder/],
+      [['--out', dirname(home)], { HOME: home }, /cannot be the output folder: it holds your home folder/],
+      [['--out', 'content/guide/site'], {}, /cannot be the output folder: it is inside the content folder/],
+    ];
+    for (const [args, env, message] of cases) {
+      const run = runDocs(['build', ...args], { cwd: root, env });
+      expectRefused(run, 2, message, /fix: choose a folder of its own for the output/);
+      // --force changes nothing for these.
+      expectRefused(runDocs(['build', '--force', ...args], { cwd: root, env }), 2, message);
+    }
+    expect(snapshotTree(join(root, 'content'))).toEqual(sources);
+    expect(snapshotTree(dist)).toEqual(output);
+    expect(readFileSync(join(home, 'thesis.tex'), 'utf8')).toBe('years of work');
+    expect(existsSync(join(root, 'site.config.ts'))).toBe(true);
+  });
+
+  it('refuses a symbolic link to the content folder, a file, and a non-empty folder docs did not write (which --force allows)', () => {
+    const { root, sources } = site();
+    symlinkSync(join(root, 'content'), join(root, 'public'));
+    expectRefused(runDocs(['build', '--out', 'public'], { cwd: root }), 2, /holds the site's sources/);
+    writeFileSync(join(root, 'notes.txt'), 'keep me');
+    expectRefused(runDocs(['build', '--out', 'notes.txt'], { cwd: root }), 2, /it is a file, not a folder/);
+    mkdirSync(join(root, 'photos'));
+    writeFileSync(join(root, 'photos', 'holiday.jpg'), 'jpeg bytes');
+    expectRefused(runDocs(['build', '--out', 'photos'], { cwd: root }), 2, /holds 1 entry \(e\.g\. holiday\.jpg\) that docs did not write/, /pass --force/);
+    expect(readFileSync(join(root, 'photos', 'holiday.jpg'), 'utf8')).toBe('jpeg bytes');
+    expect(snapshotTree(join(root, 'content'))).toEqual(sources);
+    // The user says this folder may go: it is replaced, and from now on it is known as an output.
+    const forced = runDocs(['build', '--out', 'photos', '--force'], { cwd: root });
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(existsSync(join(root, 'photos', 'holiday.jpg'))).toBe(false);
+    expect(readFileSync(join(root, 'photos', '.docs-output.json'), 'utf8')).toContain('"generator":"docs"');
+    expect(runDocs(['build', '--out', 'photos'], { cwd: root }).code).toBe(0);
+  });
+
+  it('refuses a slug or id that climbs out of the output, naming the file and the line', () => {
+    for (const [frontmatter, key] of [['slug: /../../escape', 'slug'], ['slug: ../../../escape', 'slug'], ['id: ../../../../escape', 'id']] as const) {
+      const { root, dist, output } = site();
+      writeFileSync(join(root, 'content/guide/zebra.md'), `---\ntitle: Zebra\n${frontmatter}\n---\n\nStripes.\n`);
+      const run = runDocs(['build'], { cwd: root });
+      expectRefused(run, 1, new RegExp(`content/guide/zebra\\.md:3: its route "[^"]*" has a \`\\.\` or \`\\.\\.\` segment`), `fix: give \`${key}\` a value of plain path segments`);
+      expect(existsSync(join(root, '..', 'escape')) || existsSync(join(root, 'escape')) || existsSync(join(root, '..', '..', 'escape'))).toBe(false);
+      expect(snapshotTree(dist)).toEqual(output);
+    }
+  });
+
+  it('refuses file names and slugs with #, ? or %, with the fix, and builds names with spaces end to end', async () => {
+    const { root, dist, output } = site();
+    writeFileSync(join(root, 'content/guide/c#.md'), '# C sharp\n');
+    expectRefused(runDocs(['build'], { cwd: root }), 1, 'content/guide/c#.md: its route "/guide/c#" holds `#`', 'fix: rename the file or folder (e.g. to guide/c-sharp.md), or set `slug:` in its frontmatter');
+    rmSync(join(root, 'content/guide/c#.md'));
+    writeFileSync(join(root, 'content/guide/zebra.md'), '---\ntitle: Zebra\nslug: 100%\n---\n\nText.\n');
+    expectRefused(runDocs(['build'], { cwd: root }), 1, 'content/guide/zebra.md:3: its route "/guide/100%" holds `%`');
+    writeFileSync(join(root, 'content/guide/zebra.md'), '---\ntitle: Zebra\nslug: why?\n---\n\nText.\n');
+    expectRefused(runDocs(['build'], { cwd: root }), 1, 'content/guide/zebra.md:3: its route "/guide/why?" holds `?`');
+    expect(snapshotTree(dist)).toEqual(output);
+
+    writeFileSync(join(root, 'content/guide/zebra.md'), '# Zebra\n');
+    writeFileSync(join(root, 'content/guide/meeting notes.md'), '# Meeting notes\n\n## Agenda\n');
+    writeFileSync(join(root, 'content/guide/café.md'), '# Café\n');
+    appendFileSync(join(root, 'content/guide/faq.md'), '\n[notes](./meeting%20notes#agenda) [file](<./meeting notes.md>) [coffee](/guide/caf%C3%A9) [raw](/guide/café)\n');
+    const run = runDocs(['build'], { cwd: root });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toContain('warning');
+    expect(readRoute(dist, '/guide/meeting notes')).toContain('Meeting notes');
+    const faq = readRoute(dist, '/guide/faq');
+    expect(faq).toContain('href="/guide/meeting%20notes"');
+    // Served by the host as a browser asks for it, percent-encoded.
+    const handler = createStaticHandler(dist);
+    const { createServer } = await import('node:http');
+    const server = createServer(handler);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    try {
+      for (const path of ['/guide/meeting%20notes', '/guide/caf%C3%A9']) {
+        const response = await fetch(`http://127.0.0.1:${port}${path}`);
+        expect(response.status, path).toBe(200);
+        expect(await response.text()).toMatch(/Meeting notes|Café/);
+      }
+    } finally {
+      server.close();
+    }
+  });
+
+  it('removes the staging folders of builds that died, and a build killed at any point leaves the output whole', async () => {
+    const { root, dist, output } = site();
+    const dead = join(root, '.dist.staging-999999-1');
+    mkdirSync(join(dead, 'assets'), { recursive: true });
+    writeFileSync(join(dead, 'index.html'), 'half a build');
+    mkdirSync(join(root, '.dist.staging-999999-2.previous'));
+    const unrelated = join(root, '.other.staging-999999-1');
+    mkdirSync(unrelated);
+    appendFileSync(join(root, 'content/guide/faq.md'), '\nOne more line.\n');
+    for (const delay of [150, 600, 1200]) {
+      const child = spawn(process.execPath, [join(REPO, 'bin', 'docs.mjs'), 'build', '--no-cache'], { cwd: root, stdio: 'ignore' });
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+      // Whatever the moment, the previous output is either intact or already replaced by a whole one.
+      expect(existsSync(join(dist, 'index.html')) && existsSync(join(dist, 'manifest.json'))).toBe(true);
+    }
+    const run = runDocs(['build'], { cwd: root });
+    expect(run.code, run.stderr).toBe(0);
+    expect(readdirSync(root).filter((name) => name.includes('.staging-'))).toEqual(['.other.staging-999999-1']);
+    expect(readRoute(dist, '/guide/faq')).toContain('One more line.');
+    expect(snapshotTree(dist).size).toBe(output.size);
+  });
+});
+
+describe('docs build does not crash or hang on any input', () => {
+  const cases: [string, (root: string) => void, RegExp][] = [
+    ['5,000 nested block quotes', (root) => writeFileSync(join(root, 'content/guide/deep.md'), `# Deep\n\n${'> '.repeat(5000)}x\n`), /content\/guide\/deep\.md:3:1: lists or block quotes are nested more than 100 levels deep here/],
+    ['a list nested 800 levels', (root) => writeFileSync(join(root, 'content/guide/deep.md'), `# Deep\n\n${Array.from({ length: 800 }, (_, i) => `${'  '.repeat(i)}- item`).join('\n')}\n`), /content\/guide\/deep\.md:\d+:1: lists or block quotes are nested more than 100 levels deep/],
+    ['a 2 MB line of emphasis markers', (root) => writeFileSync(join(root, 'content/guide/long.md'), `# Long\n\n${'**a*'.repeat(500_000)}\n`), /content\/guide\/long\.md:3:1: this paragraph holds 1\.5M? ?[\d,]* emphasis, link and code markers|content\/guide\/long\.md:3:1: this paragraph holds [\d,]+ emphasis, link and code markers/],
+    ['a 2 MB paragraph of unclosed links over many lines', (root) => writeFileSync(join(root, 'content/guide/long.md'), `# Long\n\n${'[a]('.repeat(40).concat('\n').repeat(12_000)}`), /content\/guide\/long\.md:3:1: this paragraph holds [\d,]+ emphasis, link and code markers \(\*, _, \[, \], `, <\), more than the 10,000/],
+    ['a 5 MB page', (root) => writeFileSync(join(root, 'content/guide/huge.md'), `# Huge\n\n${'Plain words fill the page. '.repeat(200_000)}\n`), /content\/guide\/huge\.md: is 5\.\d MiB, more than a page may be \(4 MiB\)/],
+    ['a symbolic link loop between two pages', (root) => {
+      symlinkSync('b.md', join(root, 'content/guide/a.md'));
+      symlinkSync('a.md', join(root, 'content/guide/b.md'));
+    }, /content\/guide\/a\.md: is a symbolic link that leads back to itself \(a loop\)/],
+    ['a dangling symbolic link to a page', (root) => symlinkSync('gone.md', join(root, 'content/guide/moved.md')), /content\/guide\/moved\.md: is a symbolic link to a file that does not exist/],
+    ['a folder linked into itself', (root) => symlinkSync('..', join(root, 'content/guide/loop')), /content\/guide\/loop: is a symbolic link to a folder that holds it \(a loop\)/],
+  ];
+  for (const [name, change, message] of cases) {
+    it(`fails on ${name} with its file and line, exit 1, output untouched`, () => {
+      const { root, dist, output } = site();
+      change(root);
+      const run = runDocs(['build'], { cwd: root });
+      expectRefused(run, 1, message, /Build failed: \d+ errors?; the previous output was left untouched/);
+      expect(snapshotTree(dist)).toEqual(output);
+    });
+  }
+
+  it('names an output folder it cannot create or write, and a page it cannot read, exit 2 and 1, never a stack trace', () => {
+    const { root, dist, output } = site();
+    writeFileSync(join(root, 'blocker'), 'a file where a folder should be');
+    expectRefused(runDocs(['build', '--out', 'blocker/dist'], { cwd: root }), 2, /blocker\/dist: cannot create the output folder: a part of the path is a file, not a folder \(ENOTDIR\)/);
+    // Permissions: as root, the build runs as `nobody`, for whom they hold.
+    const asRoot = process.getuid?.() === 0;
+    const parent = mkdtempSync(join(tmpdir(), 'docs-adv-ro-'));
+    cpSync(root, join(parent, 'site'), { recursive: true, verbatimSymlinks: true });
+    cpSync(join(root, '..', '_shared'), join(parent, '_shared'), { recursive: true });
+    const copy = join(parent, 'site');
+    spawnSync('chmod', ['-R', 'a+rX', parent]);
+    mkdirSync(join(copy, 'locked'));
+    chmodSync(join(copy, 'locked'), 0o555);
+    const env = { ...process.env, HOME: parent };
+    const runAs = (args: string[]): CliRun => {
+      const result = spawnSync(process.execPath, [join(REPO, 'bin', 'docs.mjs'), ...args], { cwd: copy, encoding: 'utf8', env, ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
+      return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+    };
+    expectRefused(runAs(['build', '--no-cache', '--out', 'locked/dist']), 2, /locked\/dist: cannot create the output folder: permission denied \(EACCES\)/, /fix: choose a folder you may write to/);
+    chmodSync(join(copy, 'content/guide/faq.md'), 0o000);
+    expectRefused(runAs(['build', '--no-cache', '--out', join(parent, 'out')]), 1, /content\/guide\/faq\.md: cannot be read: permission denied/);
+    expect(snapshotTree(dist)).toEqual(output);
+  });
+});
+
+describe('docs build is right by default', () => {
+  it('reads CRLF line ends and a byte-order mark in pages and category files', () => {
+    const { root, dist } = site();
+    writeFileSync(join(root, 'content/guide/zebra.md'), '\uFEFF---\r\ntitle: Windows Zebra\r\nsidebar_label: Zebra (CRLF)\r\n---\r\n\r\n## Stripes\r\n\r\nBlack\r\nand white.\r\n');
+    writeFileSync(join(root, 'content/guide/advanced/_category_.json'), '\uFEFF{\r\n  "label": "Deep dives"\r\n}\r\n');
+    const run = runDocs(['build'], { cwd: root });
+    expect(run.code, run.stderr).toBe(0);
+    const html = readRoute(dist, '/guide/zebra');
+    expect(html).toContain('<title>Windows Zebra | Docs</title>');
+    expect(html).toContain('Zebra (CRLF)');
+    expect(html).toContain('Deep dives');
+    expect(html).not.toContain('title: Windows Zebra');
+    expect(html).toContain('id="stripes"');
+  });
+
+  it('checks a relative link the way the browser resolves it: from a folder index page, ./zebra is /zebra', () => {
+    const { root, dist, output } = site();
+    appendFileSync(join(root, 'content/guide/index.md'), '\nSee [zebra](./zebra).\n');
+    const run = runDocs(['build'], { cwd: root });
+    expectRefused(run, 1, "content/guide/index.md:7:5: broken link → ./zebra: no page has the route /zebra (a browser resolves the link against the page's own address /guide)", 'fix: write /guide/zebra, or link the markdown file (e.g. ./zebra.md)');
+    expect(snapshotTree(dist)).toEqual(output);
+    writeFileSync(join(root, 'content/guide/index.md'), readFileSync(join(built, 'content/guide/index.md'), 'utf8') + '\nSee [zebra](./guide/zebra), [faq](faq.md) and [install](../guide/install?tab=ruby#top).\n');
+    const fixed = runDocs(['build'], { cwd: root });
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(readRoute(dist, '/guide')).toContain('href="/guide/faq"');
+  });
+
+  it('takes links with a query string or percent-escapes without a false alarm', () => {
+    const { root, dist } = site();
+    writeFileSync(join(root, 'content/guide/café.md'), '# Café\n');
+    appendFileSync(join(root, 'content/guide/faq.md'), '\n[q](/guide/install?tab=ruby) [q2](./install?x=1#intro) [pct](/guide/caf%C3%A9) [dot](/guide/install/) [md](./install.md?tab=ruby#x)\n');
+    const run = runDocs(['build'], { cwd: root });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toContain('broken link');
+    expect(readRoute(dist, '/guide/faq')).toContain('href="/guide/install?tab=ruby#x"');
+  });
+
+  it('copies local files that links name with a content hash, and fails on a missing one', () => {
+    const { root, dist, output } = site();
+    mkdirSync(join(root, 'content/guide/files'));
+    writeFileSync(join(root, 'content/guide/files/report 2025.pdf'), '%PDF-1.7 quarterly report');
+    writeFileSync(join(root, 'content/guide/files/data.csv'), 'a,b\n1,2\n');
+    appendFileSync(join(root, 'content/guide/faq.md'), '\n[report](./files/report%202025.pdf) and [data](files/data.csv?download=1)\n');
+    const run = runDocs(['build'], { cwd: root });
+    expect(run.code, run.stderr).toBe(0);
+    const faq = readRoute(dist, '/guide/faq');
+    const report = /href="\/(assets\/files\/report-2025\.[0-9a-f]{8}\.pdf)"/.exec(faq)?.[1];
+    expect(report, faq).toBeDefined();
+    expect(readFileSync(join(dist, report!), 'utf8')).toBe('%PDF-1.7 quarterly report');
+    expect(faq).toMatch(/href="\/assets\/files\/data\.[0-9a-f]{8}\.csv\?download=1"/);
+    const rebuilt = snapshotTree(dist);
+    appendFileSync(join(root, 'content/guide/faq.md'), '\n[missing](./files/missing.pdf)\n');
+    expectRefused(runDocs(['build'], { cwd: root }), 1, /content\/guide\/faq\.md:\d+:1: link to "\.\/files\/missing\.pdf": the file content\/guide\/files\/missing\.pdf does not exist/);
+    expect(snapshotTree(dist)).toEqual(rebuilt);
+    expect(output.size).toBeLessThan(rebuilt.size);
+  });
+
+  it('names a sidebar folder that does not exist as a config error, exit 2', () => {
+    const { root, dist, output } = site();
+    writeFileSync(join(root, 'site.config.ts'), "import { fixtureConfig } from '../_shared/config';\nexport default fixtureConfig({ sidebars: [{ id: 'home', label: 'Home', dir: 'home' }, { id: 'guide', label: 'Guide', dir: 'guide' }, { id: 'ops', label: 'Ops', dir: 'operations' }] });\n");
+    expectRefused(runDocs(['build'], { cwd: root }), 2, 'site.config.ts#/sidebars/2/dir: `sidebars[2].dir` names the folder "operations", which does not exist in content/', 'fix: create the folder, or use one that exists: guide, home');
+    writeFileSync(join(root, 'site.config.ts'), "import { fixtureConfig } from '../_shared/config';\nexport default fixtureConfig({ sidebars: [{ id: 'home', label: 'Home', dir: 'home' }, { id: 'guide', label: 'Guide', dir: '../guide' }] });\n");
+    expectRefused(runDocs(['build'], { cwd: root }), 2, '`sidebars[1].dir` "../guide" is not a folder below the content folder');
+    expect(snapshotTree(dist)).toEqual(output);
+  });
+
+  it('removes every link target whose scheme is not http, https, mailto or tel, on pages with and without raw HTML, warning with the line', () => {
+    const { root, dist } = site();
+    writeFileSync(join(root, 'content/guide/zebra.md'), '# Zebra\n\n[a](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==) [b](vbscript:msgbox) [c](JaVaScRiPt:alert(1)) [d](java\tscript:alert(1))\n\n[ok](https://quad.example) [mail](mailto:it@quad.example) [call](tel:+3292646000) [file](file:///etc/passwd)\n\n[ref]: vbscript:evil\n\nSee [ref].\n');
+    writeFileSync(join(root, 'content/guide/install.md'), '# Install\n\n<a href="data:text/html,x">raw data</a> <a href="tel:+32">raw tel</a> [md](vbscript:x)\n');
+    const run = runDocs(['build'], { cwd: root });
+    expect(run.code, run.stderr).toBe(0);
+    for (const [place, scheme] of [['zebra.md:3:1', 'data'], ['zebra.md:3:', 'vbscript'], ['zebra.md:3:', 'javascript'], ['zebra.md:5:', 'file'], ['zebra.md:9:', 'vbscript'], ['install.md:3:', 'data'], ['install.md:3:', 'vbscript']]) {
+      expect(run.stderr).toMatch(new RegExp(`warning content/guide/${place.replace(/\./g, '\\.')}\\d*: removed the link target "[^"]*": the scheme "${scheme}:" is not allowed on a page`));
+    }
+    for (const route of ['/guide/zebra', '/guide/install']) {
+      const html = readRoute(dist, route).split('<main')[1] ?? '';
+      expect(html).not.toMatch(/href="\s*(data|vbscript|javascript|java\s+script|file):/i);
+    }
+    expect(readRoute(dist, '/guide/zebra')).toContain('href="tel:+3292646000"');
+    expect(readRoute(dist, '/guide/install')).toContain('href="tel:+32"');
+  });
+});
+
+describe('docs build keeps API code samples whole', () => {
+  it('builds a spec whose examples hold code fences, directive markers and quotes into exactly four sample tabs', () => {
+    const { root, dist } = site();
+    mkdirSync(join(root, 'specs'));
+    const nasty = 'text\n```\n:::\n~~~ `#{x}` ${y} $(z) \'"\\';
+    writeFileSync(
+      join(root, 'specs/nasty.json'),
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 'Nasty', version: '1.0.0' },
+        servers: [{ url: 'https://api.quad.example' }],
+        paths: { '/notes': { post: { operationId: 'createNote', summary: 'Create a note', requestBody: { content: { 'application/json': { example: { note: nasty } } } }, responses: { '200': { description: 'OK', content: { 'application/json': { example: { echo: nasty } } } } } } } },
+      }),
+    );
+    writeFileSync(join(root, 'site.config.ts'), "import { fixtureConfig } from '../_shared/config';\nexport default fixtureConfig({ openapi: [{ file: 'specs/nasty.json', route: '/guide/api', sidebar: 'guide' }] });\n");
+    const run = runDocs(['build'], { cwd: root });
+    expect(run.code, run.stderr).toBe(0);
+    const html = readRoute(dist, '/guide/api/create-note');
+    expect(html.match(/role="tab"/g)?.length).toBe(4);
+    expect(html).not.toContain('Tab 3');
+    expect(html).not.toMatch(/class="admonition/);
+  });
+});
