@@ -18,6 +18,10 @@ export function routeProblem(route: string): string | undefined {
   if (!route.startsWith('/')) return 'does not start with `/`';
   for (const [pattern, reason] of RESERVED) if (pattern.test(route)) return reason;
   if (route.split('/').some((segment) => segment === '..' || segment === '.')) return 'has a `.` or `..` segment, which would put the page outside its place (or outside the output folder)';
+  const segments = route.split('/').slice(1);
+  if (segments[0] === 'assets' || segments.some((segment) => segment.startsWith('.'))) return 'is reserved for the site\'s own files (`/assets/`, and names starting with `.`)';
+  if (['manifest.json', '404.html', 'favicon.svg'].includes(segments[0] ?? '') && segments.length === 1) return 'is the name of one of the site\'s own files';
+  if (segments.some((segment) => /\.html?$/i.test(segment))) return 'ends a segment in `.html`, which a browser address drops (`/a.html` shows `/a`)';
   if (route.split('/').some((segment) => segment.length > 200)) return 'has a segment longer than 200 characters, more than a file name may hold';
   return undefined;
 }

@@ -91,6 +91,20 @@ describe('docs build never destroys or escapes', () => {
     }
   });
 
+  it("refuses a slug that would overwrite the site's own files", () => {
+    for (const [slug, reason] of [
+      ['/assets/app.js', 'is reserved for the site\'s own files'],
+      ['/manifest.json', 'is the name of one of the site\'s own files'],
+      ['/index.html', 'ends a segment in `.html`'],
+      ['/.docs-output.json', 'is reserved for the site\'s own files'],
+    ] as const) {
+      const { root, dist, output } = site();
+      writeFileSync(join(root, 'content/guide/zebra.md'), `---\ntitle: Zebra\nslug: ${slug}\n---\n\nStripes.\n`);
+      expectRefused(runDocs(['build'], { cwd: root }), 1, `content/guide/zebra.md:3: its route "${slug}" ${reason}`);
+      expect(snapshotTree(dist)).toEqual(output);
+    }
+  });
+
   it('refuses file names and slugs with #, ? or %, with the fix, and builds names with spaces end to end', async () => {
     const { root, dist, output } = site();
     writeFileSync(join(root, 'content/guide/c#.md'), '# C sharp\n');
@@ -275,7 +289,7 @@ describe('docs build is right by default', () => {
     writeFileSync(join(root, 'content/guide/install.md'), '# Install\n\n<a href="data:text/html,x">raw data</a> <a href="tel:+32">raw tel</a> [md](vbscript:x)\n');
     const run = runDocs(['build'], { cwd: root });
     expect(run.code, run.stderr).toBe(0);
-    for (const [place, scheme] of [['zebra.md:3:1', 'data'], ['zebra.md:3:', 'vbscript'], ['zebra.md:3:', 'javascript'], ['zebra.md:5:', 'file'], ['zebra.md:9:', 'vbscript'], ['install.md:3:', 'data'], ['install.md:3:', 'vbscript']]) {
+    for (const [place, scheme] of [['zebra.md:3:1', 'data'], ['zebra.md:3:', 'vbscript'], ['zebra.md:3:', 'javascript'], ['zebra.md:5:', 'file'], ['zebra.md:9:', 'vbscript'], ['install.md:3:', 'data'], ['install.md:3:', 'vbscript']] as const) {
       expect(run.stderr).toMatch(new RegExp(`warning content/guide/${place.replace(/\./g, '\\.')}\\d*: removed the link target "[^"]*": the scheme "${scheme}:" is not allowed on a page`));
     }
     for (const route of ['/guide/zebra', '/guide/install']) {

@@ -26,7 +26,7 @@ describe('hydration', () => {
       await page.click('.theme-toggle');
       await expect(page.getAttribute('html', 'data-theme')).resolves.toBe('light');
       // Diagrams are drawn (and redrawn for the new mode) without a complaint either.
-      for (const diagram of await page.locator('[data-mermaid]').all()) await expect.poll(() => diagram.getAttribute('data-mermaid-theme')).toBe('default');
+      for (const diagram of await page.locator('[data-mermaid]').all()) await expect.poll(() => diagram.getAttribute('data-mermaid-theme'), { timeout: 15_000 }).toBe('default');
       await page.waitForTimeout(300);
       expect(problems).toEqual([]);
       await page.context().close();
@@ -46,7 +46,7 @@ describe('mermaid diagrams of the portal', () => {
       await page.goto(portal.site.origin + route);
       await waitForHydration(page);
       for (const diagram of await page.locator('[data-mermaid]').all()) {
-        await expect.poll(() => diagram.evaluate((element) => element.hasAttribute('data-mermaid-theme') || element.hasAttribute('data-mermaid-error'))).toBe(true);
+        await expect.poll(() => diagram.evaluate((element) => element.hasAttribute('data-mermaid-theme') || element.hasAttribute('data-mermaid-error')), { timeout: 15_000 }).toBe(true);
         const error = await diagram.getAttribute('data-mermaid-error');
         if (error !== null) failed.push(`${route}: ${error}`);
       }

@@ -9,6 +9,8 @@ const manifest: Manifest = {
   routes: [
     { path: '/guide', id: 'guide/index', sidebar: 'guide', title: 'Guide', data: '/assets/pages/guide.1.js', mermaid: false },
     { path: '/guide/diagrams', id: 'guide/diagrams', sidebar: 'guide', title: 'Diagrams', data: '/assets/pages/guide_diagrams.2.js', mermaid: true },
+    { path: '/guide/meeting notes', id: 'guide/meeting notes', sidebar: 'guide', title: 'Meeting notes', data: '/assets/pages/guide_meeting_notes.3.js', mermaid: false },
+    { path: '/guide/café', id: 'guide/café', sidebar: 'guide', title: 'Café', data: '/assets/pages/guide_caf_.4.js', mermaid: false },
   ],
   sidebars: { guide: [] },
 };
@@ -44,6 +46,13 @@ describe('runtime/router/loader', () => {
     expect((await routes.preload('/guide/')).route?.id).toBe('guide/index');
     expect((await routes.preload('/guide/nope')).route).toBeNull();
     expect(fetched).toEqual(['/manifest.json']);
+  });
+
+  it('finds routes with spaces and accents from the percent-encoded path a browser reports', async () => {
+    const { loader: routes } = loader();
+    expect((await routes.preload('/guide/meeting%20notes')).route?.title).toBe('Meeting notes');
+    expect((await routes.preload('/guide/caf%C3%A9/')).route?.title).toBe('Café');
+    expect((await routes.preload('/guide/caf%zz')).route).toBeNull();
   });
 
   it('forgets a failed manifest fetch so the next navigation tries again', async () => {
