@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { resolve } from 'node:path';
 import { buildSite } from './build/index';
 import { DocsError, EXIT, formatDiagnostic } from './util/errors';
+import { createProgressLine, type ProgressLine } from './progress-line';
 
 /** Runs `docs` with `argv` (without node and script) and resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -15,6 +16,8 @@ export async function main(argv: string[]): Promise<number> {
 
   /** Set by `build --json`: every outcome, failures included, is printed as one JSON object. */
   let json = false;
+  /** The live line on a terminal, erased before anything else is printed. */
+  let progress: ProgressLine = createProgressLine(process.stderr, false);
   program
     .command('build')
     .description('build the site into dist/ (or --out DIR)')
@@ -26,14 +29,17 @@ export async function main(argv: string[]): Promise<number> {
     .option('--force', 'replace a non-empty output folder that docs did not write (never the site, its sources, your home or /)')
     .action(async (options: { root: string; out?: string; cache: boolean; archive?: string; json?: boolean; force?: boolean }) => {
       json = options.json === true;
+      progress = createProgressLine(process.stderr, !json);
       const report = await buildSite({
         root: resolve(options.root),
         outDir: options.out ? resolve(options.out) : undefined,
         env: process.env,
         cache: options.cache,
         force: options.force === true,
+        onProgress: progress.update,
         workerUrl: process.env.DOCS_THREADS === '0' ? undefined : new URL('./worker/worker.mjs', import.meta.url),
       });
+      progress.clear();
       let archive: { file: string; sha256: string } | undefined;
       if (options.archive) {
         const { writeArchive } = await import('./build/archive');
@@ -91,6 +97,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
+    progress.clear();
     exitCode = json ? reportErrorAsJson(error) : reportError(error);
   }
   return exitCode;

@@ -24,6 +24,7 @@ import { startPool, type RenderPool } from './pool';
 import { renderPage } from './render';
 import { buildPages, outputIs, outputKeys, previousResults } from './pages';
 import { readOutputState, writeOutputState, type OutputState } from './reuse';
+import type { OnProgress } from './progress';
 import { checkOutDir, createStaging, discardStaging, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, publishStaging, realPath, removeDeadStaging, stagingPath } from './write';
 
 /** Options of `buildSite`. */
@@ -42,6 +43,8 @@ export interface BuildOptions {
   threads?: number;
   /** Replace a non-empty output folder that `docs` did not write (`--force`). @default false */
   force?: boolean;
+  /** Hears the build's progress (the CLI draws a live line on a terminal). */
+  onProgress?: OnProgress;
 }
 
 /** What a successful build reports. */
@@ -77,6 +80,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   const root = resolve(options.root);
   // The real folder (symbolic links resolved), so the checks and the staging folder see what is replaced.
   const outDir = realPath(options.outDir ?? join(root, 'dist'));
+  options.onProgress?.({ stage: 'config' });
   const config = await loadConfig(root, options.env ?? {});
   checkOutDir(outDir, { root, contentDir: config.contentDir, sources: [config.contentDir, join(root, 'site.config.ts'), join(root, 'templates'), ...config.openapi.map((spec) => join(root, spec.file))] }, options.force);
   removeDeadStaging(outDir);
@@ -109,6 +113,7 @@ interface BuildStart {
 /** The build after the config: content, pages, checks, output. */
 async function buildWith({ options, started, root, outDir, config, cacheDir, previous, pool }: BuildStart): Promise<BuildReport> {
   const displayPrefix = `${posixRelative(root, config.contentDir)}/`;
+  options.onProgress?.({ stage: 'content' });
   const lastUpdatesPromise = readLastUpdates(config.contentDir);
   const files = readContentFolder(config.contentDir, displayPrefix);
   const api = await generateApiPages(root, config, files, displayPrefix);
@@ -162,11 +167,13 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, pre
     linkBundle(bundle, staging);
     // Browsers ask for an icon on every first visit; without one each page logs a failed request.
     writeFileSync(join(staging, 'favicon.svg'), favicon);
-    const { results, keys: pageKeys } = await buildPages({ context, jobs, keys, reusable, outDir, workerUrl: options.workerUrl, threads: options.threads, pool, cacheDir });
+    const { results, keys: pageKeys } = await buildPages({ context, jobs, keys, reusable, outDir, workerUrl: options.workerUrl, threads: options.threads, pool, cacheDir, onProgress: options.onProgress });
 
+    options.onProgress?.({ stage: 'links' });
     nameGeneratedSources(results, api.source, displayPrefix);
     const warnings = checkResults(results);
 
+    options.onProgress?.({ stage: 'write' });
     writeFileSync(join(staging, '404.html'), notFoundHtml(context));
     writeFileSync(join(staging, 'manifest.json'), JSON.stringify(manifestOf(config, content, results)));
     publishStaging(staging, outDir);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { hash } from '../util/hash';
 import { listFiles } from '../util/fs';
 import { imageChecker } from './images';
+import type { OnProgress } from './progress';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
 import { runPageJobs, type RenderPool } from './pool';
 import { generatorVersion, markdownKeys, readMarkdownCache, reuseFiles, writeMarkdownCache, type MarkdownCache, type OutputState } from './reuse';
@@ -65,6 +66,8 @@ export interface PagesInput {
   /** Compiled worker entry; without it pages render on this thread. */
   workerUrl?: URL;
   threads?: number;
+  /** Hears how many pages are done. */
+  onProgress?: OnProgress;
   pool?: RenderPool;
   cacheDir?: string;
 }
@@ -74,7 +77,7 @@ export interface PagesInput {
  * the markdown cache's entry when its markdown is unchanged. Returns the results and each page's
  * output key. Keys the rendering does not need are computed while the workers render.
  */
-export async function buildPages({ context, jobs, keys: known, reusable, outDir, workerUrl, threads, pool, cacheDir }: PagesInput): Promise<{ results: PageResult[]; keys: string[] }> {
+export async function buildPages({ context, jobs, keys: known, reusable, outDir, workerUrl, threads, pool, cacheDir, onProgress }: PagesInput): Promise<{ results: PageResult[]; keys: string[] }> {
   let keys = known;
   const results: (PageResult | undefined)[] = new Array(jobs.length);
   const pending: number[] = [];
@@ -84,6 +87,8 @@ export async function buildPages({ context, jobs, keys: known, reusable, outDir,
     if (before && reuseFiles(outDir, context.outDir, before.files, createdDirs)) results[i] = before;
     else pending.push(i);
   });
+  let done = jobs.length - pending.length;
+  onProgress?.({ stage: 'pages', done, total: jobs.length });
   if (pending.length === 0) return { results: results as PageResult[], keys: keys ?? outputKeys(context, jobs) };
 
   // Read once, here; each page gets its own entry with its job.
@@ -93,7 +98,8 @@ export async function buildPages({ context, jobs, keys: known, reusable, outDir,
     const cached = markdownKey && cache[markdownKey[i]!];
     return cached ? { ...jobs[i]!, cached } : jobs[i]!;
   });
-  const rendering = runPageJobs({ context, jobs: pendingJobs, workerUrl, threads, pool });
+  const onPages = onProgress && ((count: number): void => onProgress({ stage: 'pages', done: (done += count), total: jobs.length }));
+  const rendering = runPageJobs({ context, jobs: pendingJobs, workerUrl, threads, pool, onPages });
   keys ??= outputKeys(context, jobs);
   markdownKey ??= cacheDir ? markdownKeys(context.markdown, jobs) : [];
   const built = await rendering;

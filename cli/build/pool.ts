@@ -34,8 +34,8 @@ export interface PoolStart {
 
 /** Worker threads waiting for pages. */
 export interface RenderPool {
-  /** Renders the jobs and returns their results in job order. */
-  run: (context: PageJobContext, jobs: PageJob[]) => Promise<PageResult[]>;
+  /** Renders the jobs and returns their results in job order; `onPages` hears of each finished batch. */
+  run: (context: PageJobContext, jobs: PageJob[], onPages?: (count: number) => void) => Promise<PageResult[]>;
   /** Stops the workers. */
   close: () => Promise<void>;
 }
@@ -48,7 +48,7 @@ export function startPool(options: PoolStart): RenderPool {
     () => new Worker(options.workerUrl, { workerData: { highlighting: options.highlighting } satisfies WorkerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } }),
   );
   return {
-    async run(context, jobs) {
+    async run(context, jobs, onPages) {
       const results: PageResult[] = new Array(jobs.length);
       let next = 0;
       // No more workers than batches: a small build does not wait for idle threads.
@@ -70,6 +70,7 @@ export function startPool(options: PoolStart): RenderPool {
               const onMessage = (response: WorkerResponse): void => {
                 if ('failure' in response) return reject(new Error(response.failure));
                 response.results.forEach((result, i) => (results[response.id + i] = result));
+                onPages?.(response.results.length);
                 send();
               };
               worker.on('message', onMessage);
@@ -100,24 +101,29 @@ export interface PoolOptions {
   threads?: number;
   /** A pool started earlier; used instead of starting one. The caller closes it. */
   pool?: RenderPool;
+  /** Hears how many more pages are done, as they finish. */
+  onPages?: (count: number) => void;
 }
 
 /** Builds every page and returns the results in job order. */
 export async function runPageJobs(options: PoolOptions): Promise<PageResult[]> {
   const { jobs, context } = options;
-  if (options.pool && jobs.length > BATCH) return options.pool.run(context, jobs);
+  if (options.pool && jobs.length > BATCH) return options.pool.run(context, jobs, options.onPages);
   if (!options.workerUrl || jobs.length <= BATCH) {
     // Loaded on demand: the markdown pipeline (shiki, unified, remark) costs ~190 ms to import, which a
     // build that renders on workers, or reuses every page, should not pay on its main thread.
     const { PageBuilder } = await import('./page-job');
     const builder = new PageBuilder(context);
     const results: PageResult[] = [];
-    for (const job of jobs) results.push(await builder.build(job));
+    for (const job of jobs) {
+      results.push(await builder.build(job));
+      options.onPages?.(1);
+    }
     return results;
   }
   const pool = startPool({ workerUrl: options.workerUrl, threads: options.threads, highlighting: context.markdown });
   try {
-    return await pool.run(context, jobs);
+    return await pool.run(context, jobs, options.onPages);
   } finally {
     await pool.close();
   }

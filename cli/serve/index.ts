@@ -18,6 +18,7 @@ import { DEV_ACCOUNTS, handleDevLogin } from './dev-login';
 import { SiteSession, type ContentChange } from './incremental';
 import { CLIENT_PATH, CLIENT_SCRIPT, CLIENT_TAG, EVENTS_PATH, LiveChannel } from './live';
 import { createStaticHandler } from './static-files';
+import { createProgressLine } from '../progress-line';
 
 /** Options of `startServer`. */
 export interface ServeOptions {
@@ -38,6 +39,8 @@ export interface ServeOptions {
   workerUrl?: URL;
   /** Where progress and errors are printed. */
   log: (line: string) => void;
+  /** Show the first build's live progress line when stderr is a terminal. @default true */
+  progress?: boolean;
 }
 
 /** A running server. */
@@ -101,7 +104,9 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   const env = { ...options.env, DOCS_BACKEND_URL: options.backend ?? url };
   let session: SiteSession | undefined;
   const fullBuild = async (): Promise<void> => {
-    const report = await buildSite({ root, outDir, env, workerUrl: options.workerUrl });
+    // The first build is the one a writer waits for: a live line on a terminal shows how far it is.
+    const progress = createProgressLine(process.stderr, !built && options.progress !== false);
+    const report = await buildSite({ root, outDir, env, workerUrl: options.workerUrl, onProgress: progress.update }).finally(progress.clear);
     session = new SiteSession(report.state);
     outDir = report.outDir;
     built = true;

@@ -206,8 +206,15 @@ describe('docs build does not crash or hang on any input', () => {
     mkdirSync(join(copy, 'locked'));
     chmodSync(join(copy, 'locked'), 0o555);
     const env = { ...process.env, HOME: parent };
+    // `nobody` may not reach a Node kept below /root (npx's cache): then the system's Node runs the CLI.
+    const nodeFor = (): string => {
+      if (!asRoot) return process.execPath;
+      const reachable = spawnSync(process.execPath, ['--version'], { uid: 65534, gid: 65534 });
+      return reachable.status === 0 ? process.execPath : (['/usr/local/bin/node', '/usr/bin/node'].find(existsSync) ?? process.execPath);
+    };
+    const node = nodeFor();
     const runAs = (args: string[]): CliRun => {
-      const result = spawnSync(process.execPath, [join(REPO, 'bin', 'docs.mjs'), ...args], { cwd: copy, encoding: 'utf8', env, ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
+      const result = spawnSync(node, [join(REPO, 'bin', 'docs.mjs'), ...args], { cwd: copy, encoding: 'utf8', env, ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
       return { code: result.status, stdout: result.stdout, stderr: result.stderr };
     };
     expectRefused(runAs(['build', '--no-cache', '--out', 'locked/dist']), 2, /locked\/dist: cannot create the output folder: permission denied \(EACCES\)/, /fix: choose a folder you may write to/);
