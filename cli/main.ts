@@ -27,7 +27,8 @@ export async function main(argv: string[]): Promise<number> {
     .option('--archive <file>', 'also write the output as a deterministic .tar.gz, with SHA256SUMS beside it')
     .option('--json', 'print a machine-readable report on stdout instead of text')
     .option('--force', 'replace a non-empty output folder that docs did not write (never the site, its sources, your home or /)')
-    .action(async (options: { root: string; out?: string; cache: boolean; archive?: string; json?: boolean; force?: boolean }) => {
+    .option('--gate', 'build for the gated host (docs serve --dist OUT --gate): logins go to the site itself')
+    .action(async (options: { root: string; out?: string; cache: boolean; archive?: string; json?: boolean; force?: boolean; gate?: boolean }) => {
       json = options.json === true;
       progress = createProgressLine(process.stderr, !json);
       const report = await buildSite({
@@ -37,6 +38,7 @@ export async function main(argv: string[]): Promise<number> {
         cache: options.cache,
         force: options.force === true,
         onProgress: progress.update,
+        gate: options.gate === true ? true : undefined,
         workerUrl: process.env.DOCS_THREADS === '0' ? undefined : new URL('./worker/worker.mjs', import.meta.url),
       });
       progress.clear();
@@ -68,9 +70,13 @@ export async function main(argv: string[]): Promise<number> {
     .option('--backend <url>', 'send logins to this backend instead of the built-in development accounts')
     .option('--dist <dir>', 'serve a finished build as it is (no build, no watching)')
     .option('--open', 'open the site in the default browser')
-    .action(async (options: { root: string; port: string; host: string; backend?: string; dist?: string; open?: boolean }) => {
+    .option('--gate', 'only readers with a session see the documentation (needs DOCS_SESSION_SECRET with --dist)')
+    .option('--session-days <days>', 'lifetime of a gate session in days', '30')
+    .action(async (options: { root: string; port: string; host: string; backend?: string; dist?: string; open?: boolean; gate?: boolean; sessionDays: string }) => {
       const port = Number(options.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new DocsError('usage', [{ file: 'docs serve', message: `--port must be a number from 0 to 65535, got "${options.port}"`, fix: 'e.g. --port 3000' }]);
+      const sessionDays = Number(options.sessionDays);
+      if (!(sessionDays > 0 && sessionDays <= 400)) throw new DocsError('usage', [{ file: 'docs serve', message: `--session-days must be a number of days from 1 to 400, got "${options.sessionDays}"`, fix: 'e.g. --session-days 30' }]);
       const { startServer } = await import('./serve/index');
       const server = await startServer({
         root: resolve(options.root),
@@ -79,6 +85,8 @@ export async function main(argv: string[]): Promise<number> {
         backend: options.backend,
         dist: options.dist,
         open: options.open,
+        gate: options.gate === true,
+        sessionDays,
         env: process.env,
         workerUrl: process.env.DOCS_THREADS === '0' ? undefined : new URL('./worker/worker.mjs', import.meta.url),
         log: (line) => process.stdout.write(`${line}\n`),

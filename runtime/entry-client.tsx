@@ -24,14 +24,30 @@ if (container && dataElement) {
   if (document.documentElement.getAttribute('data-auth') !== 'in') void loadLoginScreen();
   const html = container.querySelector('#main .markdown')?.innerHTML ?? '';
   const sidebarHtml = container.querySelector('.sidebar')?.innerHTML;
+  const session = createAuthSession(data.site);
+  // The gated host sent its sign-in shell, so it holds no session for this reader: stored credentials are stale.
+  if (data.shell) session.expire();
+  /** Behind the gate, a 401 means the session ended: show the login screen rather than an error. */
+  const expireOn401 = async (status: number | undefined): Promise<void> => {
+    if (!data.site.gated) return;
+    const code = status ?? (await fetch(data.manifestUrl, { method: 'HEAD', credentials: 'same-origin' }).then((response) => response.status, () => 0));
+    if (code === 401) session.expire();
+  };
   const loader = new RouteLoader({
     manifestUrl: data.manifestUrl,
     fetchJson: async (url) => {
       const response = await fetch(url);
-      if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+      if (!response.ok) {
+        await expireOn401(response.status);
+        throw new Error(`${url}: HTTP ${response.status}`);
+      }
       return response.json() as Promise<unknown>;
     },
-    importModule: (url) => import(url) as Promise<unknown>,
+    importModule: (url) =>
+      (import(url) as Promise<unknown>).catch(async (error: unknown) => {
+        await expireOn401(undefined);
+        throw error;
+      }),
     loadMermaid,
     connection: currentConnection,
   });
@@ -39,7 +55,7 @@ if (container && dataElement) {
   hydrateRoot(
     container,
     <StrictMode>
-      <App site={data.site} initial={initial} loader={loader} session={createAuthSession(data.site)} />
+      <App site={data.site} initial={initial} loader={loader} session={session} />
     </StrictMode>,
   );
   installCopyButtons();

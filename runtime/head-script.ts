@@ -36,7 +36,8 @@ export function applyBeforePaint(options: HeadScriptOptions, admits: (credential
     const tab = localStorage.getItem(options.codeTabKey);
     if (tab) root.setAttribute('data-code-tab', tab);
     const stored = JSON.parse(localStorage.getItem(options.authKey) || 'null') as { state?: Partial<Credentials>; version?: number } | null;
-    signedIn = !!stored && stored.version === 0 && admits(stored.state ?? null, options.roles);
+    // The gated host's sign-in shell holds no page: stored credentials there are stale.
+    signedIn = !root.hasAttribute('data-gate-shell') && !!stored && stored.version === 0 && admits(stored.state ?? null, options.roles);
   } catch {
     root.setAttribute('data-theme', 'dark');
   }

@@ -200,6 +200,11 @@ export interface SiteData {
   };
   /** localStorage keys used by the runtime. */
   storageKeys: { theme: string; announcement: string; version: string; codeTab: string };
+  /**
+   * True for a build served behind the gated host (`docs build --gate`): the login goes to this
+   * origin, which sets the session cookie, and the page reloads so the host can send the real page.
+   */
+  gated?: boolean;
 }
 
 /**
@@ -212,4 +217,6 @@ export interface HydrationData {
   page: PageMeta;
   /** URL of `manifest.json`. */
   manifestUrl: string;
+  /** Set on the gated host's sign-in shell, which holds no page: whatever credentials are stored are stale. */
+  shell?: boolean;
 }

@@ -92,6 +92,11 @@ export interface UserConfig {
   titleSeparator?: string;
   /** OpenAPI specifications. @default [] */
   openapi?: OpenApiConfig[];
+  /**
+   * Build for the gated host (`docs serve --dist OUT --gate`): logins go to the site's own origin, and
+   * the output holds the sign-in shell. `docs build --gate` sets it too. @default false
+   */
+  gate?: boolean;
 }
 
 /** Identity function that gives `site.config.ts` its types. */
@@ -167,6 +172,7 @@ const configShape: Shape = s.object({
     }),
   ),
   titleSeparator: s.optional(s.string()),
+  gate: s.optional(s.boolean()),
   openapi: s.optional(
     s.array(s.object({ file: s.string(), route: s.string(), sidebar: s.string(), infoSlug: s.optional({ kind: 'string' }) })),
   ),
@@ -234,6 +240,7 @@ export function resolveConfig(raw: unknown, options: ResolveConfigOptions): Reso
         loginButton: config.auth.loginButton,
         supportEmail: config.auth.supportEmail,
       },
+      ...(config.gate ? { gated: true } : {}),
       storageKeys: {
         theme: `${config.product}-docs-theme`,
         announcement: `${config.product}-docs-announcement`,

@@ -2,7 +2,8 @@
  * `docs build`: the stages of DESIGN §3 in order — config, content, markdown + render (on the worker
  * pool), links, bundle, write. Every file operation of the build lives here or in the page jobs.
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { SHELL_DIR } from '../serve/gate';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { HydrationData, LastUpdated, Manifest } from '../../runtime/manifest';
 import { versionHeaderValue } from '../../runtime/auth/http';
@@ -45,6 +46,8 @@ export interface BuildOptions {
   force?: boolean;
   /** Hears the build's progress (the CLI draws a live line on a terminal). */
   onProgress?: OnProgress;
+  /** Build for the gated host (`--gate`), whatever `site.config.ts` says. */
+  gate?: boolean;
 }
 
 /** What a successful build reports. */
@@ -81,7 +84,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   // The real folder (symbolic links resolved), so the checks and the staging folder see what is replaced.
   const outDir = realPath(options.outDir ?? join(root, 'dist'));
   options.onProgress?.({ stage: 'config' });
-  const config = await loadConfig(root, options.env ?? {});
+  const loaded = await loadConfig(root, options.env ?? {});
+  const config = options.gate ? { ...loaded, site: { ...loaded.site, gated: true } } : loaded;
   checkOutDir(outDir, { root, contentDir: config.contentDir, sources: [config.contentDir, join(root, 'site.config.ts'), join(root, 'templates'), ...config.openapi.map((spec) => join(root, spec.file))] }, options.force);
   removeDeadStaging(outDir);
   const cacheDir = options.cache === false ? undefined : join(root, 'node_modules', '.cache', 'docs');
@@ -154,7 +158,8 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, pre
   // there is nothing to write.
   if (previous && Object.keys(previous).length === jobs.length && reusable.every(Boolean)) {
     const results = reusable as PageResult[];
-    const written = { 'manifest.json': JSON.stringify(manifestOf(config, content, results)), '404.html': notFoundHtml(context), 'favicon.svg': favicon, [OUTPUT_MARKER]: OUTPUT_MARKER_TEXT };
+    const written: Record<string, string | Buffer> = { 'manifest.json': JSON.stringify(manifestOf(config, content, results)), '404.html': notFoundHtml(context), 'favicon.svg': favicon, [OUTPUT_MARKER]: OUTPUT_MARKER_TEXT };
+    if (config.site.gated) written[`${SHELL_DIR}/index.html`] = gateShellHtml(context);
     if (outputIs(outDir, written, [...results.flatMap((result) => result.files), ...listFiles(bundle.assetsDir).map((file) => `assets/${file}`)])) {
       nameGeneratedSources(results, api.source, displayPrefix);
       return report(results, checkResults(results));
@@ -175,6 +180,10 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, pre
 
     options.onProgress?.({ stage: 'write' });
     writeFileSync(join(staging, '404.html'), notFoundHtml(context));
+    if (config.site.gated) {
+      mkdirSync(join(staging, SHELL_DIR));
+      writeFileSync(join(staging, SHELL_DIR, 'index.html'), gateShellHtml(context));
+    }
     writeFileSync(join(staging, 'manifest.json'), JSON.stringify(manifestOf(config, content, results)));
     publishStaging(staging, outDir);
     if (cacheDir) {
@@ -285,6 +294,16 @@ export function checkResults(results: PageResult[]): Diagnostic[] {
 function templateFile(root: string, name: string): string {
   const own = join(root, 'templates', name);
   return existsSync(own) ? own : join(PACKAGE_ROOT, 'templates', name);
+}
+
+/**
+ * The gated host's sign-in shell: the layout with no page in it — no title but the site's, no
+ * sidebar, no text of any page — marked so the head script and the runtime show the login screen.
+ */
+function gateShellHtml(context: PageJobContext): string {
+  // No announcement either: its text may name pages.
+  const data: HydrationData = { site: { ...context.site, announcement: undefined }, page: { ...notFoundPage('/'), title: context.site.title }, manifestUrl: context.manifestUrl, shell: true };
+  return renderPage({ template: context.template, assets: context.assets, data, html: '' }).replace(/<html\b/i, '<html data-gate-shell');
 }
 
 /** `404.html`: the not-found page in the same layout, served for every unknown path. */

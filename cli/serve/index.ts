@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
@@ -14,7 +14,8 @@ import { buildSite } from '../build/index';
 import { DocsError, formatDiagnostic } from '../util/errors';
 import { PACKAGE_ROOT } from '../util/package-root';
 import { posixRelative } from '../util/fs';
-import { DEV_ACCOUNTS, handleDevLogin } from './dev-login';
+import { answerLogin, DEV_ACCOUNTS, handleDevLogin } from './dev-login';
+import { backendLogin, createGate, DEFAULT_SESSION_DAYS, developmentSecret, readGatedBuild, sessionSecret, type Gate, type LoginAnswer } from './gate';
 import { SiteSession, type ContentChange } from './incremental';
 import { CLIENT_PATH, CLIENT_SCRIPT, CLIENT_TAG, EVENTS_PATH, LiveChannel } from './live';
 import { createStaticHandler } from './static-files';
@@ -41,6 +42,13 @@ export interface ServeOptions {
   log: (line: string) => void;
   /** Show the first build's live progress line when stderr is a terminal. @default true */
   progress?: boolean;
+  /**
+   * Serve behind the gate: only a reader with a session cookie gets the documentation (see
+   * `gate.ts`). With `dist`, the build must have been made with `--gate` and a backend named.
+   */
+  gate?: boolean;
+  /** Lifetime of a gate session in days. @default 30 */
+  sessionDays?: number;
 }
 
 /** A running server. */
@@ -63,6 +71,39 @@ function openBrowser(url: string): void {
     .unref();
 }
 
+/**
+ * The gate of `docs serve --gate`: in front of a finished gated build (`--dist`, a real backend and
+ * `DOCS_SESSION_SECRET` required), or of the development build (development accounts unless
+ * `--backend`, and a random secret unless one is set).
+ */
+async function startGate(options: ServeOptions, serve: (request: IncomingMessage, response: ServerResponse) => void): Promise<Gate> {
+  let roles: string[];
+  let logoutPath: string;
+  if (options.dist) {
+    ({ roles, logoutPath } = readGatedBuild(resolve(options.dist)));
+    if (!options.backend) throw new DocsError('usage', [{ file: 'docs serve', message: '--gate with --dist needs --backend URL: a production host never answers logins itself', fix: 'e.g. --backend https://api.quad.example' }]);
+  } else {
+    const { loadConfig } = await import('../build/config-file');
+    const config = await loadConfig(resolve(options.root), options.env);
+    ({ roles } = config.site.auth);
+    ({ logoutPath } = config.site.app);
+  }
+  const secret = options.dist || options.env.DOCS_SESSION_SECRET ? sessionSecret(options.env) : developmentSecret();
+  const login = options.backend
+    ? backendLogin(options.backend)
+    : async ({ body }: { body: Buffer }): Promise<LoginAnswer> => {
+        let json: unknown;
+        try {
+          json = JSON.parse(body.toString('utf8'));
+        } catch {
+          json = undefined;
+        }
+        const answer = answerLogin(json);
+        return { status: answer.status, headers: { 'content-type': 'application/json; charset=utf-8', ...answer.headers }, body: Buffer.from(JSON.stringify(answer.body)) };
+      };
+  return createGate({ secret, roles, logoutPath, login, serve, sessionSeconds: Math.round((options.sessionDays ?? DEFAULT_SESSION_DAYS) * 86_400) });
+}
+
 /** Starts `docs serve`; resolves once the server listens (the first build may still be running). */
 export async function startServer(options: ServeOptions): Promise<DevServer> {
   const root = resolve(options.root);
@@ -70,7 +111,9 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   let outDir = options.dist ? resolve(options.dist) : join(root, 'node_modules', '.cache', 'docs', 'serve');
   let firstBuild: Promise<unknown> = Promise.resolve();
   let built = options.dist !== undefined;
-  const serveFile = createStaticHandler(() => outDir, { redirectHtml: true, etag: true, compress: true, cspHeader: true, inject: options.dist ? undefined : CLIENT_TAG });
+  const staticFile = createStaticHandler(() => outDir, { redirectHtml: true, etag: true, compress: true, cspHeader: true, inject: options.dist ? undefined : CLIENT_TAG });
+  const gate = options.gate ? await startGate(options, staticFile) : undefined;
+  const serveFile = gate ? gate.handle : staticFile;
 
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
@@ -79,7 +122,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
       response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }).end(CLIENT_SCRIPT);
       return;
     }
-    if (path === '/api/login' && !options.backend) return void handleDevLogin(request, response);
+    if (path === '/api/login' && !options.backend && !gate) return void handleDevLogin(request, response);
     void firstBuild.then(() => {
       if (built) return serveFile(request, response);
       // No good build yet: a page that shows the overlay and reloads once the error is fixed.
@@ -106,7 +149,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   const fullBuild = async (): Promise<void> => {
     // The first build is the one a writer waits for: a live line on a terminal shows how far it is.
     const progress = createProgressLine(process.stderr, !built && options.progress !== false);
-    const report = await buildSite({ root, outDir, env, workerUrl: options.workerUrl, onProgress: progress.update }).finally(progress.clear);
+    const report = await buildSite({ root, outDir, env, workerUrl: options.workerUrl, onProgress: progress.update, gate: options.gate }).finally(progress.clear);
     session = new SiteSession(report.state);
     outDir = report.outDir;
     built = true;

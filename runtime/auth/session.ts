@@ -8,8 +8,10 @@ import { createAuthStore, type AuthStore, type CredentialStorage } from './store
 /** What the auth gate needs. */
 export interface AuthSession {
   store: AuthStore;
-  /** Clears the credentials, resets the store and reloads the page (spec §4). */
+  /** Clears the credentials, resets the store and reloads the page (spec §4); behind the gate, ends the host's session first. */
   logOut: () => void;
+  /** Forgets credentials the gated host no longer honours (its session expired): the login screen shows. */
+  expire: () => void;
 }
 
 /** Storage that works everywhere: localStorage, or nothing at all where it is blocked. */
@@ -24,13 +26,24 @@ function browserStorage(): CredentialStorage {
 /** Creates the session of this page from the site's configuration. */
 export function createAuthSession(site: SiteData): AuthSession {
   const store = createAuthStore({ key: site.auth.storageKey, storage: browserStorage() });
+  const clearAndReload = (): void => {
+    store.clearCredentials();
+    store.reset();
+    store.persist();
+    location.reload();
+  };
   return {
     store,
     logOut: () => {
+      if (!site.gated) return clearAndReload();
+      // Behind the gate the host's session cookie goes too (HttpOnly: only the host can clear it).
+      void fetch(site.app.logoutPath, { method: 'POST', credentials: 'same-origin', keepalive: true })
+        .catch(() => undefined)
+        .finally(clearAndReload);
+    },
+    expire: () => {
       store.clearCredentials();
-      store.reset();
       store.persist();
-      location.reload();
     },
   };
 }

@@ -49,9 +49,9 @@ export async function serveDist(dist: string): Promise<ServedSite> {
 }
 
 /** Builds the portal (this repository's content) into `test/.tmp/<name>` with the real CLI. */
-export function buildPortal(name: string, env: Record<string, string> = {}): string {
+export function buildPortal(name: string, env: Record<string, string> = {}, args: string[] = []): string {
   const dist = join(REPO, 'test', '.tmp', name);
-  const run = runDocs(['build', '--out', dist], { env });
+  const run = runDocs(['build', '--out', dist, ...args], { env });
   if (run.code !== 0) throw new Error(`docs build failed (${run.code}):\n${run.stderr}`);
   return dist;
 }

@@ -50,7 +50,8 @@ export function LoginScreen({ site, session }: { site: SiteData; session: AuthSe
   const http = useMemo(
     () =>
       createHttpClient({
-        baseUrl: site.app.backendUrl,
+        // Behind the gate the login goes to this origin, which forwards it and sets the session cookie.
+        baseUrl: site.gated ? location.origin : site.app.backendUrl,
         app: site.app,
         brand: site.brand,
         credentials: () => session.store.state,
@@ -83,7 +84,13 @@ export function LoginScreen({ site, session }: { site: SiteData; session: AuthSe
       setError(outcome.error);
     } else {
       session.store.setCredentials(outcome.credentials);
-      setError(isAuthenticated(outcome.credentials, site.auth.roles) ? null : 'role');
+      const admitted = isAuthenticated(outcome.credentials, site.auth.roles);
+      setError(admitted ? null : 'role');
+      // Behind the gate this page is the sign-in shell: with the cookie set, the host sends the real one.
+      if (admitted && site.gated) {
+        session.store.persist();
+        location.reload();
+      }
     }
   };
   const field = (name: keyof LoginForm) => ({

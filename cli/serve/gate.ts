@@ -1,0 +1,289 @@
+/**
+ * The gate on the wire: a host in front of a gated build (`docs build --gate`) that sends the text of
+ * the documentation only to a reader with a session. The session is a cookie the host signs itself
+ * when the backend admits a login (`POST /api/login`, the one call the backend offers, forwarded
+ * unchanged); everything the host knows travels in that cookie, so any number of copies with the same
+ * secret can run behind a load balancer. Without a session every route answers the sign-in shell and
+ * every other file of the build answers 401, except the runtime's own code (default deny).
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { DocsError } from '../util/errors';
+
+/** Name of the session cookie. */
+export const SESSION_COOKIE = 'docs_session';
+/** Where a gated build keeps its sign-in shell (a dot-folder: no route can take the name). */
+export const SHELL_DIR = '.docs-gate';
+/** Default lifetime of a session. */
+export const DEFAULT_SESSION_DAYS = 30;
+/** Failed logins from one address within `RATE_WINDOW_MS` after which the host answers 429 itself. */
+export const MAX_FAILURES = 10;
+export const RATE_WINDOW_MS = 60_000;
+/** The largest login body forwarded (a login is a few hundred bytes). */
+const MAX_LOGIN_BODY = 64 * 1024;
+
+/**
+ * The files anyone may fetch: the runtime's own code and styles, and the site icon. Nothing of the
+ * documentation is in them; everything else of a build (pages, page data, manifest, images, linked
+ * files, a search index, anything added later) needs a session. One rule, default deny.
+ */
+export function isPublicPath(pathname: string): boolean {
+  return pathname === '/favicon.svg' || /^\/assets\/(?:app\.[A-Za-z0-9_-]+\.(?:js|css)|chunks\/[A-Za-z0-9_.-]+\.js)$/.test(pathname);
+}
+
+/** True for a path that names a file rather than a page (has an extension other than `.html`). */
+function isFilePath(pathname: string): boolean {
+  const last = pathname.slice(pathname.lastIndexOf('/') + 1);
+  return last.includes('.') && !/\.html?$/i.test(last);
+}
+
+/** The secret from `DOCS_SESSION_SECRET`; a usage error when it is missing or shorter than 32 bytes. */
+export function sessionSecret(env: Record<string, string | undefined>): Buffer {
+  const value = env.DOCS_SESSION_SECRET ?? '';
+  if (Buffer.byteLength(value) < 32) {
+    throw new DocsError('usage', [
+      {
+        file: 'DOCS_SESSION_SECRET',
+        message: value === '' ? 'is not set; the gate signs its session cookies with it' : `is ${Buffer.byteLength(value)} bytes long; the gate needs at least 32`,
+        fix: 'set it to a long random value shared by every copy of the host, e.g. DOCS_SESSION_SECRET=$(openssl rand -base64 48)',
+      },
+    ]);
+  }
+  return Buffer.from(value);
+}
+
+/** A signed session value: `base64url(JSON {u, e}).base64url(HMAC-SHA256)`. */
+export function signSession(secret: Buffer, uid: string, expires: number): string {
+  const payload = Buffer.from(JSON.stringify({ u: uid, e: expires })).toString('base64url');
+  return `${payload}.${createHmac('sha256', secret).update(payload).digest('base64url')}`;
+}
+
+/** The uid of a session value that is signed with `secret` and not expired; undefined otherwise. */
+export function verifySession(secret: Buffer, value: string | undefined, now: number): string | undefined {
+  if (!value) return undefined;
+  const dot = value.indexOf('.');
+  if (dot <= 0) return undefined;
+  const payload = value.slice(0, dot);
+  const given = Buffer.from(value.slice(dot + 1), 'base64url');
+  const expected = createHmac('sha256', secret).update(payload).digest();
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  try {
+    const { u, e } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { u?: unknown; e?: unknown };
+    return typeof u === 'string' && typeof e === 'number' && e > now ? u : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The value of cookie `name` in a request. */
+function cookieOf(request: IncomingMessage, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** True when the request reached us over plain HTTP from this machine (a developer, a test). */
+function isLoopbackHttp(request: IncomingMessage): boolean {
+  const address = request.socket.remoteAddress ?? '';
+  const encrypted = (request.socket as { encrypted?: boolean }).encrypted === true;
+  return !encrypted && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
+}
+
+/** What a login answered, as the gate passes it on. */
+export interface LoginAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** Options of `createGate`. */
+export interface GateOptions {
+  secret: Buffer;
+  /** Roles that admit a reader (the site's `auth.roles`). */
+  roles: string[];
+  /** Session lifetime in seconds. */
+  sessionSeconds: number;
+  /** Path of the logout call (the app config's `logoutPath`). */
+  logoutPath: string;
+  /** Answers a login: the backend, or the development accounts. */
+  login: (request: { headers: Record<string, string>; body: Buffer }) => Promise<LoginAnswer>;
+  /** Serves a file of the build (the static handler). */
+  serve: (request: IncomingMessage, response: ServerResponse) => void;
+  /** The clock, in milliseconds. @default Date.now */
+  now?: () => number;
+}
+
+/** Headers that belong to one connection, never forwarded (RFC 9110 §7.6.1), and those the body's new form changes. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host', 'content-length', 'content-encoding']);
+
+/** Forwards a login to `backend`'s `/api/login` with the request's headers and body, and returns the answer. */
+export function backendLogin(backend: string): GateOptions['login'] {
+  const url = new URL('api/login', backend.endsWith('/') ? backend : `${backend}/`).href;
+  return async ({ headers, body }) => {
+    const forwarded = Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name)));
+    let response: Response;
+    try {
+      response = await fetch(url, { method: 'POST', headers: forwarded, body: new Uint8Array(body), redirect: 'manual' });
+    } catch {
+      return { status: 502, headers: { 'content-type': 'application/json; charset=utf-8' }, body: Buffer.from('{"errors":["The login service cannot be reached."]}') };
+    }
+    const answer: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      if (!HOP_BY_HOP.has(name) && name !== 'set-cookie') answer[name] = value;
+    });
+    const cookies = response.headers.getSetCookie();
+    if (cookies.length > 0) answer['set-cookie'] = cookies.join('\n');
+    return { status: response.status, headers: answer, body: Buffer.from(await response.arrayBuffer()) };
+  };
+}
+
+/** A gate: `handle` answers a request, `true` when it did (the caller serves nothing else then). */
+export interface Gate {
+  handle: (request: IncomingMessage, response: ServerResponse) => void;
+}
+
+/** Creates the gate (see the module comment for the rules). */
+export function createGate(options: GateOptions): Gate {
+  const now = options.now ?? Date.now;
+  /** Failed logins by address: their times, within the window. */
+  const failures = new Map<string, number[]>();
+
+  const recentFailures = (address: string): number[] => {
+    const list = (failures.get(address) ?? []).filter((at) => at > now() - RATE_WINDOW_MS);
+    if (list.length === 0) failures.delete(address);
+    else failures.set(address, list);
+    return list;
+  };
+
+  // Secure unless the reader is on this machine over plain HTTP; a TLS proxy in front says so in X-Forwarded-Proto.
+  const cookie = (request: IncomingMessage, value: string, maxAge: number): string =>
+    `${SESSION_COOKIE}=${value}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${isLoopbackHttp(request) && request.headers['x-forwarded-proto'] !== 'https' ? '' : '; Secure'}`;
+
+  const login = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const address = request.socket.remoteAddress ?? '';
+    const recent = recentFailures(address);
+    if (recent.length >= MAX_FAILURES) {
+      const retry = Math.max(1, Math.ceil((recent[0]! + RATE_WINDOW_MS - now()) / 1000));
+      response.writeHead(429, { 'content-type': 'application/json; charset=utf-8', 'retry-after': String(retry), 'cache-control': 'no-store' }).end('{"errors":["Too many failed logins. Please wait a minute and try again."]}');
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of request) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_LOGIN_BODY) {
+        response.writeHead(413, { 'content-type': 'text/plain; charset=utf-8' }).end('The login request is too large.');
+        return;
+      }
+      chunks.push(chunk as Buffer);
+    }
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string') headers[name] = value;
+    const answer = await options.login({ headers, body: Buffer.concat(chunks) });
+    const out: OutgoingHttpHeaders = { ...answer.headers, 'cache-control': 'no-store' };
+    const backendCookies = answer.headers['set-cookie']?.split('\n') ?? [];
+    delete out['set-cookie'];
+    const setCookies = [...backendCookies];
+    if (answer.status >= 200 && answer.status < 300) {
+      const uid = admittedUid(answer.body, options.roles);
+      if (uid !== undefined) setCookies.push(cookie(request, signSession(options.secret, uid, Math.floor(now() / 1000) + options.sessionSeconds), options.sessionSeconds));
+    } else if (answer.status === 401 || answer.status === 403) {
+      failures.set(address, [...recent, now()]);
+    }
+    if (setCookies.length > 0) out['set-cookie'] = setCookies;
+    response.writeHead(answer.status, out).end(answer.body);
+  };
+
+  return {
+    handle(request, response) {
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      if (url.pathname === '/api/login' && request.method === 'POST') {
+        void login(request, response).catch(() => {
+          if (!response.headersSent) response.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
+          response.end('The login could not be completed.');
+        });
+        return;
+      }
+      if (url.pathname === options.logoutPath && request.method === 'POST') {
+        response.writeHead(204, { 'set-cookie': cookie(request, '', 0), 'cache-control': 'no-store' }).end();
+        return;
+      }
+      const signedIn = verifySession(options.secret, cookieOf(request, SESSION_COOKIE), Math.floor(now() / 1000)) !== undefined;
+      let pathname = url.pathname;
+      try {
+        pathname = decodeURIComponent(url.pathname);
+      } catch {
+        // The static handler answers 400.
+      }
+      if (isPublicPath(pathname)) return options.serve(request, response);
+      if (signedIn) {
+        // Documentation: never kept by a shared cache, and never mixed with a signed-out answer.
+        return options.serve(request, withHeaders(response, (status, headers) => {
+          headers['cache-control'] = String(headers['cache-control'] ?? 'no-cache').replace('public', 'private');
+          headers.vary = headers.vary ? `${String(headers.vary)}, cookie` : 'cookie';
+          return status;
+        }));
+      }
+      if (isFilePath(pathname) || request.method !== 'GET' && request.method !== 'HEAD') {
+        response.writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', vary: 'cookie' }).end('Sign in first.');
+        return;
+      }
+      // Every route, known or not: the sign-in shell, which holds no text of the documentation.
+      request.url = `/${SHELL_DIR}/`;
+      options.serve(request, withHeaders(response, (_status, headers) => {
+        headers['cache-control'] = 'no-store';
+        headers.vary = headers.vary ? `${String(headers.vary)}, cookie` : 'cookie';
+        delete headers.etag;
+        return 401;
+      }));
+    },
+  };
+}
+
+/** `response` whose `writeHead` passes status and headers through `change` first. */
+function withHeaders(response: ServerResponse, change: (status: number, headers: OutgoingHttpHeaders) => number): ServerResponse {
+  const writeHead = response.writeHead.bind(response) as (status: number, headers?: OutgoingHttpHeaders) => ServerResponse;
+  (response as unknown as { writeHead: (status: number, headers?: OutgoingHttpHeaders) => ServerResponse }).writeHead = (status, headers = {}) => {
+    const copy = { ...headers };
+    return writeHead(change(status, copy), copy);
+  };
+  return response;
+}
+
+/** The uid of a successful login answer whose roles admit the reader (spec §4, §6), else undefined. */
+function admittedUid(body: Buffer, roles: string[]): string | undefined {
+  try {
+    const data = (JSON.parse(body.toString('utf8')) as { data?: { user?: { email?: unknown; roles?: unknown }; client?: unknown; access_token?: unknown } }).data;
+    const userRoles = Array.isArray(data?.user?.roles) ? data.user.roles : [];
+    if (typeof data?.user?.email !== 'string' || typeof data.client !== 'string' || typeof data.access_token !== 'string') return undefined;
+    return userRoles.some((role) => typeof role === 'string' && roles.includes(role)) ? data.user.email : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the gate needs of a gated build, read from its sign-in shell's hydration data. */
+export interface GatedSite {
+  roles: string[];
+  logoutPath: string;
+}
+
+/** The gate's settings of a gated build; a usage error unless `dist` was built gated (it holds the sign-in shell). */
+export function readGatedBuild(dist: string): GatedSite {
+  const shell = join(dist, SHELL_DIR, 'index.html');
+  if (!existsSync(shell)) {
+    throw new DocsError('usage', [{ file: dist, message: 'was not built for the gate: it has no sign-in shell, and its pages would send logins to the backend instead of this host', fix: 'build it with `docs build --gate` (or `gate: true` in site.config.ts), then serve it with --gate' }]);
+  }
+  const json = /<script type="application\/json" id="__DOCS_DATA__">([\s\S]*?)<\/script>/.exec(readFileSync(shell, 'utf8'))?.[1] ?? '{}';
+  const site = (JSON.parse(json) as { site?: { auth?: { roles?: string[] }; app?: { logoutPath?: string } } }).site;
+  return { roles: site?.auth?.roles ?? [], logoutPath: site?.app?.logoutPath ?? '/logout' };
+}
+
+/** A random secret for `docs serve --gate` in development, where sessions need not outlive the process. */
+export function developmentSecret(): Buffer {
+  return randomBytes(32);
+}

@@ -1,0 +1,188 @@
+/**
+ * The gate holds on the wire (issue 14): the portal built with --gate, served by `docs serve --dist
+ * --gate` in front of a login backend, and asked with plain HTTP — no browser — for everything.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerLogin, readJson } from '../../cli/serve/dev-login';
+import { signSession } from '../../cli/serve/gate';
+import type { Manifest } from '../../runtime/manifest';
+import { buildPortal } from '../support/browser';
+import { startServe, type ServeProcess } from '../support/serve';
+import { REPO, runDocs } from '../support/site';
+
+const SECRET = 'a test secret that is long enough for the gate, 48 bytes';
+
+let backend: Server;
+let backendUrl: string;
+let backendHits = 0;
+let plainDist: string;
+let gatedDist: string;
+let host: ServeProcess;
+/** The first heading and paragraph of every page of the ungated build: text no signed-out answer may hold. */
+let secrets: { route: string; text: string }[];
+
+const text = (html: string): string => html.replace(/<[^>]+>/g, '').replace(/&amp;/g, '&').replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').trim();
+
+beforeAll(async () => {
+  backend = createServer((request, response) => {
+    void (async () => {
+      backendHits++;
+      const answer = answerLogin(await readJson(request));
+      response.writeHead(answer.status, { 'content-type': 'application/json', 'x-backend': 'yes', ...answer.headers }).end(JSON.stringify(answer.body));
+    })();
+  });
+  await new Promise<void>((resolve) => backend.listen(0, '127.0.0.1', resolve));
+  backendUrl = `http://127.0.0.1:${(backend.address() as AddressInfo).port}`;
+  plainDist = buildPortal('gate-plain');
+  gatedDist = buildPortal('gate-dist', {}, ['--gate']);
+  const manifest = JSON.parse(readFileSync(join(plainDist, 'manifest.json'), 'utf8')) as Manifest;
+  secrets = [];
+  for (const route of manifest.routes) {
+    const html = readFileSync(join(plainDist, route.path === '/' ? 'index.html' : `${route.path.slice(1)}/index.html`), 'utf8');
+    const h1 = /<h1[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1];
+    const paragraph = /<div class="markdown">[\s\S]*?<p>([\s\S]*?)<\/p>/.exec(html)?.[1];
+    for (const part of [h1, paragraph]) if (part && text(part).length >= 12) secrets.push({ route: route.path, text: text(part).slice(0, 60) });
+  }
+  host = await startServe(REPO, ['--dist', gatedDist, '--gate', '--backend', backendUrl], { DOCS_SESSION_SECRET: SECRET });
+}, 240_000);
+
+afterAll(async () => {
+  await host?.stop();
+  await new Promise<void>((resolve) => backend.close(() => resolve()));
+});
+
+/** Logs in with a development account and returns the answer and the session cookie it set, if any. */
+async function logIn(email: string, password = 'docs-dev', extra: Record<string, string> = {}): Promise<{ response: Response; cookie?: string; setCookie: string[] }> {
+  const response = await fetch(`${host.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.0.0.1', ...extra }, body: JSON.stringify({ email, password }) });
+  const setCookie = response.headers.getSetCookie();
+  const session = setCookie.find((line) => line.startsWith('docs_session='));
+  return { response, setCookie, cookie: session?.split(';')[0] };
+}
+
+describe('the gated host without a session', () => {
+  it('answers every route, manifest.json, every page chunk and every content file without any page text', async () => {
+    const manifest = JSON.parse(readFileSync(join(plainDist, 'manifest.json'), 'utf8')) as Manifest;
+    expect(secrets.length).toBeGreaterThan(100);
+    const paths = [
+      ...manifest.routes.map((route) => encodeURI(route.path)),
+      '/no/such/page',
+      '/404.html',
+      '/manifest.json',
+      '/.docs-output.json',
+      ...readdirSync(join(gatedDist, 'assets/pages')).map((file) => `/assets/pages/${file}`),
+      // Content images and linked files, where the portal has them, and a made-up one.
+      ...['images', 'files'].flatMap((folder) => (existsSync(join(gatedDist, 'assets', folder)) ? readdirSync(join(gatedDist, 'assets', folder)).map((file) => `/assets/${folder}/${file}`) : [])),
+      '/assets/images/diagram.0123abcd.png',
+      '/assets/search/index.json',
+    ];
+    const leaks: string[] = [];
+    const statuses = new Map<number, number>();
+    let shell = '';
+    for (const path of paths) {
+      const response = await fetch(host.url + path, { redirect: 'manual' });
+      const body = await response.text();
+      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+      if (response.status !== 401 && response.status !== 301) leaks.push(`${path}: HTTP ${response.status}`);
+      if (response.status === 401 && !/^\/assets|\.json$/.test(path)) {
+        shell = body;
+        expect(response.headers.get('cache-control')).toBe('no-store');
+      }
+      for (const secret of secrets) if (body.includes(secret.text)) leaks.push(`${path} holds "${secret.text}" of ${secret.route}`);
+    }
+    expect(leaks).toEqual([]);
+    // Routes get the sign-in shell: the login screen's runtime and the site's own title, nothing else.
+    expect(shell).toContain('<title>Docs</title>');
+    expect(shell).toContain('data-gate-shell');
+    expect(shell).not.toMatch(/class="sidebar|<nav class="toc|"routes"|class="announcement/);
+  });
+
+  it("serves the runtime's own code, styles and icon to anyone", async () => {
+    const assets = readdirSync(join(gatedDist, 'assets')).filter((file) => /^app\./.test(file));
+    const chunks = readdirSync(join(gatedDist, 'assets/chunks')).slice(0, 5).map((file) => `chunks/${file}`);
+    for (const file of [...assets, ...chunks]) expect((await fetch(`${host.url}/assets/${file}`)).status, file).toBe(200);
+    expect((await fetch(`${host.url}/favicon.svg`)).status).toBe(200);
+  });
+
+  it('refuses a cookie with one byte changed, an expired one and one signed with another secret', async () => {
+    const { cookie } = await logIn('member@quad.example');
+    expect(cookie).toBeDefined();
+    const value = cookie!.slice('docs_session='.length);
+    const flipped = value.slice(0, 5) + (value[5] === 'A' ? 'B' : 'A') + value.slice(6);
+    const expired = signSession(Buffer.from(SECRET), 'member@quad.example', Math.floor(Date.now() / 1000) - 10);
+    const foreign = signSession(Buffer.from('another secret, also long enough to be accepted'), 'member@quad.example', Math.floor(Date.now() / 1000) + 3600);
+    expect((await fetch(`${host.url}/onboarding`, { headers: { cookie: cookie! } })).status).toBe(200);
+    for (const bad of [flipped, expired, foreign, `${value}x`, 'garbage']) {
+      const response = await fetch(`${host.url}/onboarding`, { headers: { cookie: `docs_session=${bad}` } });
+      expect(response.status, bad).toBe(401);
+      expect(await response.text()).toContain('data-gate-shell');
+    }
+  });
+});
+
+describe('logging in through the gated host', () => {
+  it('forwards the login unchanged, passes the answer back, and sets a signed HttpOnly cookie for an admitted role', async () => {
+    const before = backendHits;
+    const { response, cookie, setCookie } = await logIn('member@quad.example');
+    expect(backendHits).toBe(before + 1);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-backend')).toBe('yes');
+    expect(((await response.json()) as { data: { user: { email: string } } }).data.user.email).toBe('member@quad.example');
+    const line = setCookie.find((entry) => entry.startsWith('docs_session='))!;
+    expect(line).toMatch(/; Path=\/; Max-Age=2592000; HttpOnly; SameSite=Lax$/);
+    const page = await fetch(`${host.url}/onboarding`, { headers: { cookie: cookie! } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toMatch(/private|no-cache/);
+    expect(page.headers.get('vary')).toMatch(/cookie/i);
+    const body = await page.text();
+    expect(body).toContain(secrets.find((secret) => secret.route === '/onboarding')!.text);
+    const manifest = await fetch(`${host.url}/manifest.json`, { headers: { cookie: cookie! } });
+    expect(manifest.status).toBe(200);
+    expect(manifest.headers.get('cache-control')).not.toContain('public');
+  });
+
+  it('marks the cookie Secure unless the reader is on this machine over plain HTTP', async () => {
+    const { setCookie } = await logIn('member@quad.example', 'docs-dev', { 'x-forwarded-proto': 'https' });
+    expect(setCookie.find((entry) => entry.startsWith('docs_session='))).toMatch(/; Secure$/);
+  });
+
+  it('gives a role that does not count its answer but no session', async () => {
+    const { response, cookie } = await logIn('alumnus@quad.example');
+    expect(response.status).toBe(200);
+    expect(cookie).toBeUndefined();
+  });
+
+  it('clears the session on POST /logout', async () => {
+    const response = await fetch(`${host.url}/logout`, { method: 'POST' });
+    expect(response.status).toBe(204);
+    expect(response.headers.getSetCookie()[0]).toMatch(/^docs_session=; Path=\/; Max-Age=0; HttpOnly; SameSite=Lax/);
+  });
+
+  it('answers the eleventh failed login within a minute with 429 and Retry-After, without asking the backend', async () => {
+    for (let i = 0; i < 10; i++) expect((await logIn('member@quad.example', 'wrong')).response.status).toBe(401);
+    const before = backendHits;
+    const { response } = await logIn('member@quad.example', 'wrong');
+    expect(response.status).toBe(429);
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(backendHits).toBe(before);
+    // Even the right password waits: the limit is on the address, not on guessing.
+    expect((await logIn('member@quad.example')).response.status).toBe(429);
+  });
+});
+
+describe('starting the gated host', () => {
+  it('refuses to start without a secret of 32 bytes, without a backend, or on a build that is not gated', async () => {
+    const run = async (args: string[], env: Record<string, string>): Promise<string> => {
+      const result = runDocs(['serve', '--port', '0', ...args], { env });
+      expect(result.code, result.stderr).toBe(2);
+      return result.stderr;
+    };
+    expect(await run(['--dist', gatedDist, '--gate', '--backend', backendUrl], { DOCS_SESSION_SECRET: '' })).toContain('DOCS_SESSION_SECRET: is not set');
+    expect(await run(['--dist', gatedDist, '--gate', '--backend', backendUrl], { DOCS_SESSION_SECRET: 'short' })).toContain('is 5 bytes long; the gate needs at least 32');
+    expect(await run(['--dist', gatedDist, '--gate'], { DOCS_SESSION_SECRET: SECRET })).toContain('--gate with --dist needs --backend URL');
+    expect(await run(['--dist', plainDist, '--gate', '--backend', backendUrl], { DOCS_SESSION_SECRET: SECRET })).toContain('was not built for the gate');
+  });
+});
