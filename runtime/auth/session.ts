@@ -42,6 +42,8 @@ export function createAuthSession(site: SiteData): AuthSession {
         .finally(clearAndReload);
     },
     expire: () => {
+      const { uid, client, accessToken } = store.state;
+      if (uid === null && client === null && accessToken === null) return;
       store.clearCredentials();
       store.persist();
     },

@@ -1,7 +1,7 @@
 import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEV_PASSWORD } from '../../cli/serve/dev-login';
-import { AUTH_STORAGE_KEY, collectProblems, launchChromium, MEMBER_CREDENTIALS, openPage, waitForHydration } from '../support/browser';
+import { AUTH_STORAGE_KEY, collectProblems, gateCookies, GATED, launchChromium, MEMBER_CREDENTIALS, openPage, waitForHydration } from '../support/browser';
 import { serveGatedPortal, SERVER_ERROR_EMAIL, type GatedPortal } from '../support/login-server';
 
 let portal: GatedPortal;
@@ -122,6 +122,19 @@ describe('login screen', () => {
     await waitForHydration(page);
     expect(await page.locator('.layout').isVisible()).toBe(true);
     expect(await page.locator('.login').count()).toBe(0);
+    if (GATED) {
+      // Behind the gate the host set its session cookie: HttpOnly, out of the page's reach.
+      const cookies = await page.context().cookies();
+      expect(cookies.find((cookie) => cookie.name === 'docs_session')).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+      expect(await page.evaluate(() => document.cookie)).not.toContain('docs_session');
+      // A client-side navigation loads its data chunk through the gate too.
+      await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
+      await page.locator('.navbar-items a', { hasText: 'Onboarding' }).click();
+      await page.waitForURL(`${portal.origin}/onboarding`);
+      await page.locator('#main h1').filter({ hasText: /\S/ }).waitFor();
+      expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
+      expect(await page.locator('.login').count()).toBe(0);
+    }
     await page.context().close();
   });
 
@@ -236,6 +249,7 @@ describe('no flash before the runtime runs', () => {
 describe('log out', () => {
   it('clears uid, client and accessToken, reloads to the login screen, and signs out the other tabs', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.addCookies(await gateCookies());
     await context.addInitScript(
       ([key, value]) => {
         // Sign in once per context: later loads must see what the page itself stored.
@@ -260,6 +274,13 @@ describe('log out', () => {
     expect(persisted).toEqual({ state: { uid: null, client: null, accessToken: null, roles: [] }, version: 0 });
     await second.getByRole('heading', { name: 'Log in to Quad Docs' }).waitFor();
     expect(await second.locator('.layout').count()).toBe(0);
+    if (GATED) {
+      // The host's session ended too: a plain request with the browser's cookies gets the sign-in shell.
+      const cookie = (await context.cookies()).map(({ name, value }) => `${name}=${value}`).join('; ');
+      const response = await fetch(portal.origin + '/onboarding', { headers: { cookie } });
+      expect(response.status).toBe(401);
+      expect(await response.text()).toContain('data-gate-shell');
+    }
     await context.close();
   });
 });

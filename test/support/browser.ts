@@ -56,9 +56,56 @@ export function buildPortal(name: string, env: Record<string, string> = {}, args
   return dist;
 }
 
-/** Builds the portal and serves it. */
+/**
+ * True when the end-to-end suite runs against the gated host (`DOCS_E2E_GATE=1`, the second pass of
+ * `npm test`): the portal is built with --gate and served behind the gate, and a signed-in page also
+ * carries a session cookie.
+ */
+export const GATED = process.env.DOCS_E2E_GATE === '1';
+
+/** The secret of the gated test hosts. */
+export const GATE_SECRET = Buffer.from('the end-to-end gate secret, long enough for the host');
+
+/** The origin of the gated host, once served: signed-in pages get a session cookie for it. */
+let gatedOrigin: string | undefined;
+
+/** Tells `openPage` which gated host its signed-in pages need a session cookie for. */
+export function useGatedOrigin(origin: string): void {
+  gatedOrigin = origin;
+}
+
+/** Serves a gated build behind the gate (development accounts answer the logins). */
+export async function serveGated(dist: string): Promise<ServedSite> {
+  const { createGate } = await import('../../cli/serve/gate');
+  const { answerLogin } = await import('../../cli/serve/dev-login');
+  const gate = createGate({
+    secret: GATE_SECRET,
+    roles: ['admin', 'quad_member'],
+    logoutPath: '/logout',
+    sessionSeconds: 3600,
+    serve: createStaticHandler(dist),
+    login: async ({ body }) => {
+      const answer = answerLogin(JSON.parse(body.toString('utf8') || 'null'));
+      return { status: answer.status, headers: { 'content-type': 'application/json', ...answer.headers }, body: Buffer.from(JSON.stringify(answer.body)) };
+    },
+  });
+  const server: Server = createServer((request, response) => gate.handle(request, response));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  gatedOrigin = origin;
+  return { origin, dist, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** A session cookie the gated test host accepts, for a context that should be signed in (none when ungated). */
+export async function gateCookies(): Promise<{ name: string; value: string; url: string }[]> {
+  if (!gatedOrigin) return [];
+  const { signSession } = await import('../../cli/serve/gate');
+  return [{ name: 'docs_session', value: signSession(GATE_SECRET, 'member@quad.example', Math.floor(Date.now() / 1000) + 3600), url: gatedOrigin }];
+}
+
+/** Builds the portal and serves it (behind the gate in the gated pass). */
 export async function servePortal(): Promise<ServedSite> {
-  return serveDist(buildPortal('e2e-dist'));
+  return GATED ? serveGated(buildPortal('e2e-gated-dist', {}, ['--gate'])) : serveDist(buildPortal('e2e-dist'));
 }
 
 /**
@@ -91,7 +138,10 @@ export const MEMBER_CREDENTIALS = JSON.stringify({
  */
 export async function openPage(browser: Browser, options: BrowserContextOptions = {}, { signedIn = true }: { signedIn?: boolean } = {}): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
-  if (signedIn) await context.addInitScript(([key, value]) => localStorage.setItem(key!, value!), [AUTH_STORAGE_KEY, MEMBER_CREDENTIALS]);
+  if (signedIn) {
+    await context.addInitScript(([key, value]) => localStorage.setItem(key!, value!), [AUTH_STORAGE_KEY, MEMBER_CREDENTIALS]);
+    await context.addCookies(await gateCookies());
+  }
   return context.newPage();
 }
 
