@@ -114,3 +114,4 @@ if (args.includes('--build-only')) process.exit(0);
 execFileSync(process.execPath, [join(root, 'bench/runtime-bench.mjs')], { stdio: 'inherit' });
 // And `docs serve`: time to first response and save-to-reload latency.
 execFileSync(process.execPath, [join(root, 'bench/serve-bench.mjs')], { stdio: 'inherit' });
+execFileSync(process.execPath, [join(root, 'bench/gate-bench.mjs')], { stdio: 'inherit' });

@@ -76,7 +76,7 @@ export async function main(argv: string[]): Promise<number> {
       const port = Number(options.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new DocsError('usage', [{ file: 'docs serve', message: `--port must be a number from 0 to 65535, got "${options.port}"`, fix: 'e.g. --port 3000' }]);
       const sessionDays = Number(options.sessionDays);
-      if (!(sessionDays > 0 && sessionDays <= 400)) throw new DocsError('usage', [{ file: 'docs serve', message: `--session-days must be a number of days from 1 to 400, got "${options.sessionDays}"`, fix: 'e.g. --session-days 30' }]);
+      if (!(sessionDays > 0 && sessionDays <= 400)) throw new DocsError('usage', [{ file: 'docs serve', message: `--session-days must be a positive number of days, at most 400, got "${options.sessionDays}"`, fix: 'e.g. --session-days 30' }]);
       const { startServer } = await import('./serve/index');
       const server = await startServer({
         root: resolve(options.root),

@@ -212,7 +212,6 @@ export function createGate(options: GateOptions): Gate {
         response.writeHead(204, { 'set-cookie': cookie(request, '', 0), 'cache-control': 'no-store' }).end();
         return;
       }
-      const signedIn = verifySession(options.secret, cookieOf(request, SESSION_COOKIE), Math.floor(now() / 1000)) !== undefined;
       let pathname = url.pathname;
       try {
         pathname = decodeURIComponent(url.pathname);
@@ -220,6 +219,7 @@ export function createGate(options: GateOptions): Gate {
         // The static handler answers 400.
       }
       if (isPublicPath(pathname)) return options.serve(request, response);
+      const signedIn = verifySession(options.secret, cookieOf(request, SESSION_COOKIE), Math.floor(now() / 1000)) !== undefined;
       if (signedIn) {
         // Documentation: never kept by a shared cache, and never mixed with a signed-out answer.
         return options.serve(request, withHeaders(response, (status, headers) => {
