@@ -12,7 +12,7 @@ import { signSession } from '../../cli/serve/gate';
 import type { Manifest } from '../../runtime/manifest';
 import { buildPortal } from '../support/browser';
 import { startServe, type ServeProcess } from '../support/serve';
-import { REPO, runDocs } from '../support/site';
+import { copyFixture, REPO, runDocs } from '../support/site';
 
 const SECRET = 'a test secret that is long enough for the gate, 48 bytes';
 
@@ -184,5 +184,28 @@ describe('starting the gated host', () => {
     expect(await run(['--dist', gatedDist, '--gate', '--backend', backendUrl], { DOCS_SESSION_SECRET: 'short' })).toContain('is 5 bytes long; the gate needs at least 32');
     expect(await run(['--dist', gatedDist, '--gate'], { DOCS_SESSION_SECRET: SECRET })).toContain('--gate with --dist needs --backend URL');
     expect(await run(['--dist', plainDist, '--gate', '--backend', backendUrl], { DOCS_SESSION_SECRET: SECRET })).toContain('was not built for the gate');
+  });
+});
+
+describe('docs serve --gate in development', () => {
+  it('shows a writer what a reader without a session gets, and lets the development accounts in', async () => {
+    const site = copyFixture('basic');
+    const dev = await startServe(site, ['--gate']);
+    try {
+      const signedOut = await fetch(`${dev.url}/guide/faq`);
+      expect(signedOut.status).toBe(401);
+      const shell = await signedOut.text();
+      expect(shell).toContain('data-gate-shell');
+      expect(shell).not.toContain('Frequently asked questions');
+      expect((await fetch(`${dev.url}/manifest.json`)).status).toBe(401);
+      const login = await fetch(`${dev.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'member@quad.example', password: 'docs-dev' }) });
+      expect(login.status).toBe(200);
+      const cookie = login.headers.getSetCookie().find((line) => line.startsWith('docs_session='))!.split(';')[0]!;
+      const page = await fetch(`${dev.url}/guide/faq`, { headers: { cookie } });
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('Frequently asked questions');
+    } finally {
+      await dev.stop();
+    }
   });
 });
