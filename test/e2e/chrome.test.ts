@@ -51,7 +51,8 @@ describe('navbar', () => {
     expect(await items.evaluateAll((links) => links.map((link) => [link.textContent, link.getAttribute('href')]))).toEqual(NAVBAR);
     for (const link of await items.all()) expect(await link.isVisible()).toBe(true);
     expect(await page.locator('.navbar-items a.active').textContent()).toBe('Backend');
-    const repository = page.locator('.navbar-right a', { hasText: 'Repository' });
+    // An icon link at laptop widths (issue 15): found by its accessible name, as a screen reader would.
+    const repository = page.locator('.navbar-right').getByRole('link', { name: 'Repository', exact: true });
     expect(await repository.getAttribute('href')).toBe('https://git.quad.example/quad/docs');
     expect(await repository.getAttribute('target')).toBe('_blank');
     expect(await repository.getAttribute('rel')).toMatch(/\bnoopener\b/);

@@ -54,7 +54,7 @@ export function App({ site, initial, loader, session }: AppProps): JSX.Element {
   const content = (
     <>
       {state.progress ? <ProgressBar /> : null}
-      <Layout site={site} route={view.page.route} sidebar={view.sidebar}>
+      <Layout site={site} route={view.page.route} notFound={view.page.notFound === true} sidebar={view.sidebar}>
         {main.kind === 'loading' ? (
           <PageLoading />
         ) : main.kind === 'error' ? (

@@ -8,6 +8,8 @@ import './drawer.css';
 export interface DrawerProps {
   site: SiteData;
   route: string;
+  /** Route whose section is current, or null (the not-found page). */
+  section: string | null;
   sidebar: SidebarSource | null;
   onClose: () => void;
 }
@@ -17,7 +19,7 @@ export interface DrawerProps {
  * while open, so pages do not carry a second copy of the sidebar. Closes on Escape, on the backdrop and
  * when the route changes (the layout unmounts it).
  */
-export function Drawer({ site, route, sidebar, onClose }: DrawerProps): JSX.Element {
+export function Drawer({ site, route, section, sidebar, onClose }: DrawerProps): JSX.Element {
   const close = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     close.current?.focus();
@@ -37,7 +39,7 @@ export function Drawer({ site, route, sidebar, onClose }: DrawerProps): JSX.Elem
             ×
           </button>
         </div>
-        <NavItems items={site.navbar} route={route} className="drawer-items" />
+        <NavItems items={site.navbar} route={section} className="drawer-items" />
         {sidebar ? <SidebarContent source={sidebar} route={route} className="drawer-sidebar" /> : null}
         <div className="drawer-end">
           <NavbarEnd site={site} />

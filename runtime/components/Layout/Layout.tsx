@@ -12,6 +12,8 @@ export interface LayoutProps {
   site: SiteData;
   /** Route shown, for the active navbar item and sidebar link. */
   route: string;
+  /** True on the not-found page, which belongs to no section: no navbar item is current. */
+  notFound?: boolean;
   /** The page's sidebar, or null for a page without one (not found). */
   sidebar: SidebarSource | null;
   /** The main column (page and TOC, or a loading or error state). */
@@ -19,7 +21,7 @@ export interface LayoutProps {
 }
 
 /** The chrome around every page: announcement, navbar, drawer, sidebar, footer. */
-export function Layout({ site, route, sidebar, children }: LayoutProps): JSX.Element {
+export function Layout({ site, route, notFound = false, sidebar, children }: LayoutProps): JSX.Element {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const aside = useRef<HTMLElement>(null);
   const closeDrawer = useCallback(() => setDrawerOpen(false), []);
@@ -33,8 +35,8 @@ export function Layout({ site, route, sidebar, children }: LayoutProps): JSX.Ele
         Skip to main content
       </a>
       {site.announcement ? <AnnouncementBar announcement={site.announcement} storageKey={site.storageKeys.announcement} /> : null}
-      <Navbar site={site} route={route} menuOpen={drawerOpen} onOpenMenu={() => setDrawerOpen(true)} />
-      {drawerOpen ? <Drawer site={site} route={route} sidebar={sidebar} onClose={closeDrawer} /> : null}
+      <Navbar site={site} route={route} section={notFound ? null : route} menuOpen={drawerOpen} onOpenMenu={() => setDrawerOpen(true)} />
+      {drawerOpen ? <Drawer site={site} route={route} section={notFound ? null : route} sidebar={sidebar} onClose={closeDrawer} /> : null}
       <div className="main-wrapper">
         {sidebar ? <SidebarContent Tag="aside" className="sidebar" source={sidebar} route={route} ref={aside} /> : null}
         {children}

@@ -13,13 +13,15 @@ export interface DropdownEntry {
 export interface NavbarDropdownProps {
   /** Accessible name of the toggle, e.g. `Version`. */
   name: string;
-  /** Text of the toggle: the current choice. */
+  /** The current choice: the toggle's accessible name ends with it. */
   label: string;
+  /** Shorter text shown on the toggle (e.g. `en-GB` for `English (en-GB)`); the label by default. */
+  shortLabel?: string;
   entries: DropdownEntry[];
 }
 
 /** A navbar menu (locale, version): opens on click, closes on a choice, Escape or a click elsewhere. */
-export function NavbarDropdown({ name, label, entries }: NavbarDropdownProps): JSX.Element {
+export function NavbarDropdown({ name, label, shortLabel, entries }: NavbarDropdownProps): JSX.Element {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -39,8 +41,8 @@ export function NavbarDropdown({ name, label, entries }: NavbarDropdownProps): J
   }, [open]);
   return (
     <div className="dropdown" ref={root}>
-      <button type="button" className="navbar-link dropdown-toggle" aria-haspopup="true" aria-expanded={open} aria-label={`${name}: ${label}`} onClick={() => setOpen(!open)}>
-        {label}
+      <button type="button" className="navbar-link dropdown-toggle" aria-haspopup="true" aria-expanded={open} aria-label={`${name}: ${label}`} title={`${name}: ${label}`} onClick={() => setOpen(!open)}>
+        {shortLabel ?? label}
       </button>
       {open ? (
         <ul className="dropdown-menu" aria-label={name}>
