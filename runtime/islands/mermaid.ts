@@ -38,7 +38,12 @@ export async function renderDiagrams(container: Element | null): Promise<void> {
   if (!container) return;
   watchTheme();
   const mode = theme();
-  mermaid.initialize({ startOnLoad: false, theme: mode, securityLevel: 'strict', fontFamily: 'inherit' });
+  // Mermaid sizes each box by measuring its label in `fontFamily`; the drawing must use the very same
+  // font or labels overflow their boxes. `inherit` measured in one font (the measuring element's) and
+  // drew in another (the placeholder's monospace), so the font is named: the page's body font, which
+  // the drawn diagram also uses (`.mermaid[data-mermaid-theme]` in markdown.css).
+  const fontFamily = getComputedStyle(document.body).fontFamily;
+  mermaid.initialize({ startOnLoad: false, theme: mode, securityLevel: 'strict', fontFamily, themeVariables: { fontFamily } });
   // One after another: mermaid keeps per-render state, and a page has only a few diagrams.
   for (const element of container.querySelectorAll('[data-mermaid]')) await draw(element, mode);
 }

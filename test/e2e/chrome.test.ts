@@ -68,7 +68,7 @@ describe('navbar', () => {
 
   it('lists only English (en-GB) in the locale dropdown', async () => {
     const page = await open(GIT);
-    await page.getByRole('button', { name: 'Language: English (en-GB)' }).click();
+    await page.getByRole('button', { name: 'Language: en-GB (English)' }).click();
     expect(await page.locator('.dropdown-menu a').allTextContents()).toEqual(['English (en-GB)']);
     await page.keyboard.press('Escape');
     await expect(page.locator('.dropdown-menu').count()).resolves.toBe(0);

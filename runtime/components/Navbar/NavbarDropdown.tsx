@@ -23,6 +23,9 @@ export interface NavbarDropdownProps {
 /** A navbar menu (locale, version): opens on click, closes on a choice, Escape or a click elsewhere. */
 export function NavbarDropdown({ name, label, shortLabel, entries }: NavbarDropdownProps): JSX.Element {
   const [open, setOpen] = useState(false);
+  // The accessible name starts with what the toggle shows, so speech input ("click en-GB") finds it
+  // (WCAG 2.5.3): `Language: en-GB (English)` for a toggle showing `en-GB` of `English (en-GB)`.
+  const spoken = shortLabel ? `${shortLabel} (${label.replace(`(${shortLabel})`, '').trim() || label})` : label;
   const root = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!open) return;
@@ -41,7 +44,7 @@ export function NavbarDropdown({ name, label, shortLabel, entries }: NavbarDropd
   }, [open]);
   return (
     <div className="dropdown" ref={root}>
-      <button type="button" className="navbar-link dropdown-toggle" aria-haspopup="true" aria-expanded={open} aria-label={`${name}: ${label}`} title={`${name}: ${label}`} onClick={() => setOpen(!open)}>
+      <button type="button" className="navbar-link dropdown-toggle" aria-haspopup="true" aria-expanded={open} aria-label={`${name}: ${spoken}`} title={`${name}: ${label}`} onClick={() => setOpen(!open)}>
         {shortLabel ?? label}
       </button>
       {open ? (
