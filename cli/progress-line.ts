@@ -18,6 +18,7 @@ const LABELS: Record<ProgressEvent['stage'], string> = {
   pages: 'rendering pages',
   links: 'checking links',
   write: 'writing the output',
+  search: 'indexing for search',
 };
 
 /** Redraws at most this often (ms): a terminal is slow to write, and ten frames a second look live. */

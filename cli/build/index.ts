@@ -2,7 +2,7 @@
  * `docs build`: the stages of DESIGN §3 in order — config, content, markdown + render (on the worker
  * pool), links, bundle, write. Every file operation of the build lives here or in the page jobs.
  */
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { SHELL_DIR } from '../serve/gate';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { HydrationData, LastUpdated, Manifest } from '../../runtime/manifest';
@@ -20,6 +20,8 @@ import { collectContent, type ContentTree } from './content';
 import { readContentFolder, type ContentFiles } from './sources';
 import { readLastUpdates } from './git';
 import { checkLinks } from './links';
+import { isActiveSection } from '../../runtime/routing';
+import { SEARCH_DIR, searchIndexFiles, type SearchInput } from './search/index';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
 import { startPool, type RenderPool } from './pool';
 import { renderPage } from './render';
@@ -158,7 +160,7 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, pre
   // there is nothing to write.
   if (previous && Object.keys(previous).length === jobs.length && reusable.every(Boolean)) {
     const results = reusable as PageResult[];
-    const written: Record<string, string | Buffer> = { 'manifest.json': JSON.stringify(manifestOf(config, content, results)), '404.html': notFoundHtml(context), 'favicon.svg': favicon, [OUTPUT_MARKER]: OUTPUT_MARKER_TEXT };
+    const written: Record<string, string | Buffer> = { 'manifest.json': JSON.stringify(manifestOf(config, content, results)), '404.html': notFoundHtml(context), 'favicon.svg': favicon, [OUTPUT_MARKER]: OUTPUT_MARKER_TEXT, ...searchIndexOf(config, content, results) };
     if (config.site.gated) written[`${SHELL_DIR}/index.html`] = gateShellHtml(context);
     if (outputIs(outDir, written, [...results.flatMap((result) => result.files), ...listFiles(bundle.assetsDir).map((file) => `assets/${file}`)])) {
       nameGeneratedSources(results, api.source, displayPrefix);
@@ -185,6 +187,8 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, pre
       writeFileSync(join(staging, SHELL_DIR, 'index.html'), gateShellHtml(context));
     }
     writeFileSync(join(staging, 'manifest.json'), JSON.stringify(manifestOf(config, content, results)));
+    options.onProgress?.({ stage: 'search' });
+    writeSearchIndex(staging, searchIndexOf(config, content, results));
     publishStaging(staging, outDir);
     if (cacheDir) {
       const pages: OutputState['pages'] = {};
@@ -250,6 +254,32 @@ export function jobsOf({ content, config, lastUpdates, api }: { content: Content
     lastUpdated: api.lastUpdated.get(doc.rel) ?? lastUpdates.get(doc.rel) ?? { timestamp: Math.round(statSync(join(config.contentDir, doc.rel)).mtimeMs) },
     editUrl: api.editUrl.get(doc.rel),
   }));
+}
+
+/** The search index files of a content tree and its page results (in the order of `content.docs`). */
+export function searchIndexOf(config: ResolvedConfig, content: ContentTree, results: PageResult[]): Record<string, string> {
+  const pages: SearchInput[] = content.docs.map((doc, i) => {
+    const navbar = config.site.navbar.find((item) => isActiveSection(item, config.site.navbar, doc.route));
+    const section = [navbar?.label, ...doc.breadcrumbs.map((crumb) => crumb.label)].filter(Boolean).join(' › ');
+    const method = /\bapi-method-(\w+)/.exec(doc.frontmatter.sidebar_class_name ?? '')?.[1];
+    return { route: doc.route, title: doc.title, section, ...(method ? { method } : {}), blocks: results[i]!.search ?? [] };
+  });
+  return searchIndexFiles(pages);
+}
+
+/**
+ * Writes the search index below `outDir`, and removes index files an earlier write left that the
+ * new index does not name (`docs serve` rewrites it in place after a save).
+ */
+export function writeSearchIndex(outDir: string, files: Record<string, string>): void {
+  const dir = join(outDir, SEARCH_DIR);
+  mkdirSync(dir, { recursive: true });
+  const keep = new Set(Object.keys(files).map((file) => basename(file)));
+  for (const name of existsSync(dir) ? readdirSync(dir) : []) if (!keep.has(name)) rmSync(join(dir, name), { force: true });
+  for (const [file, text] of Object.entries(files)) {
+    const path = join(outDir, file);
+    if (file.endsWith('index.json') || !existsSync(path)) writeFileSync(path, text);
+  }
 }
 
 /** `manifest.json` of a content tree and its page results (in the order of `content.docs`). */

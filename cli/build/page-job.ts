@@ -14,6 +14,7 @@ import { readImage, type PageImage } from './images';
 import { createMarkdownRenderer, type MarkdownOptions, type MarkdownRenderer, type RenderedMarkdown } from './markdown/index';
 import type { FoundLink } from './markdown/plugins/links';
 import { renderPage, type AssetUrls } from './render';
+import type { SearchBlock } from '../../runtime/search/format';
 
 /** What every page job of one build shares. */
 export interface PageJobContext {
@@ -70,6 +71,8 @@ export interface PageResult {
   files: string[];
   /** The local images the page shows. */
   images: PageImage[];
+  /** The page's text for the search index. */
+  search: SearchBlock[];
   /** The freshly rendered markdown, when the context asks for it and the page had no error. */
   markdown?: MarkdownEntry;
 }
@@ -118,7 +121,7 @@ export class PageBuilder {
       return await this.buildPage(job);
     } catch (error) {
       const file = this.context.markdown.displayPrefix + job.rel;
-      const failed = (diagnostics: Diagnostic[]): PageResult => ({ route: job.route, dataUrl: '', mermaid: false, links: [], ids: [], warnings: [], errors: diagnostics, cached: false, files: [], images: [] });
+      const failed = (diagnostics: Diagnostic[]): PageResult => ({ route: job.route, dataUrl: '', mermaid: false, links: [], ids: [], warnings: [], errors: diagnostics, cached: false, files: [], images: [], search: [] });
       if (error instanceof DocsError) return failed(error.diagnostics.map((diagnostic) => ({ ...diagnostic, file: diagnostic.file === job.rel ? file : diagnostic.file })));
       if (error instanceof RangeError && /call stack/i.test(error.message)) return failed([{ file, message: 'is nested too deeply to render (the renderer ran out of stack)', fix: 'flatten deeply nested lists, quotes or HTML' }]);
       const io = ioError(error, file, 'cannot be written to the output');
@@ -154,7 +157,7 @@ export class PageBuilder {
     const dataUrl = `/assets/pages/${routeSlug(job.route)}.${hash(chunk).slice(0, 8)}.js`;
     this.writeFile(dataUrl, chunk);
     files.push(dataUrl.slice(1));
-    const result: PageResult = { route: job.route, dataUrl, mermaid: markdown.hasMermaid, links: markdown.links, ids: markdown.ids, warnings: markdown.warnings, errors: markdown.errors, cached, files, images };
+    const result: PageResult = { route: job.route, dataUrl, mermaid: markdown.hasMermaid, links: markdown.links, ids: markdown.ids, warnings: markdown.warnings, errors: markdown.errors, cached, files, images, search: markdown.search };
     if (!cached && context.cacheMarkdown && markdown.errors.length === 0) result.markdown = { ...markdown, images };
     return result;
   }

@@ -1,7 +1,7 @@
 /** What a build reports while it runs (a terminal shows it as one live line: `cli/progress-line.ts`). */
 
 /** The stages a reader can tell apart, in order. */
-export type ProgressStage = 'config' | 'content' | 'pages' | 'links' | 'write';
+export type ProgressStage = 'config' | 'content' | 'pages' | 'links' | 'write' | 'search';
 
 /** One report: the stage, and for pages how many of how many are done. */
 export interface ProgressEvent {

@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { collectContent, type SourceFile } from '../build/content';
-import { checkResults, jobsOf, manifestOf, nameGeneratedSources, type SiteState } from '../build/index';
+import { checkResults, jobsOf, manifestOf, nameGeneratedSources, searchIndexOf, writeSearchIndex, type SiteState } from '../build/index';
 import { PageBuilder, type PageResult } from '../build/page-job';
 import type { Diagnostic } from '../util/errors';
 import { normaliseText } from '../build/sources';
@@ -91,6 +91,9 @@ export class SiteSession {
         }
       }
       writeFileSync(join(this.outDir, 'manifest.json'), JSON.stringify(manifestOf(state.config, content, results)));
+      // The index is rebuilt from every page's kept blocks (only the saved pages were re-extracted);
+      // shards and chunks whose bytes did not change keep their files.
+      writeSearchIndex(this.outDir, searchIndexOf(state.config, content, results));
       this.builder = builder;
       this.state = { ...state, files: { markdown, categories }, content, results };
       return { routes: affected.map((i) => content.docs[i]!.route), warnings, seconds: (performance.now() - started) / 1000 };

@@ -33,7 +33,7 @@ describe('API reference of the portal', () => {
 
   it('shows method and path, the request body tree, every response with its example, security and four code tabs', () => {
     const html = readRoute(dist, '/backend/api/user-authentication/user-login');
-    expect(html).toContain('<div class="api-endpoint"><span class="api-badge api-badge-post">POST</span><code>/api/login</code></div>');
+    expect(html).toContain('<div class="api-endpoint" data-method="post" data-path="/api/login" data-operation="userLogin"><span class="api-badge api-badge-post">POST</span><code>/api/login</code></div>');
     expect(html).toMatch(/<h3 id="request-body">/);
     for (const field of ['email', 'password', 'otp_attempt']) expect(html).toContain(`<code>${field}</code>`);
     expect(html).toMatch(/<h3 id="200-ok">/);

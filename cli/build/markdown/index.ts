@@ -39,6 +39,8 @@ import { checkSourceLimits, checkTreeDepth } from './plugins/limits';
 import { createParser } from './plugins/gfm';
 import { rehypeHeadings } from './plugins/headings';
 import { remarkLinks, type FoundLink } from './plugins/links';
+import { searchBlocks } from '../search/extract';
+import type { SearchBlock } from '../../../runtime/search/format';
 
 /** Site-wide markdown settings. */
 export interface MarkdownOptions {
@@ -77,6 +79,8 @@ export interface RenderedMarkdown {
   hasMermaid: boolean;
   /** True when the page holds a `:::tabs` set. */
   hasTabs: boolean;
+  /** The page's text for the search index, from the same tree as the HTML. */
+  search: SearchBlock[];
 }
 
 /** A renderer holding one highlighter; create one per worker. */
@@ -97,7 +101,7 @@ export async function createMarkdownRenderer(options: MarkdownOptions, started?:
       const warnings: Diagnostic[] = [];
       const errors: Diagnostic[] = [];
       const links: FoundLink[] = [];
-      const fail = (problems: Diagnostic[]): RenderedMarkdown => ({ html: '', toc: [], ids: [], links, warnings, errors: problems, hasMermaid: false, hasTabs: false });
+      const fail = (problems: Diagnostic[]): RenderedMarkdown => ({ html: '', toc: [], ids: [], links, warnings, errors: problems, hasMermaid: false, hasTabs: false, search: [] });
       const tooMuch = checkSourceLimits(input.body, file);
       if (tooMuch.length > 0) return fail(tooMuch);
       const source = normaliseAdmonitionTitles(input.body);
@@ -125,7 +129,7 @@ export async function createMarkdownRenderer(options: MarkdownOptions, started?:
       rehypeHeadings({ toc: options.toc, entries: toc, ids, file, warnings })(safe);
       const element = react.stringify(safe, new VFile()) as unknown as ReactElement;
       const html = renderToString(createElement(Fragment, null, element));
-      return { html, toc, ids: [...ids], links, warnings, errors, hasMermaid, hasTabs };
+      return { html, toc, ids: [...ids], links, warnings, errors, hasMermaid, hasTabs, search: searchBlocks(safe) };
     },
   };
 }

@@ -172,7 +172,7 @@ function operationPage(spec: LoadedSpec, op: Operation, base: string, options: A
       slug: `${base}/${op.slug}`,
       description: firstSentence(operation.description) ?? `${op.method.toUpperCase()} ${op.path}`,
     }),
-    `::api-endpoint{method="${op.method}" path="${op.path}"}`,
+    `::api-endpoint{method="${op.method}" path="${op.path}"${operation.operationId && /^[\w.-]+$/.test(operation.operationId) ? ` operation="${operation.operationId}"` : ''}}`,
     '',
   ];
   if (operation.deprecated) lines.push(':::danger[Deprecated]', 'This operation is deprecated: do not use it in new code, and move existing callers to its replacement.', ':::', '');

@@ -2,7 +2,7 @@
  * remark plugin: `:::tabs` holding code fences becomes a tab set, one tab per fence, labelled by the
  * fence's `title="…"`. All panels are in the HTML; the first shows until the reader picks another,
  * and the runtime's tabs island remembers the pick across pages (`data-tab` names it).
- * Also `::api-endpoint{method="post" path="/api/login"}`: the method badge and path of an API page.
+ * Also `::api-endpoint{method="post" path="/api/login" operation="userLogin"}`: the method badge and path of an API page.
  */
 import type { Code, Root, RootContent } from 'mdast';
 import type { ContainerDirective, LeafDirective } from 'mdast-util-directive';
@@ -60,5 +60,7 @@ function toEndpoint(node: LeafDirective): void {
     { type: 'emphasis', data: { hName: 'span', hProperties: { className: ['api-badge', `api-badge-${method}`] } }, children: [{ type: 'text', value: method.toUpperCase() }] },
     { type: 'inlineCode', value: node.attributes?.path ?? '' },
   ] as never;
-  node.data = { hName: 'div', hProperties: { className: ['api-endpoint'] } };
+  // Method, path and operationId are what search indexes an operation by (cli/build/search/extract.ts).
+  const operation = node.attributes?.operation;
+  node.data = { hName: 'div', hProperties: { className: ['api-endpoint'], dataMethod: method, dataPath: node.attributes?.path ?? '', ...(operation ? { dataOperation: operation } : {}) } };
 }

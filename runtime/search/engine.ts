@@ -1,0 +1,212 @@
+/**
+ * The query side of search: loads the index's entry point, then only the term shards a query's words
+ * fall in and the document chunks of the results it shows (format.ts). Each word of the query matches
+ * an indexed word
+ * - exactly (full weight);
+ * - as a prefix: what is being typed (`passb` → `passbolt`), and each of its Dutch and English stems
+ *   (`vergaderingen` → `vergader` → `vergadering`, `rotated` → `rotat` → `rotation`);
+ * - with one typo (a letter wrong, missing, extra or two swapped) on words of five letters or more,
+ *   found among the words that share its first letter (its shard).
+ * A result must match every word of the query; when none does, results matching any word are shown.
+ */
+import type { SearchChunk, SearchMeta, SearchPage, SearchShard } from './format';
+import { indexable, shardOf, stems, words } from './text';
+
+/** A piece of an excerpt: text, highlighted when it matched. */
+export interface ExcerptPart {
+  text: string;
+  mark: boolean;
+}
+
+/** One result, as the dialog shows it. */
+export interface SearchResult {
+  /** Route plus the heading's anchor, if any. */
+  url: string;
+  page: SearchPage;
+  /** The heading the match is under. */
+  heading?: string;
+  excerpt: ExcerptPart[];
+  score: number;
+}
+
+/** Weights of the kinds of match. */
+const EXACT = 1;
+const TYPING = 0.8;
+const STEM = 0.7;
+const PREFIX = 0.6;
+const TYPO = 0.45;
+/** Results per page at most, so one long page does not fill the list. */
+const PER_PAGE = 2;
+
+/** True when `a` and `b` differ by exactly one edit: a letter replaced, inserted, removed, or two swapped. */
+export function oneEdit(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
+/** How a word of the query matches a term of the index, or 0. */
+function matchWeight(term: string, word: string, wordStems: string[], typing: boolean): number {
+  if (term === word) return EXACT;
+  if (word.length >= 2 && term.startsWith(word)) return typing ? TYPING : PREFIX;
+  if (wordStems.some((stem) => term.startsWith(stem))) return STEM;
+  if (word.length >= 5 && oneEdit(term, word)) return TYPO;
+  return 0;
+}
+
+/** Decodes a posting list into `(document, weight)` pairs. */
+function* postings(list: number[]): Generator<[number, number]> {
+  for (let i = 0, doc = 0; i < list.length; i += 2) {
+    doc += list[i]!;
+    yield [doc, list[i + 1]!];
+  }
+}
+
+/** The excerpt of `text` around its first matching word, about `width` characters. */
+export function excerpt(text: string, matches: (word: string) => boolean, width = 160): ExcerptPart[] {
+  const pattern = /[\p{L}\p{N}\p{M}]+/gu;
+  const spans: [number, number][] = [];
+  for (const found of text.matchAll(pattern)) {
+    const folded = words(found[0])[0];
+    if (folded && matches(folded)) spans.push([found.index, found.index + found[0].length]);
+  }
+  let start = 0;
+  if (spans.length > 0 && spans[0]![0] > width / 3) {
+    start = text.lastIndexOf(' ', spans[0]![0] - Math.floor(width / 3)) + 1;
+  }
+  let end = Math.min(text.length, start + width);
+  if (end < text.length) end = Math.max(text.lastIndexOf(' ', end), spans.find(([from]) => from >= start)?.[1] ?? end);
+  const parts: ExcerptPart[] = [];
+  let at = start;
+  const push = (to: number, mark: boolean): void => {
+    if (to > at) parts.push({ text: text.slice(at, to), mark });
+    at = to;
+  };
+  if (start > 0) parts.push({ text: '…', mark: false });
+  for (const [from, to] of spans) {
+    if (to <= start || from >= end) continue;
+    push(Math.max(from, at), false);
+    push(Math.min(to, end), true);
+  }
+  push(end, false);
+  if (end < text.length) parts.push({ text: '…', mark: false });
+  return parts;
+}
+
+/** Search over an index at `base` (e.g. `/assets/search/`), loading its files with `fetchJson`. */
+export class SearchEngine {
+  private meta: Promise<SearchMeta> | undefined;
+  private readonly shards = new Map<string, Promise<SearchShard>>();
+  private readonly chunks = new Map<number, Promise<SearchChunk>>();
+
+  constructor(
+    private readonly fetchJson: (url: string) => Promise<unknown>,
+    private readonly base = '/assets/search/',
+  ) {}
+
+  /** Loads the entry point (once); call when the dialog opens so the first query waits less. */
+  load(): Promise<SearchMeta> {
+    this.meta ??= (this.fetchJson(`${this.base}index.json`) as Promise<SearchMeta>).catch((error: unknown) => {
+      this.meta = undefined;
+      throw error;
+    });
+    return this.meta;
+  }
+
+  private shard(meta: SearchMeta, key: string): Promise<SearchShard> {
+    const file = meta.shards[key];
+    if (!file) return Promise.resolve({});
+    let shard = this.shards.get(key);
+    if (!shard) {
+      shard = this.fetchJson(this.base + file) as Promise<SearchShard>;
+      this.shards.set(key, shard);
+      shard.catch(() => this.shards.delete(key));
+    }
+    return shard;
+  }
+
+  private chunk(meta: SearchMeta, index: number): Promise<SearchChunk> {
+    let chunk = this.chunks.get(index);
+    if (!chunk) {
+      chunk = this.fetchJson(this.base + meta.chunks[index]!) as Promise<SearchChunk>;
+      this.chunks.set(index, chunk);
+      chunk.catch(() => this.chunks.delete(index));
+    }
+    return chunk;
+  }
+
+  /** The best results for `query`, at most `limit`. An empty query has none. */
+  async search(query: string, limit = 8): Promise<SearchResult[]> {
+    const all = [...new Set(words(query))];
+    const useful = all.filter(indexable);
+    const queryWords = useful.length > 0 ? useful : all;
+    if (queryWords.length === 0) return [];
+    const meta = await this.load();
+    const split = new Set(meta.split);
+    const typingLast = !/\s$/.test(query);
+    const matched = new Set<string>();
+    const wordStems = new Map<string, string[]>();
+    const perWord = await Promise.all(
+      queryWords.map(async (word, index) => {
+        const typing = typingLast && index === queryWords.length - 1;
+        const ownStems = stems(word).filter((stem) => stem.length >= 3);
+        wordStems.set(word, ownStems);
+        const keys = new Set([shardOf(word, split), ...ownStems.map((stem) => shardOf(stem, split))]);
+        const scores = new Map<number, number>();
+        for (const shard of await Promise.all([...keys].map((key) => this.shard(meta, key)))) {
+          for (const term in shard) {
+            const weight = matchWeight(term, word, ownStems, typing);
+            if (weight === 0) continue;
+            matched.add(term);
+            const list = shard[term]!;
+            const frequency = list.length / 2;
+            const idf = Math.log(1 + (meta.documents - frequency + 0.5) / (frequency + 0.5));
+            for (const [doc, share] of postings(list)) {
+              const score = (weight * idf * share) / 40;
+              if (score > (scores.get(doc) ?? 0)) scores.set(doc, score);
+            }
+          }
+        }
+        return scores;
+      }),
+    );
+    const combine = (every: boolean): Map<number, number> => {
+      const total = new Map<number, number>();
+      for (const scores of every ? perWord.slice(0, 1) : perWord) {
+        for (const doc of scores.keys()) {
+          if (total.has(doc) || (every && perWord.some((other) => !other.has(doc)))) continue;
+          total.set(doc, perWord.reduce((sum, other) => sum + (other.get(doc) ?? 0), 0));
+        }
+      }
+      return total;
+    };
+    let scored = combine(true);
+    if (scored.size === 0 && perWord.length > 1) scored = combine(false);
+    const ranked = [...scored].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+
+    // The best documents, at most PER_PAGE per page and one per heading; their chunks fetched together.
+    const wanted = new Set(ranked.slice(0, limit * 2).map(([doc]) => Math.floor(doc / meta.chunkSize)));
+    await Promise.all([...wanted].map((index) => this.chunk(meta, index)));
+    const results: SearchResult[] = [];
+    const perPage = new Map<number, number>();
+    const seen = new Set<string>();
+    const isMatch = (word: string): boolean => matched.has(word) || queryWords.some((queryWord) => word.startsWith(queryWord) || (wordStems.get(queryWord) ?? []).some((stem) => word.startsWith(stem)));
+    for (const [doc, score] of ranked) {
+      if (results.length >= limit) break;
+      const chunk = await this.chunk(meta, Math.floor(doc / meta.chunkSize));
+      const [pageNumber, anchor, heading, text] = chunk.docs[doc % meta.chunkSize]!;
+      const page = chunk.pages[pageNumber]!;
+      const url = anchor ? `${page.route}#${anchor}` : page.route;
+      if (seen.has(url) || (perPage.get(pageNumber) ?? 0) >= PER_PAGE) continue;
+      seen.add(url);
+      perPage.set(pageNumber, (perPage.get(pageNumber) ?? 0) + 1);
+      results.push({ url, page, heading: heading || undefined, excerpt: excerpt(text, isMatch), score });
+    }
+    return results;
+  }
+}

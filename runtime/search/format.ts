@@ -1,0 +1,64 @@
+/**
+ * The search index on disk: the contract between `docs build` (cli/build/search/) and the browser's
+ * query engine (engine.ts). Types only.
+ *
+ * The index is split so that a query downloads only what it needs:
+ * - `assets/search/index.json` (fixed name, small): the shard and chunk file names;
+ * - term shards `assets/search/t-<key>.<hash>.json`: every term starting with `<key>` (its first
+ *   letter, or first two when the letter's shard would be large) with its postings;
+ * - document chunks `assets/search/d-<n>.<hash>.json`: the blocks' text and their pages' titles, so
+ *   a query fetches only the chunks of the results it shows.
+ */
+
+/** A few sentences of a page under one heading, as `docs build` extracts them. */
+export interface SearchBlock {
+  /** Anchor of the heading the block follows; none before the first heading. */
+  anchor?: string;
+  /** Text of that heading. */
+  heading?: string;
+  /** The block's text (about 400 characters at most). */
+  text: string;
+  /** On an API page's first block: method, path and operationId, e.g. `POST /api/login userLogin`. */
+  api?: string;
+  /** True for a block that continues the one before under the same heading. */
+  continued?: boolean;
+}
+
+/** `assets/search/index.json`. */
+export interface SearchMeta {
+  version: 1;
+  /** Number of documents (blocks) in the index. */
+  documents: number;
+  /** Term shard file (below `assets/search/`) by key. */
+  shards: Record<string, string>;
+  /** First letters whose shard is split by the second letter. */
+  split: string[];
+  /** Document chunk files, in order; chunk `i` holds documents `i * chunkSize` onwards. */
+  chunks: string[];
+  chunkSize: number;
+}
+
+/**
+ * A term shard: for each term its postings as one flat array, `[docDelta, weight, docDelta, weight, …]`
+ * with document numbers ascending (each the difference from the one before) and weights 1–99: the
+ * term's BM25 share of the document, fields weighted (title and API fields above headings above text).
+ */
+export type SearchShard = Record<string, number[]>;
+
+/** A page, as the results show it. */
+export interface SearchPage {
+  route: string;
+  title: string;
+  /** Where the page sits: the navbar section and its categories, e.g. `Backend › Onboarding`. */
+  section: string;
+  /** Method badge of an API operation page, e.g. `post`. */
+  method?: string;
+}
+
+/** A document chunk: its documents in order, and the pages they belong to. */
+export interface SearchChunk {
+  /** Pages by number, only those the chunk's documents belong to. */
+  pages: Record<string, SearchPage>;
+  /** `[page number, anchor, heading, text]` per document. */
+  docs: [number, string, string, string][];
+}

@@ -1,0 +1,58 @@
+/**
+ * How search sees text, shared by the index (docs build) and the query (the browser): words are
+ * lower-cased and folded (`één` → `een`, `Überlingen` → `uberlingen`), split at anything that is not a
+ * letter or digit, and common words of English and Dutch are left out. Stemming happens on the query
+ * side only (see engine.ts): the index keeps whole words, so prefix matching while typing and stemming
+ * are one mechanism, and a page needs no language of its own.
+ */
+import { stemmer as stemDutch } from '@orama/stemmers/dutch';
+import { stemmer as stemEnglish } from '@orama/stemmers/english';
+
+/** Words too common to tell pages apart, English and Dutch. Never indexed; ignored in a query. */
+const STOPWORDS = new Set(
+  (
+    'a an and are as at be but by for from has have if in into is it its of on or that the their then there these this to was were will with you your ' +
+    'de het een en van in is op te dat die der des voor met zijn er aan om als bij ook maar dan wat wordt worden door naar ze je we wij hij zij niet of tot uit over nog al kan moet'
+  ).split(' '),
+);
+
+/** Lower-cases and removes diacritics: `Één` → `een`. */
+export function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+}
+
+/** The folded words of a text, in order, stopwords and one-letter words included (for highlighting). */
+export function words(text: string): string[] {
+  return fold(text).match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** True when a folded word is worth indexing: not a stopword, and two characters or more (or a number). */
+export function indexable(word: string): boolean {
+  return (word.length > 1 || /\d/.test(word)) && !STOPWORDS.has(word);
+}
+
+/**
+ * The terms a text adds to the index. Identifiers also add their parts: `userLogin` gives `userlogin`,
+ * `user` and `login`; `station-id` gives `station` and `id` (split by `words` already).
+ */
+export function terms(text: string, identifiers = false): string[] {
+  const found = words(text).filter(indexable);
+  if (!identifiers) return found;
+  const parts = text.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g) ?? [];
+  return [...found, ...parts.map(fold).filter((part) => indexable(part) && !found.includes(part))];
+}
+
+/** The stems of a folded word in both languages the portal is written in (Dutch and English). */
+export function stems(word: string): string[] {
+  const found = new Set<string>();
+  for (const stem of [stemDutch(word), stemEnglish(word)]) if (stem && stem !== word) found.add(stem);
+  return [...found];
+}
+
+/** The shard a term is stored in: its first character, or its first two when that shard was split. */
+export function shardOf(term: string, split: ReadonlySet<string>): string {
+  const first = /^[a-z0-9]/.test(term) ? term[0]! : '_';
+  if (!split.has(first)) return first;
+  const second = term[1];
+  return first + (second !== undefined && /^[a-z0-9]$/.test(second) ? second : '_');
+}

@@ -1,0 +1,155 @@
+/**
+ * The search index of the portal (issue 16): built with the pages, covering every page and API
+ * operation, queried here with the browser's own engine over the files the build wrote.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Manifest } from '../../runtime/manifest';
+import { SearchEngine, oneEdit } from '../../runtime/search/engine';
+import type { SearchChunk, SearchMeta } from '../../runtime/search/format';
+import { fold, terms } from '../../runtime/search/text';
+import { copyFixture, runDocs } from '../support/site';
+
+let dist: string;
+let manifest: Manifest;
+let engine: SearchEngine;
+/** Every file the engine asked for, in order. */
+let requested: string[];
+
+function engineOver(folder: string): SearchEngine {
+  return new SearchEngine(async (url) => {
+    requested.push(url);
+    return JSON.parse(readFileSync(join(folder, url), 'utf8')) as unknown;
+  });
+}
+
+beforeAll(() => {
+  dist = join(mkdtempSync(join(tmpdir(), 'docs-search-')), 'dist');
+  const run = runDocs(['build', '--out', dist]);
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  manifest = JSON.parse(readFileSync(join(dist, 'manifest.json'), 'utf8')) as Manifest;
+  requested = [];
+  engine = engineOver(dist);
+});
+
+/** The first result's URL for a query. */
+async function first(query: string): Promise<string | undefined> {
+  return (await engine.search(query))[0]?.url;
+}
+
+describe('the search index', () => {
+  it('covers every page of the site, each under its title and section', () => {
+    const meta = JSON.parse(readFileSync(join(dist, 'assets/search/index.json'), 'utf8')) as SearchMeta;
+    const pages = new Map<string, { title: string; section: string }>();
+    for (const file of meta.chunks) {
+      const chunk = JSON.parse(readFileSync(join(dist, 'assets/search', file), 'utf8')) as SearchChunk;
+      for (const page of Object.values(chunk.pages)) pages.set(page.route, page);
+    }
+    expect([...pages.keys()].sort()).toEqual(manifest.routes.map((route) => route.path).sort());
+    for (const route of manifest.routes) expect(pages.get(route.path)?.title, route.path).toBe(route.title);
+    expect(pages.get('/backend/onboarding/git')?.section).toBe('Backend › Onboarding');
+    expect(pages.get('/internal-wiki/secretaris')?.section).toBe('Internal wiki');
+  });
+
+  it('finds every API operation first by its operationId, and by method and path', async () => {
+    const operations = manifest.routes.filter((route) => /\/api\//.test(route.path) && readFileSync(join(dist, route.path.slice(1), 'index.html'), 'utf8').includes('data-operation="'));
+    expect(operations.length).toBeGreaterThanOrEqual(15);
+    for (const route of operations) {
+      const html = readFileSync(join(dist, route.path.slice(1), 'index.html'), 'utf8');
+      const [, method, path, operationId] = /data-method="(\w+)" data-path="([^"]+)" data-operation="([^"]+)"/.exec(html)!;
+      expect(await first(operationId!), operationId).toBe(route.path);
+      const byPath = (await engine.search(`${method!.toUpperCase()} ${path}`)).map((result) => result.url);
+      expect(byPath.slice(0, 3), `${method} ${path}`).toContain(route.path);
+    }
+  });
+
+  it('answers the ways staff search: a path, an operationId, a Dutch inflection, no accents, a typo', async () => {
+    expect(await first('/api/login')).toBe('/backend/api/user-authentication/user-login');
+    expect(await first('POST /api/login')).toBe('/backend/api/user-authentication/user-login');
+    expect(await first('userLogin')).toBe('/backend/api/user-authentication/user-login');
+    // Plural for a singular heading: `jaarrekeningen` → stem `jaarrekening`.
+    expect(await first('jaarrekeningen')).toBe('/internal-wiki/formaliteiten#boekhouding-en-jaarrekening');
+    // `geïnstalleerd` typed without its diaeresis.
+    expect(await first('geinstalleerd')).toBe('/internal-wiki/geschiedenis#het-begin-een-hobbyproject');
+    // One letter wrong, one missing, two swapped.
+    expect(await first('passbolr')).toBe('/infrastructure/cloud/passbolt');
+    expect(await first('kwiting')).toBe('/internal-wiki/secretaris#de-algemene-vergadering');
+    expect(await first('pasbolt')).toBe('/infrastructure/cloud/passbolt');
+    // English stems, and a word being typed.
+    expect((await engine.search('rotating keys')).map((result) => result.url)).toContain('/frontend/secrets#rotation');
+    expect((await engine.search('passb')).map((result) => result.url)).toContain('/infrastructure/cloud/passbolt');
+  });
+
+  it('shows the heading, the section and an excerpt with the match marked', async () => {
+    const [result] = await engine.search('kwijting');
+    expect(result!.page.title).toBe('Secretaris');
+    expect(result!.heading).toBe('De algemene vergadering');
+    expect(result!.excerpt.filter((part) => part.mark).map((part) => part.text)).toEqual(['kwijting']);
+    expect(result!.excerpt.map((part) => part.text).join('')).toMatch(/verleent kwijting aan de bestuurders/);
+  });
+
+  it('leaves code blocks out and forgives no typo on short words', async () => {
+    // "truncates" is only in a code block of the seeds page (a shell comment); its prose is indexed.
+    const seedPage = readFileSync(join(dist, 'backend/backend/seeds/index.html'), 'utf8');
+    expect(seedPage).toContain('truncates all tables');
+    expect((await engine.search('truncates')).map((result) => result.url.split('#')[0])).not.toContain('/backend/backend/seeds');
+    expect((await engine.search('idempotent natural keys')).map((result) => result.url.split('#')[0])).toContain('/backend/backend/seeds');
+    expect(await engine.search('kye')).toEqual([]);
+    expect(await engine.search('')).toEqual([]);
+  });
+
+  it('downloads only the entry point, the shards of the query words and the chunks of the results', async () => {
+    requested = [];
+    const fresh = engineOver(dist);
+    await fresh.search('kwijting');
+    const all = readdirSync(join(dist, 'assets/search'));
+    expect(requested[0]).toBe('/assets/search/index.json');
+    expect(requested.filter((url) => url.includes('/t-')).length).toBe(1);
+    expect(requested.length).toBeLessThan(6);
+    expect(all.length).toBeGreaterThan(30);
+    requested = [];
+    await fresh.search('kwijting');
+    expect(requested).toEqual([]);
+  });
+});
+
+describe('the text of the index', () => {
+  it('folds case and diacritics, keeps identifiers whole and in parts, and drops stopwords', () => {
+    expect(fold('Één Café Überlingen')).toBe('een cafe uberlingen');
+    expect(terms('Het bestuur en de AV')).toEqual(['bestuur', 'av']);
+    expect(terms('POST /api/login userLogin', true)).toEqual(['post', 'api', 'login', 'userlogin', 'user']);
+  });
+
+  it('counts one edit: a letter replaced, inserted, removed, or two swapped', () => {
+    expect(oneEdit('passbolt', 'passbolr')).toBe(true);
+    expect(oneEdit('passbolt', 'pasbolt')).toBe(true);
+    expect(oneEdit('passbolt', 'passbollt')).toBe(true);
+    expect(oneEdit('passbolt', 'psasbolt')).toBe(true);
+    expect(oneEdit('passbolt', 'pasbolr')).toBe(false);
+    expect(oneEdit('passbolt', 'passbolt')).toBe(false);
+  });
+});
+
+describe('the index of a small site', () => {
+  it('is rebuilt from the pages the build keeps, so a no-change build keeps the same files', () => {
+    const root = copyFixture('basic');
+    const out = join(root, 'dist');
+    expect(runDocs(['build'], { cwd: root }).code).toBe(0);
+    const before = readdirSync(join(out, 'assets/search')).sort();
+    expect(runDocs(['build'], { cwd: root }).code).toBe(0);
+    expect(readdirSync(join(out, 'assets/search')).sort()).toEqual(before);
+    const page = readdirSync(join(root, 'content'), { recursive: true }).map(String).find((file) => file.endsWith('.md'))!;
+    writeFileSync(join(root, 'content', page), `${readFileSync(join(root, 'content', page), 'utf8')}\n\nThe zyzzyva is a weevil.\n`);
+    expect(runDocs(['build'], { cwd: root }).code).toBe(0);
+    const after = readdirSync(join(out, 'assets/search'));
+    expect(after.sort()).not.toEqual(before);
+    expect(existsSync(join(out, 'assets/search/index.json'))).toBe(true);
+    requested = [];
+    return engineOver(out)
+      .search('zyzzyva')
+      .then((results) => expect(results.length).toBe(1));
+  });
+});
