@@ -74,8 +74,8 @@ describe('the gated host without a session', () => {
       '/manifest.json',
       '/.docs-output.json',
       ...readdirSync(join(gatedDist, 'assets/pages')).map((file) => `/assets/pages/${file}`),
-      // Content images and linked files, where the portal has them, and a made-up one.
-      ...['images', 'files'].flatMap((folder) => (existsSync(join(gatedDist, 'assets', folder)) ? readdirSync(join(gatedDist, 'assets', folder)).map((file) => `/assets/${folder}/${file}`) : [])),
+      // Content images, linked files and every search index file, where the portal has them, and a made-up one.
+      ...['images', 'files', 'search'].flatMap((folder) => (existsSync(join(gatedDist, 'assets', folder)) ? readdirSync(join(gatedDist, 'assets', folder)).map((file) => `/assets/${folder}/${file}`) : [])),
       '/assets/images/diagram.0123abcd.png',
       '/assets/search/index.json',
     ];
@@ -94,6 +94,7 @@ describe('the gated host without a session', () => {
       for (const secret of secrets) if (body.includes(secret.text)) leaks.push(`${path} holds "${secret.text}" of ${secret.route}`);
     }
     expect(leaks).toEqual([]);
+    expect(paths.filter((path) => path.startsWith('/assets/search/')).length).toBeGreaterThan(30);
     // Routes get the sign-in shell: the login screen's runtime and the site's own title, nothing else.
     expect(shell).toContain('<title>Docs</title>');
     expect(shell).toContain('data-gate-shell');

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_PASSWORD } from '../../cli/serve/dev-login';
+import { SearchEngine } from '../../runtime/search/engine';
 import { copyFixture, runDocs } from '../support/site';
 import { openEvents, rawRequest, startServe, type ServeProcess } from '../support/serve';
 
@@ -38,6 +39,21 @@ describe('docs serve', () => {
     expect(reload.data.routes).toEqual(['/guide/install']);
     expect(await page('/guide/install')).toContain('A sentence added while serving.');
     expect(server.output()).toMatch(/Updated \/guide\/install in \d+ ms/);
+    events.close();
+  });
+
+  it('keeps the search index current after a save', async () => {
+    const search = (query: string): Promise<string[]> => {
+      // A fresh engine each time: the index's entry point changed, and shards are cached per engine.
+      const engine = new SearchEngine(async (url) => JSON.parse(await page(url)) as unknown);
+      return engine.search(query).then((results) => results.map((result) => result.url));
+    };
+    expect(await search('quetzalcoatl')).toEqual([]);
+    const events = openEvents(server.url);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    edit('guide/install.md', (text) => `${text}\n## Feathered serpents\n\nThe quetzalcoatl step comes last.\n`);
+    await events.next('reload');
+    expect(await search('quetzalcoatl')).toEqual(['/guide/install#feathered-serpents']);
     events.close();
   });
 

@@ -3,6 +3,7 @@ import type { SiteData } from '../../manifest';
 import type { SidebarSource } from '../../router/use-router';
 import { NavbarEnd, NavItems } from '../Navbar/Navbar';
 import { SidebarContent } from '../Sidebar/Sidebar';
+import { OPEN_SEARCH_EVENT, SearchIcon } from '../../search/SearchButton';
 import './drawer.css';
 
 export interface DrawerProps {
@@ -39,6 +40,17 @@ export function Drawer({ site, route, section, sidebar, onClose }: DrawerProps):
             ×
           </button>
         </div>
+        <button
+          type="button"
+          className="drawer-search"
+          onClick={() => {
+            onClose();
+            dispatchEvent(new Event(OPEN_SEARCH_EVENT));
+          }}
+        >
+          <SearchIcon />
+          Search
+        </button>
         <NavItems items={site.navbar} route={section} className="drawer-items" />
         {sidebar ? <SidebarContent source={sidebar} route={route} className="drawer-sidebar" /> : null}
         <div className="drawer-end">

@@ -4,6 +4,7 @@ import { isActiveSection } from '../../routing';
 import { writeStorage } from '../../storage';
 import { toggleTheme } from '../../theme';
 import { NavbarDropdown } from './NavbarDropdown';
+import { SearchButton } from '../../search/SearchButton';
 import './navbar.css';
 
 export interface NavbarProps {
@@ -45,11 +46,9 @@ export function NavbarEnd({ site, compact = false }: { site: SiteData; compact?:
     <>
       {compact ? (
         <a className="navbar-link navbar-icon" href={site.repositoryUrl} target="_blank" rel="noopener noreferrer" aria-label="Repository" title="Repository">
-          <svg viewBox="0 0 16 16" width="18" height="18" aria-hidden="true" focusable="false">
-            <path
-              fill="currentColor"
-              d="M8 0a8 8 0 0 0-2.53 15.59c.4.07.55-.17.55-.38v-1.34c-2.23.48-2.7-1.07-2.7-1.07-.36-.93-.89-1.17-.89-1.17-.73-.5.05-.49.05-.49.8.06 1.23.83 1.23.83.72 1.22 1.87.87 2.33.67.07-.52.28-.87.5-1.07-1.78-.2-3.64-.89-3.64-3.95 0-.87.31-1.59.82-2.15-.08-.2-.36-1.02.08-2.12 0 0 .67-.21 2.2.82a7.6 7.6 0 0 1 4 0c1.53-1.04 2.2-.82 2.2-.82.44 1.1.16 1.92.08 2.12.51.56.82 1.28.82 2.15 0 3.07-1.87 3.75-3.65 3.95.29.25.54.73.54 1.48v2.2c0 .21.15.46.55.38A8 8 0 0 0 8 0Z"
-            />
+          {/* A branch: the repository lives on Forgejo, not GitHub, so no vendor's logo. */}
+          <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
+            <path fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" d="M6 3v12m12-6a9 9 0 0 1-9 9M21 6a3 3 0 1 1-6 0 3 3 0 0 1 6 0ZM9 18a3 3 0 1 1-6 0 3 3 0 0 1 6 0Z" />
           </svg>
         </a>
       ) : (
@@ -77,6 +76,7 @@ export function Navbar({ site, route, section, onOpenMenu, menuOpen }: NavbarPro
           <span className="navbar-title">{site.title}</span>
         </a>
         <NavItems items={site.navbar} route={section} className="navbar-items" />
+        <SearchButton />
         <div className="navbar-right">
           <NavbarDropdown name="Language" label={site.localeLabel} shortLabel={site.locale} entries={[{ label: site.localeLabel, href: route, active: true }]} />
           <NavbarDropdown

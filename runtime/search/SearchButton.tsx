@@ -1,0 +1,74 @@
+import { lazy, Suspense, useEffect, useRef, useState, type JSX } from 'react';
+import { createPortal } from 'react-dom';
+// Imported here, not by the lazy chunk: esbuild would split it into a stylesheet nothing links.
+import './search.css';
+
+/** Event the drawer's search button sends to open the dialog. */
+export const OPEN_SEARCH_EVENT = 'docs:open-search';
+
+/** The dialog, its engine and the stemmers are a chunk of their own: nothing of search loads before a reader opens it. */
+const SearchDialog = lazy(() => import('./SearchDialog').then((module) => ({ default: module.SearchDialog })));
+
+/** True when a key press belongs to a field the reader is typing in. */
+function typing(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+}
+
+/** The magnifying glass. */
+export function SearchIcon(): JSX.Element {
+  return (
+    <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true" focusable="false">
+      <path fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" d="m13.5 13.5 4 4M15 8.5a6.5 6.5 0 1 1-13 0 6.5 6.5 0 0 1 13 0Z" />
+    </svg>
+  );
+}
+
+/** The navbar's search button; the dialog also opens on `Ctrl+K` / `⌘K`, on `/` outside a text field, and from the drawer. */
+export function SearchButton(): JSX.Element {
+  const keys = useRef<HTMLElement>(null);
+  // While open: the element to give focus back to.
+  const [returnTo, setReturnTo] = useState<Element | null>();
+  useEffect(() => {
+    // After hydration, so the server's `Ctrl K` and the first render agree.
+    if (keys.current && /Mac|iP(hone|ad)/.test(navigator.platform)) keys.current.textContent = '⌘ K';
+    const open = (): void => setReturnTo(document.activeElement);
+    const onKey = (event: KeyboardEvent): void => {
+      const plain = !event.ctrlKey && !event.metaKey && !event.altKey;
+      if ((!plain && !event.altKey && event.key.toLowerCase() === 'k') || (plain && event.key === '/' && !typing(event.target))) {
+        event.preventDefault();
+        open();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    addEventListener(OPEN_SEARCH_EVENT, open);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      removeEventListener(OPEN_SEARCH_EVENT, open);
+    };
+  }, []);
+  const close = (): void => {
+    setReturnTo(undefined);
+    // The drawer that opened it is gone: then the navbar's button.
+    (returnTo instanceof HTMLElement && returnTo.isConnected && returnTo !== document.body ? returnTo : document.querySelector<HTMLElement>('.navbar .search-button'))?.focus();
+  };
+  // The portal is the button's sibling: React events bubble along its tree, and a click in the dialog must not reach the button.
+  return (
+    <>
+      <button type="button" className="search-button" aria-haspopup="dialog" aria-keyshortcuts="Control+K Meta+K /" onClick={(event) => setReturnTo(event.currentTarget)}>
+        <SearchIcon />
+        <span className="search-button-label">Search</span>
+        <kbd className="search-button-keys" ref={keys}>
+          Ctrl K
+        </kbd>
+      </button>
+      {returnTo !== undefined
+        ? createPortal(
+            <Suspense fallback={<div className="search-backdrop" />}>
+              <SearchDialog onClose={close} />
+            </Suspense>,
+            document.body,
+          )
+        : null}
+    </>
+  );
+}

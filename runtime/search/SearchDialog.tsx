@@ -1,0 +1,167 @@
+import { useEffect, useRef, useState, type JSX, type KeyboardEvent } from 'react';
+import { SearchEngine, type SearchResult } from './engine';
+
+/** One engine per page load: shards and chunks fetched once are kept for the next query. */
+let engine: SearchEngine | undefined;
+
+function searchEngine(): SearchEngine {
+  engine ??= new SearchEngine(async (url) => {
+    const response = await fetch(url, { credentials: 'same-origin' });
+    if (!response.ok) throw new Error(response.status === 401 ? 'your session has expired; reload the page to sign in again' : `the index answered ${response.status}`);
+    return response.json() as Promise<unknown>;
+  });
+  return engine;
+}
+
+type Status = { kind: 'idle' } | { kind: 'searching' } | { kind: 'done'; query: string; results: SearchResult[] } | { kind: 'error'; message: string };
+
+export interface SearchDialogProps {
+  onClose: () => void;
+}
+
+/**
+ * The search dialog: a combobox whose results (a listbox) update as the reader types. ↑/↓ choose,
+ * Enter opens the chosen result by a client-side navigation (at its heading), Esc or the backdrop
+ * closes. Focus stays inside while it is open.
+ */
+export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
+  const [query, setQuery] = useState('');
+  const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  const [active, setActive] = useState(0);
+  const input = useRef<HTMLInputElement>(null);
+  const dialog = useRef<HTMLDivElement>(null);
+  const latest = useRef(0);
+
+  useEffect(() => {
+    input.current?.focus();
+    searchEngine()
+      .load()
+      .catch((error: unknown) => setStatus({ kind: 'error', message: error instanceof Error ? error.message : String(error) }));
+    const { overflow } = document.body.style;
+    document.body.style.overflow = 'hidden';
+    return () => {
+      document.body.style.overflow = overflow;
+    };
+  }, []);
+
+  const run = (text: string): void => {
+    setQuery(text);
+    const serial = ++latest.current;
+    if (!text.trim()) {
+      setStatus({ kind: 'idle' });
+      return;
+    }
+    setStatus((before) => (before.kind === 'done' ? before : { kind: 'searching' }));
+    searchEngine()
+      .search(text)
+      .then(
+        (results) => {
+          if (serial !== latest.current) return;
+          setActive(0);
+          setStatus({ kind: 'done', query: text, results });
+        },
+        (error: unknown) => serial === latest.current && setStatus({ kind: 'error', message: error instanceof Error ? error.message : String(error) }),
+      );
+  };
+
+  const results = status.kind === 'done' ? status.results : [];
+  const open = (index: number): void => {
+    dialog.current?.querySelector<HTMLAnchorElement>(`#search-option-${index}`)?.click();
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      onClose();
+    } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      if (results.length === 0) return;
+      const next = (active + (event.key === 'ArrowDown' ? 1 : results.length - 1)) % results.length;
+      setActive(next);
+      dialog.current?.querySelector(`#search-option-${next}`)?.scrollIntoView({ block: 'nearest' });
+    } else if (event.key === 'Enter' && results.length > 0) {
+      event.preventDefault();
+      open(active);
+    } else if (event.key === 'Tab') {
+      // Focus stays in the dialog: the field and the close button take turns.
+      const focusable = [...(dialog.current?.querySelectorAll<HTMLElement>('input, button') ?? [])];
+      const at = focusable.indexOf(document.activeElement as HTMLElement);
+      event.preventDefault();
+      focusable[(at + (event.shiftKey ? focusable.length - 1 : 1)) % focusable.length]?.focus();
+    }
+  };
+
+  return (
+    <div className="search-root" onKeyDown={onKeyDown}>
+      <div className="search-backdrop" onClick={onClose} />
+      <div className="search-dialog" role="dialog" aria-modal="true" aria-label="Search the documentation" ref={dialog}>
+        <div className="search-field">
+          <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true" focusable="false">
+            <path fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" d="m13.5 13.5 4 4M15 8.5a6.5 6.5 0 1 1-13 0 6.5 6.5 0 0 1 13 0Z" />
+          </svg>
+          <input
+            ref={input}
+            type="search"
+            role="combobox"
+            aria-label="Search the documentation"
+            aria-expanded={results.length > 0}
+            aria-controls="search-results"
+            aria-autocomplete="list"
+            aria-activedescendant={results.length > 0 ? `search-option-${active}` : undefined}
+            placeholder="Search pages, headings and API operations"
+            autoComplete="off"
+            spellCheck={false}
+            value={query}
+            onChange={(event) => run(event.target.value)}
+          />
+          <button type="button" className="search-close" onClick={onClose}>
+            Esc<span className="sr-only"> (close search)</span>
+          </button>
+        </div>
+        {results.length > 0 ? (
+        <ul className="search-results" id="search-results" role="listbox" aria-label="Results">
+          {results.map((result, index) => (
+            // The option is the link itself (an option may hold no other control); the item is only its frame.
+            <li key={result.url} role="none" className={index === active ? 'search-result active' : 'search-result'} onMouseMove={() => index !== active && setActive(index)}>
+              <a href={result.url} id={`search-option-${index}`} role="option" aria-selected={index === active} tabIndex={-1} onClick={onClose}>
+                <span className="search-result-title">
+                  {result.page.method ? <span className={`api-badge api-badge-${result.page.method}`}>{result.page.method.toUpperCase()}</span> : null}
+                  {result.page.title}
+                </span>
+                <span className="search-result-path">{[result.page.section, result.heading].filter(Boolean).join(' › ')}</span>
+                <span className="search-result-excerpt">{result.excerpt.map((part, i) => (part.mark ? <mark key={i}>{part.text}</mark> : part.text))}</span>
+              </a>
+            </li>
+          ))}
+        </ul>
+        ) : null}
+        <div className="search-status" role="status">
+          {status.kind === 'done' && results.length === 0 ? (
+            <p>
+              No results for “{status.query.trim()}”. <span className="search-hint">Check the spelling, or try fewer or other words.</span>
+            </p>
+          ) : status.kind === 'error' ? (
+            <p>Search is not available: {status.message}.</p>
+          ) : status.kind === 'idle' ? (
+            <p className="search-hint">Find any page, heading or API operation, in English or Dutch.</p>
+          ) : status.kind === 'done' ? (
+            <p className="sr-only">
+              {results.length} result{results.length === 1 ? '' : 's'}
+            </p>
+          ) : null}
+        </div>
+        <div className="search-footer" aria-hidden="true">
+          <span>
+            <kbd>↑</kbd> <kbd>↓</kbd> to choose
+          </span>
+          <span>
+            <kbd>Enter</kbd> to open
+          </span>
+          <span>
+            <kbd>Esc</kbd> to close
+          </span>
+        </div>
+      </div>
+    </div>
+  );
+}

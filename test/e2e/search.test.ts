@@ -1,0 +1,143 @@
+/**
+ * Search in the browser (issue 16): opened from the keyboard, results as the reader types, Enter opens
+ * the page at its heading by a client-side navigation, Esc closes and gives focus back; nothing of
+ * search is fetched for a signed-out reader; the dialog passes axe-core in both colour modes.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { openPage, usePortal, waitForHydration } from '../support/browser';
+
+const portal = usePortal();
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+describe('search', () => {
+  it('opens on Ctrl+K, lists a page by a word of its body, and Enter navigates client-side to the heading', async () => {
+    const page = await openPage(portal.browser);
+    await page.goto(`${portal.site.origin}/backend/onboarding/git`);
+    await waitForHydration(page);
+    // Set on this document only: a full page load would lose it.
+    await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'same document'));
+    const searchFiles: string[] = [];
+    page.on('request', (request) => request.url().includes('/assets/search/') && searchFiles.push(new URL(request.url()).pathname));
+    expect(searchFiles).toEqual([]);
+
+    await page.keyboard.press('Control+K');
+    const field = page.getByRole('combobox', { name: 'Search the documentation' });
+    await expect.poll(() => field.evaluate((element) => element === document.activeElement)).toBe(true);
+    await page.getByText('Find any page, heading or API operation').waitFor();
+    // "kwijting" is in the body of the secretary's page only, under "De algemene vergadering".
+    await field.pressSequentially('kwijting');
+    const options = page.getByRole('option');
+    await expect.poll(() => options.count()).toBe(1);
+    expect(await options.first().getAttribute('aria-selected')).toBe('true');
+    expect(await field.getAttribute('aria-activedescendant')).toBe(await options.first().getAttribute('id'));
+    const text = await options.first().innerText();
+    expect(text).toContain('Secretaris');
+    expect(text).toContain('Internal wiki › De algemene vergadering');
+    expect(await options.first().locator('mark').allTextContents()).toEqual(['kwijting']);
+
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${portal.site.origin}/internal-wiki/secretaris#de-algemene-vergadering`);
+    await page.getByRole('heading', { level: 1, name: 'Secretaris' }).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe('same document');
+    expect(await page.getByRole('dialog', { name: 'Search the documentation' }).count()).toBe(0);
+    await expect
+      .poll(() => page.evaluate(() => Math.round(document.getElementById('de-algemene-vergadering')!.getBoundingClientRect().top)))
+      .toBeLessThan(200);
+    // Only what the query needed: the entry point, one shard, the chunk of the result.
+    expect(searchFiles[0]).toBe('/assets/search/index.json');
+    expect(searchFiles.length).toBeLessThanOrEqual(4);
+    await page.context().close();
+  });
+
+  it('chooses with the arrow keys, shows a clear empty state, and Esc closes and gives focus back', async () => {
+    const page = await openPage(portal.browser);
+    await page.goto(`${portal.site.origin}/backend/onboarding/git`);
+    await waitForHydration(page);
+    const button = page.locator('.navbar .search-button');
+    await button.click();
+    const field = page.getByRole('combobox', { name: 'Search the documentation' });
+    await field.fill('passbolt');
+    await expect.poll(() => page.getByRole('option').count()).toBeGreaterThan(2);
+    await page.keyboard.press('ArrowDown');
+    expect(await page.getByRole('option').nth(1).getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    expect(await page.getByRole('option').last().getAttribute('aria-selected')).toBe('true');
+    // Tab stays inside the dialog.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await field.evaluate((element) => element === document.activeElement)).toBe(true);
+    await field.fill('zzqqxxyy');
+    await page.getByText('No results for “zzqqxxyy”.').waitFor();
+    expect(await page.getByRole('option').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    expect(await page.getByRole('dialog', { name: 'Search the documentation' }).count()).toBe(0);
+    await expect.poll(() => button.evaluate((element) => element === document.activeElement)).toBe(true);
+    // `/` opens it too, but not while typing in a field.
+    await page.keyboard.press('/');
+    await field.waitFor();
+    expect(await field.inputValue()).toBe('');
+    // A click on the dimmed page closes it, and it stays closed.
+    await page.mouse.click(5, 400);
+    await page.waitForTimeout(200);
+    expect(await page.getByRole('dialog', { name: 'Search the documentation' }).count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('opens from the drawer on a narrow screen', async () => {
+    const page = await openPage(portal.browser, { viewport: { width: 390, height: 800 } });
+    await page.goto(`${portal.site.origin}/backend/onboarding/git`);
+    await waitForHydration(page);
+    await page.locator('.navbar-toggle').click();
+    await page.locator('.drawer').getByRole('button', { name: 'Search' }).click();
+    expect(await page.locator('.drawer').count()).toBe(0);
+    const field = page.getByRole('combobox', { name: 'Search the documentation' });
+    await expect.poll(() => field.evaluate((element) => element === document.activeElement)).toBe(true);
+    await field.fill('userLogin');
+    await page.getByRole('option').first().waitFor();
+    expect(await page.getByRole('option').first().innerText()).toContain('POST');
+    const scroll = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+    expect(scroll).toBeLessThanOrEqual(0);
+    await page.getByRole('option').first().click();
+    await page.waitForURL(`${portal.site.origin}/backend/api/user-authentication/user-login`);
+    await page.context().close();
+  });
+
+  it('shows no search and fetches no index file for a signed-out reader', async () => {
+    const page = await openPage(portal.browser, {}, { signedIn: false });
+    const searchFiles: string[] = [];
+    page.on('request', (request) => request.url().includes('/assets/search/') && searchFiles.push(request.url()));
+    await page.goto(`${portal.site.origin}/backend/onboarding/git`);
+    await page.getByRole('button', { name: /log in/i }).first().waitFor();
+    await page.keyboard.press('Control+K');
+    await page.keyboard.press('/');
+    await page.waitForTimeout(300);
+    expect(await page.locator('.search-button').count()).toBe(0);
+    expect(await page.getByRole('dialog', { name: 'Search the documentation' }).count()).toBe(0);
+    expect(searchFiles).toEqual([]);
+    await page.context().close();
+  });
+
+  for (const theme of ['dark', 'light'] as const) {
+    it(`has no serious axe-core violation in the dialog with results (${theme})`, async () => {
+      const page = await openPage(portal.browser);
+      await page.addInitScript((value) => localStorage.setItem('quad-docs-theme', value), theme);
+      await page.goto(`${portal.site.origin}/backend/onboarding/git`);
+      await waitForHydration(page);
+      await page.keyboard.press('Control+K');
+      await page.getByRole('combobox', { name: 'Search the documentation' }).fill('login');
+      await page.getByRole('option').first().waitFor();
+      await page.evaluate(AXE_SOURCE);
+      const violations = await page.evaluate(async () => {
+        // axe-core is a global script once evaluated; it has no type in the page's scope.
+        const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }> } }).axe;
+        const result = await axe.run({ include: [['.search-dialog']] }, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] } });
+        return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+      });
+      expect(violations).toEqual([]);
+      await page.context().close();
+    });
+  }
+});
