@@ -4,43 +4,17 @@
 // pages/s and peak RSS of each run. Each round measures the reference first, then both builds; the
 // ratios of the median round are the figures that hold from run to run on a shared machine.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync, readdirSync, statSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeCorpusSite } from './corpus.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) || fallback : fallback);
 const pages = option('--pages', 1000);
 const rounds = option('--rounds', 3);
-const generator = [join(root, '../shared/bench/gen-corpus.mjs'), join(root, 'bench/gen-corpus.mjs')].find(existsSync);
-if (!generator) {
-  console.error('bench: ../shared/bench/gen-corpus.mjs not found');
-  process.exit(2);
-}
-
-const site = join(root, 'bench', '.corpus', String(pages));
-rmSync(site, { recursive: true, force: true });
-mkdirSync(site, { recursive: true });
-execFileSync(process.execPath, [generator, '--pages', String(pages), '--out', join(site, 'content')], { stdio: 'ignore' });
-const sections = readdirSync(join(site, 'content')).filter((name) => statSync(join(site, 'content', name)).isDirectory()).sort();
-writeFileSync(
-  join(site, 'site.config.ts'),
-  `import { defineConfig } from 'docs';
-export default defineConfig({
-  title: 'Docs', tagline: 'Benchmark corpus', brand: 'Quad', product: 'quad',
-  repository: { url: 'https://git.quad.example/quad/docs', editUrl: 'https://git.quad.example/quad/docs/edit/master/content/' },
-  navbar: [{ label: 'Home', to: '/' }],
-  footer: { copyright: 'Copyright © 2025 Quad' },
-  sidebars: [{ id: 'home', label: 'Home', dir: '.' }, ${sections.map((name) => `{ id: ${JSON.stringify(name)}, label: ${JSON.stringify(name)}, dir: ${JSON.stringify(name)} }`).join(', ')}],
-  homepage: { doc: 'index' },
-  app: { platform: 'WEB', version: '4.0.0', build: 1, production: true, loginPath: '/login', logoutPath: '/logout', basePath: '/',
-    buttons: { logout: 'Logout', login: 'Login' }, analyticsKey: 'bench', backendUrl: 'https://api.quad.example', frontendUrl: 'https://quad.example' },
-  auth: { roles: ['admin', 'quad_member'], loginHeading: 'Log in', loginButton: 'Log in', supportEmail: 'it@quad.example' },
-  markdown: { highlightLanguages: ['ruby', 'json', 'bash'] },
-});
-`,
-);
+const site = writeCorpusSite(root, pages);
 
 function run(label, nodeFlags = [], env = {}) {
   const result = spawnSync(process.execPath, [...nodeFlags, join(root, 'bench/run-build.mjs'), site, join(site, 'dist')], { encoding: 'utf8', env: { ...process.env, ...env } });
@@ -115,3 +89,5 @@ execFileSync(process.execPath, [join(root, 'bench/runtime-bench.mjs')], { stdio:
 // And `docs serve`: time to first response and save-to-reload latency.
 execFileSync(process.execPath, [join(root, 'bench/serve-bench.mjs')], { stdio: 'inherit' });
 execFileSync(process.execPath, [join(root, 'bench/gate-bench.mjs')], { stdio: 'inherit' });
+// Search: the index's share of a cold build, bytes and latency of a query, on the portal and this corpus's size.
+execFileSync(process.execPath, [join(root, 'bench/search-bench.mjs'), '--pages', String(pages)], { stdio: 'inherit' });

@@ -51,8 +51,8 @@ export async function main(argv: string[]): Promise<number> {
         archive = { file, sha256: writeArchive(report.outDir, file) };
       }
       if (json) {
-        const { outDir, pages, cachedPages, warnings, seconds } = report;
-        process.stdout.write(`${JSON.stringify({ ok: true, exitCode: EXIT.ok, outDir, pages, cachedPages, seconds, warnings, errors: [], archive })}\n`);
+        const { outDir, pages, cachedPages, warnings, seconds, searchSeconds } = report;
+        process.stdout.write(`${JSON.stringify({ ok: true, exitCode: EXIT.ok, outDir, pages, cachedPages, seconds, searchSeconds, warnings, errors: [], archive })}\n`);
         return;
       }
       for (const warning of report.warnings) process.stderr.write(`warning ${formatDiagnostic(warning)}\n`);

@@ -60,6 +60,8 @@ export interface BuildReport {
   cachedPages: number;
   warnings: Diagnostic[];
   seconds: number;
+  /** Time spent building and writing the search index (0 when the output was already current). */
+  searchSeconds: number;
   /** Everything the build knew, for `docs serve` to update pages without starting over. */
   state: SiteState;
 }
@@ -147,12 +149,14 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, pre
   const jobs = jobsOf({ content, config, lastUpdates, api });
   const keys = previous ? outputKeys(context, jobs) : undefined;
   const reusable = previous && keys ? previousResults(context, jobs, keys, previous) : [];
+  let searchSeconds = 0;
   const report = (results: PageResult[], warnings: Diagnostic[]): BuildReport => ({
     outDir,
     pages: jobs.length,
     cachedPages: results.filter((result) => result.cached).length,
     warnings,
     seconds: (performance.now() - started) / 1000,
+    searchSeconds,
     state: { root, config, files, api, content, lastUpdates, context: { ...context, outDir, cacheMarkdown: false }, results },
   });
 
@@ -188,7 +192,9 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, pre
     }
     writeFileSync(join(staging, 'manifest.json'), JSON.stringify(manifestOf(config, content, results)));
     options.onProgress?.({ stage: 'search' });
+    const indexing = performance.now();
     writeSearchIndex(staging, searchIndexOf(config, content, results));
+    searchSeconds = (performance.now() - indexing) / 1000;
     publishStaging(staging, outDir);
     if (cacheDir) {
       const pages: OutputState['pages'] = {};

@@ -40,6 +40,15 @@ function applyChanges(files: SourceFile[], changes: ContentChange[]): SourceFile
 
 /** A built site that can take content changes. */
 export class SiteSession {
+  /**
+   * Rewrites the search index from every page's kept blocks (only the saved pages were extracted
+   * again); shards and chunks whose bytes did not change keep their files. `docs serve` calls it once
+   * the reload has gone out, so a save shows as fast as without search.
+   */
+  refreshSearch(): void {
+    writeSearchIndex(this.outDir, searchIndexOf(this.state.config, this.state.content, this.state.results));
+  }
+
   private builder: PageBuilder;
 
   constructor(private state: SiteState) {
@@ -91,9 +100,6 @@ export class SiteSession {
         }
       }
       writeFileSync(join(this.outDir, 'manifest.json'), JSON.stringify(manifestOf(state.config, content, results)));
-      // The index is rebuilt from every page's kept blocks (only the saved pages were re-extracted);
-      // shards and chunks whose bytes did not change keep their files.
-      writeSearchIndex(this.outDir, searchIndexOf(state.config, content, results));
       this.builder = builder;
       this.state = { ...state, files: { markdown, categories }, content, results };
       return { routes: affected.map((i) => content.docs[i]!.route), warnings, seconds: (performance.now() - started) / 1000 };

@@ -202,6 +202,8 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
       }
       unsettled = [];
       live.send({ type: 'reload', routes: report.routes });
+      // After the reload: the index follows within a moment, the page does not wait for it.
+      if (report.routes[0] !== '*') session?.refreshSearch();
     } catch (error) {
       unsettled = paths;
       failed(error);

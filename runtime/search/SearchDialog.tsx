@@ -119,7 +119,7 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
           </button>
         </div>
         {results.length > 0 ? (
-        <ul className="search-results" id="search-results" role="listbox" aria-label="Results">
+        <ul className="search-results" id="search-results" role="listbox" aria-label="Results" data-query={status.kind === 'done' ? status.query : undefined}>
           {results.map((result, index) => (
             // The option is the link itself (an option may hold no other control); the item is only its frame.
             <li key={result.url} role="none" className={index === active ? 'search-result active' : 'search-result'} onMouseMove={() => index !== active && setActive(index)}>

@@ -37,6 +37,20 @@ const PREFIX = 0.6;
 const TYPO = 0.45;
 /** Results per page at most, so one long page does not fill the list. */
 const PER_PAGE = 2;
+/** Posting tails a query fetches at most. */
+const MAX_TAILS = 8;
+
+/** A term of the index that a word of the query matches. */
+interface Candidate {
+  /** Match weight times the term's idf. */
+  weight: number;
+  /** Its postings: the shard's heaviest, then its tail once fetched. */
+  lists: number[][];
+  /** File of the term's remaining postings, if it has more. */
+  tail?: string;
+  /** An exact or stem match (not a mere prefix or typo). */
+  exact: boolean;
+}
 
 /** True when `a` and `b` differ by exactly one edit: a letter replaced, inserted, removed, or two swapped. */
 export function oneEdit(a: string, b: string): boolean {
@@ -57,14 +71,6 @@ function matchWeight(term: string, word: string, wordStems: string[], typing: bo
   if (wordStems.some((stem) => term.startsWith(stem))) return STEM;
   if (word.length >= 5 && oneEdit(term, word)) return TYPO;
   return 0;
-}
-
-/** Decodes a posting list into `(document, weight)` pairs. */
-function* postings(list: number[]): Generator<[number, number]> {
-  for (let i = 0, doc = 0; i < list.length; i += 2) {
-    doc += list[i]!;
-    yield [doc, list[i + 1]!];
-  }
 }
 
 /** The excerpt of `text` around its first matching word, about `width` characters. */
@@ -103,6 +109,7 @@ export class SearchEngine {
   private meta: Promise<SearchMeta> | undefined;
   private readonly shards = new Map<string, Promise<SearchShard>>();
   private readonly chunks = new Map<number, Promise<SearchChunk>>();
+  private readonly tails = new Map<string, Promise<number[]>>();
 
   constructor(
     private readonly fetchJson: (url: string) => Promise<unknown>,
@@ -120,7 +127,7 @@ export class SearchEngine {
 
   private shard(meta: SearchMeta, key: string): Promise<SearchShard> {
     const file = meta.shards[key];
-    if (!file) return Promise.resolve({});
+    if (!file) return Promise.resolve({ terms: {} });
     let shard = this.shards.get(key);
     if (!shard) {
       shard = this.fetchJson(this.base + file) as Promise<SearchShard>;
@@ -128,6 +135,16 @@ export class SearchEngine {
       shard.catch(() => this.shards.delete(key));
     }
     return shard;
+  }
+
+  private tail(file: string): Promise<number[]> {
+    let tail = this.tails.get(file);
+    if (!tail) {
+      tail = this.fetchJson(this.base + file) as Promise<number[]>;
+      this.tails.set(file, tail);
+      tail.catch(() => this.tails.delete(file));
+    }
+    return tail;
   }
 
   private chunk(meta: SearchMeta, index: number): Promise<SearchChunk> {
@@ -151,46 +168,72 @@ export class SearchEngine {
     const typingLast = !/\s$/.test(query);
     const matched = new Set<string>();
     const wordStems = new Map<string, string[]>();
-    const perWord = await Promise.all(
+    // Each word's matching terms, with their postings (the heaviest; a tail joins later if needed).
+    const candidates = await Promise.all(
       queryWords.map(async (word, index) => {
         const typing = typingLast && index === queryWords.length - 1;
         const ownStems = stems(word).filter((stem) => stem.length >= 3);
         wordStems.set(word, ownStems);
         const keys = new Set([shardOf(word, split), ...ownStems.map((stem) => shardOf(stem, split))]);
-        const scores = new Map<number, number>();
+        const found: Candidate[] = [];
         for (const shard of await Promise.all([...keys].map((key) => this.shard(meta, key)))) {
-          for (const term in shard) {
+          for (const term in shard.terms) {
             const weight = matchWeight(term, word, ownStems, typing);
             if (weight === 0) continue;
             matched.add(term);
-            const list = shard[term]!;
-            const frequency = list.length / 2;
+            const list = shard.terms[term]!;
+            const tail = shard.tails?.[term];
+            const frequency = tail ? tail[1] : list.length / 2;
             const idf = Math.log(1 + (meta.documents - frequency + 0.5) / (frequency + 0.5));
-            for (const [doc, share] of postings(list)) {
-              const score = (weight * idf * share) / 40;
-              if (score > (scores.get(doc) ?? 0)) scores.set(doc, score);
+            found.push({ weight: weight * idf, lists: [list], tail: tail?.[0], exact: weight === EXACT || weight === STEM });
+          }
+        }
+        return found;
+      }),
+    );
+    // Per word, each document's best score over the word's terms: a typed array by document number
+    // (tens of thousands of postings are counted per query on a large site) and the documents touched.
+    const scoreWords = (): { scores: Float64Array; docs: number[] }[] =>
+      candidates.map((found) => {
+        const scores = new Float64Array(meta.documents);
+        const docs: number[] = [];
+        for (const { weight, lists } of found) {
+          for (const list of lists) {
+            for (let i = 0, doc = 0; i < list.length; i += 2) {
+              doc += list[i]!;
+              const score = (weight * list[i + 1]!) / 40;
+              if (scores[doc] === 0) docs.push(doc);
+              if (score > scores[doc]!) scores[doc] = score;
             }
           }
         }
-        return scores;
-      }),
-    );
+        return { scores, docs };
+      });
+    let perWord = scoreWords();
     const combine = (every: boolean): Map<number, number> => {
       const total = new Map<number, number>();
-      for (const scores of every ? perWord.slice(0, 1) : perWord) {
-        for (const doc of scores.keys()) {
-          if (total.has(doc) || (every && perWord.some((other) => !other.has(doc)))) continue;
-          total.set(doc, perWord.reduce((sum, other) => sum + (other.get(doc) ?? 0), 0));
+      for (const { docs } of every ? perWord.slice(0, 1) : perWord) {
+        for (const doc of docs) {
+          if (total.has(doc) || (every && perWord.some((other) => other.scores[doc] === 0))) continue;
+          total.set(doc, perWord.reduce((sum, other) => sum + other.scores[doc]!, 0));
         }
       }
       return total;
     };
     let scored = combine(true);
+    // Several words, too few documents with all of them among the heaviest postings: fetch the tails of
+    // the words' own terms (not of every prefix match) and count again.
+    const tails = candidates.flat().filter((candidate) => candidate.tail && candidate.exact);
+    if (scored.size < limit && queryWords.length > 1 && tails.length > 0) {
+      await Promise.all(tails.slice(0, MAX_TAILS).map(async (candidate) => candidate.lists.push(await this.tail(candidate.tail!))));
+      perWord = scoreWords();
+      scored = combine(true);
+    }
     if (scored.size === 0 && perWord.length > 1) scored = combine(false);
     const ranked = [...scored].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
 
     // The best documents, at most PER_PAGE per page and one per heading; their chunks fetched together.
-    const wanted = new Set(ranked.slice(0, limit * 2).map(([doc]) => Math.floor(doc / meta.chunkSize)));
+    const wanted = new Set(ranked.slice(0, limit + 2).map(([doc]) => Math.floor(doc / meta.chunkSize)));
     await Promise.all([...wanted].map((index) => this.chunk(meta, index)));
     const results: SearchResult[] = [];
     const perPage = new Map<number, number>();

@@ -5,7 +5,8 @@
  * The index is split so that a query downloads only what it needs:
  * - `assets/search/index.json` (fixed name, small): the shard and chunk file names;
  * - term shards `assets/search/t-<key>.<hash>.json`: every term starting with `<key>` (its first
- *   letter, or first two when the letter's shard would be large) with its postings;
+ *   letter, or first two when the letter's shard would be large) with its heaviest postings, and
+ *   posting tails `p-<term>.<hash>.json` for the commonest terms;
  * - document chunks `assets/search/d-<n>.<hash>.json`: the blocks' text and their pages' titles, so
  *   a query fetches only the chunks of the results it shows.
  */
@@ -39,11 +40,21 @@ export interface SearchMeta {
 }
 
 /**
- * A term shard: for each term its postings as one flat array, `[docDelta, weight, docDelta, weight, …]`
+ * A term shard. For each term its postings as one flat array, `[docDelta, weight, docDelta, weight, …]`
  * with document numbers ascending (each the difference from the one before) and weights 1–99: the
  * term's BM25 share of the document, fields weighted (title and API fields above headings above text).
+ * A term in more than `TIER` documents keeps only its `TIER` heaviest postings here; the rest are in a
+ * file of their own (`tails`), fetched only when a query of several words needs them. A one-word query
+ * is exact with the heaviest postings alone.
  */
-export type SearchShard = Record<string, number[]>;
+export interface SearchShard {
+  terms: Record<string, number[]>;
+  /** For a term with more postings: `[file below assets/search/, number of documents in all]`. */
+  tails?: Record<string, [string, number]>;
+}
+
+/** Postings a shard keeps per term before the rest goes to the term's tail file. */
+export const TIER = 256;
 
 /** A page, as the results show it. */
 export interface SearchPage {

@@ -18,7 +18,9 @@ const STOPWORDS = new Set(
 
 /** Lower-cases and removes diacritics: `Één` → `een`. */
 export function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+  // Most text is ASCII: nothing to decompose.
+  const lower = text.toLowerCase();
+  return /[^\x00-\x7f]/.test(lower) ? lower.normalize('NFD').replace(/\p{M}+/gu, '') : lower;
 }
 
 /** The folded words of a text, in order, stopwords and one-letter words included (for highlighting). */

@@ -10,6 +10,7 @@ import type { Manifest } from '../../runtime/manifest';
 import { SearchEngine, oneEdit } from '../../runtime/search/engine';
 import type { SearchChunk, SearchMeta } from '../../runtime/search/format';
 import { fold, terms } from '../../runtime/search/text';
+import { searchIndexFiles } from '../../cli/build/search/index';
 import { copyFixture, runDocs } from '../support/site';
 
 let dist: string;
@@ -151,5 +152,43 @@ describe('the index of a small site', () => {
     return engineOver(out)
       .search('zyzzyva')
       .then((results) => expect(results.length).toBe(1));
+  });
+});
+
+describe('the index of a large site', () => {
+  // 600 pages say "alpha", some many times (heavy postings), most once; only pages 7 and 450 also say
+  // "beta", and there "alpha" weighs little: their postings are in alpha's tail, not in its shard.
+  const pages = Array.from({ length: 600 }, (_, i) => ({
+    route: `/p/${i}`,
+    title: `Page ${i}`,
+    section: 'Big',
+    blocks: [{ text: `${i % 3 === 0 ? 'alpha '.repeat(1 + (i % 7)) : 'alpha'} filler words for page number ${i}. ${i === 7 || i === 450 ? 'beta '.repeat(30) : ''}${'lorem ipsum dolor '.repeat(i === 7 || i === 450 ? 30 : 3)}` }],
+  }));
+  const files = searchIndexFiles(pages);
+  const large = new SearchEngine(async (url) => JSON.parse(files[url.slice(1)]!) as unknown);
+
+  it('keeps the heaviest postings of a common term in its shard and the rest in a tail', () => {
+    const shardFile = Object.keys(files).find((file) => /\/t-a[^/]*\.json$/.test(file))!;
+    const shard = JSON.parse(files[shardFile]!) as { terms: Record<string, number[]>; tails: Record<string, [string, number]> };
+    expect(shard.terms.alpha!.length / 2).toBe(256);
+    expect(shard.tails.alpha![1]).toBe(600);
+    expect(files[`assets/search/${shard.tails.alpha![0]}`]).toBeDefined();
+    // Documents are the pages here (one block each): 7 and 450 are not among the heaviest.
+    const docs: number[] = [];
+    for (let i = 0, doc = 0; i < shard.terms.alpha!.length; i += 2) docs.push((doc += shard.terms.alpha![i]!));
+    expect(docs).not.toContain(7);
+    expect(docs).not.toContain(450);
+  });
+
+  it('answers one word from the shard alone, with the heaviest documents first', async () => {
+    requested = [];
+    const results = await large.search('alpha', 3);
+    // i % 3 === 0 and i % 7 === 6 repeat alpha seven times: pages 6, 27, 48, …
+    expect(results.map((result) => result.url)).toEqual(['/p/6', '/p/27', '/p/48']);
+  });
+
+  it('fetches the tails when the heaviest postings hold too few documents with every word', async () => {
+    const results = await large.search('alpha beta');
+    expect(results.map((result) => result.url).sort()).toEqual(['/p/450', '/p/7']);
   });
 });

@@ -53,7 +53,8 @@ describe('docs serve', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     edit('guide/install.md', (text) => `${text}\n## Feathered serpents\n\nThe quetzalcoatl step comes last.\n`);
     await events.next('reload');
-    expect(await search('quetzalcoatl')).toEqual(['/guide/install#feathered-serpents']);
+    // The reload goes out first; the index follows a moment later.
+    await expect.poll(() => search('quetzalcoatl'), { timeout: 5000 }).toEqual(['/guide/install#feathered-serpents']);
     events.close();
   });
 

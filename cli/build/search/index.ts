@@ -5,7 +5,7 @@
  * an index that did not change.
  */
 import { hash } from '../../util/hash';
-import type { SearchBlock, SearchChunk, SearchMeta, SearchPage, SearchShard } from '../../../runtime/search/format';
+import { TIER, type SearchBlock, type SearchChunk, type SearchMeta, type SearchPage, type SearchShard } from '../../../runtime/search/format';
 import { shardOf, terms } from '../../../runtime/search/text';
 
 /** A page as the index takes it. */
@@ -22,7 +22,7 @@ const WEIGHT = { title: 8, api: 10, heading: 4, text: 1 };
 const K1 = 1.2;
 const B = 0.75;
 /** Documents per chunk: a query fetches the chunks of the results it shows. */
-const CHUNK_SIZE = 64;
+const CHUNK_SIZE = 32;
 /** A first letter whose shard would pass this many bytes gets one shard per second letter. */
 const SPLIT_BYTES = 48 * 1024;
 
@@ -74,28 +74,34 @@ export function searchIndexFiles(pages: SearchInput[]): Record<string, string> {
   }
   const split = new Set<string>();
   for (const [first, list] of byFirst) {
-    const bytes = list.reduce((sum, term) => sum + term.length + postings.get(term)!.length * 3, 0);
+    const bytes = list.reduce((sum, term) => sum + term.length + Math.min(postings.get(term)!.length, 2 * TIER) * 3, 0);
     if (bytes > SPLIT_BYTES) split.add(first);
   }
-  const shards = new Map<string, SearchShard>();
-  for (const [term, list] of [...postings].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const key = shardOf(term, split);
-    let shard = shards.get(key);
-    if (!shard) shards.set(key, (shard = {}));
-    const delta: number[] = [];
-    for (let i = 0, last = 0; i < list.length; i += 2) {
-      delta.push(list[i]! - last, list[i + 1]!);
-      last = list[i]!;
-    }
-    shard[term] = delta;
-  }
-
   const files: Record<string, string> = {};
   const name = (prefix: string, text: string): string => {
     const file = `${prefix}.${hash(text).slice(0, 10)}.json`;
     files[`${SEARCH_DIR}/${file}`] = text;
     return file;
   };
+  const shards = new Map<string, SearchShard>();
+  for (const [term, list] of [...postings].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const key = shardOf(term, split);
+    let shard = shards.get(key);
+    if (!shard) shards.set(key, (shard = { terms: {} }));
+    const pairs: [number, number][] = [];
+    for (let i = 0; i < list.length; i += 2) pairs.push([list[i]!, list[i + 1]!]);
+    if (pairs.length <= TIER) {
+      shard.terms[term] = deltas(pairs);
+      continue;
+    }
+    // The heaviest postings stay in the shard (ties to the earlier document), the rest go to a tail.
+    const byWeight = [...pairs].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    const byDoc = (a: [number, number], b: [number, number]): number => a[0] - b[0];
+    shard.terms[term] = deltas(byWeight.slice(0, TIER).sort(byDoc));
+    shard.tails ??= {};
+    shard.tails[term] = [name(`p-${key}`, JSON.stringify(deltas(byWeight.slice(TIER).sort(byDoc)))), pairs.length];
+  }
+
   const meta: SearchMeta = { version: 1, documents: docs.length, shards: {}, split: [...split].sort(), chunks: [], chunkSize: CHUNK_SIZE };
   for (const key of [...shards.keys()].sort()) meta.shards[key] = name(`t-${key}`, JSON.stringify(shards.get(key)));
   for (let start = 0; start < docs.length; start += CHUNK_SIZE) {
@@ -109,4 +115,15 @@ export function searchIndexFiles(pages: SearchInput[]): Record<string, string> {
   }
   files[`${SEARCH_DIR}/index.json`] = JSON.stringify(meta);
   return files;
+}
+
+/** `(document, weight)` pairs in document order as the flat delta-encoded array of the format. */
+function deltas(pairs: [number, number][]): number[] {
+  const flat: number[] = [];
+  let last = 0;
+  for (const [doc, weight] of pairs) {
+    flat.push(doc - last, weight);
+    last = doc;
+  }
+  return flat;
 }

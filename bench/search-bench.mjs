@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// `node bench/search-bench.mjs [--pages N]` (also the last part of `npm run bench`): search on the
+// portal and on a generated corpus of N pages (10,000 by default). For each site it prints
+// - the search index's share of a cold build (`docs build --json --no-cache`: searchSeconds / seconds);
+// - the index's size on disk, and its file count;
+// - what a reader downloads (gzip) for a first query and for a second one, and
+// - query-to-results time in Chromium through the dialog: from the keystroke's input event until the
+//   results of that query are in the page, for the first query (fetches included), the second, and the
+//   first again (its files fetched: the engine's work and React's render alone).
+// Targets (issue 16): index ≤ 10 % of the cold build; first query ≤ 300 KB gzip and ≤ 50 ms at 10,000 pages.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { writeCorpusSite } from './corpus.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const pages = args.includes('--pages') ? Number(args[args.indexOf('--pages') + 1]) || 10000 : 10000;
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
+
+const sites = [
+  // Words of the portal: a Dutch word in one page's body, then an English pair.
+  { name: 'portal', root, dist: join(root, 'bench', '.search-portal'), queries: ['kwijting', 'passbolt rotation'] },
+  // Words of the generated corpus: one of its commonest (the worst case for a shard), then a pair.
+  { name: `${pages} generated pages`, root: writeCorpusSite(root, pages), queries: ['deploys', 'heartbeat migration'] },
+];
+
+const { chromium: playwright } = existsSync(chromium) ? await import('playwright-core') : { chromium: undefined };
+const browser = playwright && (await playwright.launch({ executablePath: chromium, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] }));
+if (!browser) console.log('search latency: skipped, Chromium is not installed (apt-get install -y chromium)');
+
+for (const site of sites) {
+  const dist = site.dist ?? join(site.root, 'dist');
+  rmSync(dist, { recursive: true, force: true });
+  const build = spawnSync(process.execPath, [join(root, 'bin/docs.mjs'), 'build', '--root', site.root, '--out', dist, '--json', '--no-cache'], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  const report = JSON.parse(build.stdout.trim().split('\n').pop() ?? '{}');
+  if (!report.ok) {
+    console.error(build.stdout, build.stderr);
+    process.exit(1);
+  }
+  const files = readdirSync(join(dist, 'assets/search'));
+  const bytes = files.reduce((sum, file) => sum + statSync(join(dist, 'assets/search', file)).size, 0);
+  const gzip = (path) => gzipSync(readFileSync(join(dist, path))).length;
+  console.log(`\nsearch: ${site.name} (${report.pages} pages)`);
+  console.log(`index build        ${report.searchSeconds.toFixed(2)} s of a ${report.seconds.toFixed(2)} s cold build = ${((100 * report.searchSeconds) / report.seconds).toFixed(1)} % — target ≤ 10 %`);
+  console.log(`index on disk      ${(bytes / 2 ** 20).toFixed(1)} MiB in ${files.length} files`);
+  if (!browser) continue;
+
+  const server = spawn(process.execPath, [join(root, 'bin/docs.mjs'), 'serve', '--dist', dist, '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const origin = await new Promise((resolve) => {
+    let printed = '';
+    server.stdout.on('data', (chunk) => {
+      printed += chunk;
+      const match = /docs serve: (http:\/\/\S+)/.exec(printed);
+      if (match) resolve(match[1]);
+    });
+  });
+  const page = await browser.newPage();
+  const start = JSON.parse(readFileSync(join(dist, 'manifest.json'), 'utf8')).routes[0].path;
+  await page.goto(origin + start);
+  // Sign in as a member (the storage key and roles come from the page's own data), then reload.
+  await page.evaluate(() => {
+    const { auth } = JSON.parse(document.getElementById('__DOCS_DATA__').textContent).site;
+    localStorage.setItem(auth.storageKey, JSON.stringify({ state: { uid: 'bench@quad.example', client: 'bench', accessToken: 'bench', roles: [auth.roles[0]] }, version: 0 }));
+  });
+  await page.reload({ waitUntil: 'networkidle' });
+  await page.waitForSelector('html[data-hydrated]', { state: 'attached' });
+  await page.keyboard.press('Control+K');
+  await page.waitForSelector('[role="combobox"]');
+  await page.waitForLoadState('networkidle');
+  // The first query, the second, then the first again (every file it needs already fetched).
+  for (const [index, query] of [...site.queries, site.queries[0]].entries()) {
+    const timing = await page.evaluate(async (text) => {
+      const input = document.querySelector('[role="combobox"]');
+      const started = performance.now();
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(input, text);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      const shown = await new Promise((resolve) => {
+        const done = () => document.querySelector(`[role="listbox"][data-query="${CSS.escape(text)}"]`) || document.querySelector('.search-status p')?.textContent?.includes(text);
+        if (done()) return resolve(performance.now());
+        const observer = new MutationObserver(() => done() && (observer.disconnect(), resolve(performance.now())));
+        observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+      });
+      const results = document.querySelectorAll('[role="option"]').length;
+      return { started, shown, results };
+    }, query);
+    const fetched = await page.evaluate(({ started, shown }) => performance.getEntriesByType('resource').filter((entry) => entry.startTime >= started - 1 && entry.startTime <= shown).map((entry) => new URL(entry.name).pathname), timing);
+    const searchFiles = [...new Set(fetched)].filter((path) => path.startsWith('/assets/search/'));
+    // The entry point is fetched when the dialog opens, before the first query: it counts for that one.
+    if (index === 0) searchFiles.unshift('/assets/search/index.json');
+    const downloaded = searchFiles.reduce((sum, path) => sum + gzip(path), 0);
+    console.log(`${['first query ', 'second query', 'first again '][index]}      "${query}": ${timing.results} results in ${(timing.shown - timing.started).toFixed(1)} ms, ${kb(downloaded)} gzip in ${searchFiles.length} file(s)${index === 0 ? ' — targets at 10,000 pages ≤ 300 KB, ≤ 50 ms' : ''}`);
+  }
+  await page.close();
+  server.kill();
+}
+await browser?.close();
