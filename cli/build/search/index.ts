@@ -5,7 +5,7 @@
  * an index that did not change.
  */
 import { hash } from '../../util/hash';
-import { TIER, type SearchBlock, type SearchChunk, type SearchMeta, type SearchPage, type SearchShard } from '../../../runtime/search/format';
+import { TIER, type SearchBlock, type SearchChunk, type SearchMeta, type SearchPage } from '../../../runtime/search/format';
 import { shardOf, terms } from '../../../runtime/search/text';
 
 /** A page as the index takes it. */
@@ -28,19 +28,38 @@ const SPLIT_BYTES = 48 * 1024;
 
 /** The index files, by path below the output folder. */
 export function searchIndexFiles(pages: SearchInput[]): Record<string, string> {
-  const postings = new Map<string, number[]>();
+  // Terms are interned as numbers and every count lives in a typed array: at 10,000 pages the index
+  // holds some 140,000 documents and millions of postings, and a Map or an array per document or
+  // posting costs more in garbage collection than the counting itself.
+  const ids = new Map<string, number>();
+  const names: string[] = [];
+  let scratch = new Float64Array(1024);
+  const touched: number[] = [];
   const docs: { page: number; block: SearchBlock }[] = [];
-  const weighted: Map<string, number>[] = [];
+  const docTerms = new Grow(Int32Array);
+  const docTfs = new Grow(Float64Array);
+  const docStart: number[] = [0];
   const lengths: number[] = [];
+  let total = 0;
   pages.forEach((page, pageNumber) => {
     const blocks = page.blocks.length > 0 ? page.blocks : [{ text: '' }];
     blocks.forEach((block, index) => {
-      const counts = new Map<string, number>();
       let length = 0;
       const count = (text: string | undefined, weight: number, identifiers = false): void => {
         if (!text) return;
         for (const term of terms(text, identifiers)) {
-          counts.set(term, (counts.get(term) ?? 0) + weight);
+          let id = ids.get(term);
+          if (id === undefined) {
+            ids.set(term, (id = names.length));
+            names.push(term);
+            if (id >= scratch.length) {
+              const grown = new Float64Array(scratch.length * 2);
+              grown.set(scratch);
+              scratch = grown;
+            }
+          }
+          if (scratch[id] === 0) touched.push(id);
+          scratch[id] = scratch[id]! + weight;
           length++;
         }
       };
@@ -48,67 +67,98 @@ export function searchIndexFiles(pages: SearchInput[]): Record<string, string> {
       count(block.api, WEIGHT.api, true);
       if (!block.continued) count(block.heading, WEIGHT.heading);
       count(block.text, WEIGHT.text);
+      for (const id of touched) {
+        docTerms.push(id);
+        docTfs.push(scratch[id]!);
+        scratch[id] = 0;
+      }
+      touched.length = 0;
+      docStart.push(docTerms.length);
       docs.push({ page: pageNumber, block });
-      weighted.push(counts);
       lengths.push(length);
+      total += length;
     });
   });
-  const average = lengths.reduce((sum, length) => sum + length, 0) / Math.max(1, lengths.length);
-  weighted.forEach((counts, doc) => {
-    const norm = K1 * (1 - B + (B * lengths[doc]!) / Math.max(1, average));
-    for (const [term, tf] of counts) {
-      const share = (tf * (K1 + 1)) / (tf + norm);
-      let list = postings.get(term);
-      if (!list) postings.set(term, (list = []));
-      list.push(doc, Math.max(1, Math.min(99, Math.round(share * 40))));
+
+  // Postings by term, in document order: (document, weight 1–99) from each document's BM25 share.
+  const average = Math.max(1, total / Math.max(1, lengths.length));
+  const df = new Int32Array(names.length);
+  for (let i = 0; i < docTerms.length; i++) df[docTerms.at(i)]!++;
+  const offset = new Int32Array(names.length + 1);
+  for (let id = 0; id < names.length; id++) offset[id + 1] = offset[id]! + df[id]!;
+  const fill = offset.slice(0, names.length);
+  const postingDoc = new Int32Array(docTerms.length);
+  const postingWeight = new Uint8Array(docTerms.length);
+  for (let doc = 0; doc < docs.length; doc++) {
+    const norm = K1 * (1 - B + (B * lengths[doc]!) / average);
+    for (let i = docStart[doc]!; i < docStart[doc + 1]!; i++) {
+      const id = docTerms.at(i);
+      const tf = docTfs.at(i);
+      const at = fill[id]!++;
+      postingDoc[at] = doc;
+      postingWeight[at] = Math.max(1, Math.min(99, Math.round(((tf * (K1 + 1)) / (tf + norm)) * 40)));
     }
-  });
+  }
 
   // Shards by first letter, split by the second where one would be large.
-  const byFirst = new Map<string, string[]>();
-  for (const term of [...postings.keys()].sort()) {
-    const first = shardOf(term, new Set());
-    const list = byFirst.get(first);
-    if (list) list.push(term);
-    else byFirst.set(first, [term]);
+  const order = names.map((_, id) => id).sort((a, b) => (names[a]! < names[b]! ? -1 : names[a]! > names[b]! ? 1 : 0));
+  const firstBytes = new Map<string, number>();
+  for (const id of order) {
+    const first = shardOf(names[id]!, NONE);
+    firstBytes.set(first, (firstBytes.get(first) ?? 0) + names[id]!.length + Math.min(df[id]!, TIER) * 6);
   }
-  const split = new Set<string>();
-  for (const [first, list] of byFirst) {
-    const bytes = list.reduce((sum, term) => sum + term.length + Math.min(postings.get(term)!.length, 2 * TIER) * 3, 0);
-    if (bytes > SPLIT_BYTES) split.add(first);
-  }
+  const split = new Set([...firstBytes].filter(([, bytes]) => bytes > SPLIT_BYTES).map(([first]) => first));
   const files: Record<string, string> = {};
   const name = (prefix: string, text: string): string => {
     const file = `${prefix}.${hash(text).slice(0, 10)}.json`;
     files[`${SEARCH_DIR}/${file}`] = text;
     return file;
   };
-  const shards = new Map<string, SearchShard>();
-  for (const [term, list] of [...postings].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  // Each shard is written as JSON text directly, in term order, the shape of `SearchShard`.
+  const shards = new Map<string, { terms: string[]; tails: string[] }>();
+  for (const id of order) {
+    const term = names[id]!;
     const key = shardOf(term, split);
     let shard = shards.get(key);
-    if (!shard) shards.set(key, (shard = { terms: {} }));
-    const pairs: [number, number][] = [];
-    for (let i = 0; i < list.length; i += 2) pairs.push([list[i]!, list[i + 1]!]);
-    if (pairs.length <= TIER) {
-      shard.terms[term] = deltas(pairs);
+    if (!shard) shards.set(key, (shard = { terms: [], tails: [] }));
+    const from = offset[id]!;
+    const to = offset[id + 1]!;
+    if (to - from <= TIER) {
+      shard.terms.push(`${JSON.stringify(term)}:${deltas(postingDoc, postingWeight, from, to)}`);
       continue;
     }
     // The heaviest postings stay in the shard (ties to the earlier document), the rest go to a tail.
-    const byWeight = [...pairs].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-    const byDoc = (a: [number, number], b: [number, number]): number => a[0] - b[0];
-    shard.terms[term] = deltas(byWeight.slice(0, TIER).sort(byDoc));
-    shard.tails ??= {};
-    shard.tails[term] = [name(`p-${key}`, JSON.stringify(deltas(byWeight.slice(TIER).sort(byDoc)))), pairs.length];
+    // The weight that cuts at TIER is found by counting (weights are 1–99), so nothing is sorted.
+    const histogram = new Int32Array(100);
+    for (let at = from; at < to; at++) histogram[postingWeight[at]!]!++;
+    let cut = 99;
+    let above = 0;
+    while (above + histogram[cut]! < TIER) above += histogram[cut--]!;
+    let ties = TIER - above;
+    const head: number[] = [];
+    const tail: number[] = [];
+    for (let at = from; at < to; at++) {
+      const weight = postingWeight[at]!;
+      if (weight > cut || (weight === cut && ties-- > 0)) head.push(at);
+      else tail.push(at);
+    }
+    shard.terms.push(`${JSON.stringify(term)}:${deltas(postingDoc, postingWeight, head)}`);
+    shard.tails.push(`${JSON.stringify(term)}:[${JSON.stringify(name(`p-${key}`, deltas(postingDoc, postingWeight, tail)))},${to - from}]`);
   }
 
   const meta: SearchMeta = { version: 1, documents: docs.length, shards: {}, split: [...split].sort(), chunks: [], chunkSize: CHUNK_SIZE };
-  for (const key of [...shards.keys()].sort()) meta.shards[key] = name(`t-${key}`, JSON.stringify(shards.get(key)));
+  for (const key of [...shards.keys()].sort()) {
+    const shard = shards.get(key)!;
+    meta.shards[key] = name(`t-${key}`, `{"terms":{${shard.terms.join(',')}}${shard.tails.length > 0 ? `,"tails":{${shard.tails.join(',')}}` : ''}}`);
+  }
   for (let start = 0; start < docs.length; start += CHUNK_SIZE) {
     const chunk: SearchChunk = { pages: {}, docs: [] };
-    for (const { page, block } of docs.slice(start, start + CHUNK_SIZE)) {
-      const { blocks: _blocks, ...shown } = pages[page]!;
-      chunk.pages[page] ??= shown;
+    for (let doc = start; doc < Math.min(docs.length, start + CHUNK_SIZE); doc++) {
+      const { page, block } = docs[doc]!;
+      if (!(page in chunk.pages)) {
+        const { route, title, section, method } = pages[page]!;
+        chunk.pages[page] = { route, title, section, ...(method ? { method } : {}) };
+      }
       chunk.docs.push([page, block.anchor ?? '', block.heading ?? '', block.text]);
     }
     meta.chunks.push(name(`d-${start / CHUNK_SIZE}`, JSON.stringify(chunk)));
@@ -117,13 +167,40 @@ export function searchIndexFiles(pages: SearchInput[]): Record<string, string> {
   return files;
 }
 
-/** `(document, weight)` pairs in document order as the flat delta-encoded array of the format. */
-function deltas(pairs: [number, number][]): number[] {
-  const flat: number[] = [];
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * Postings as the format's flat delta-encoded JSON array `[docDelta, weight, …]`: those from `from` to
+ * `to`, or those at the given positions (ascending).
+ */
+function deltas(doc: Int32Array, weight: Uint8Array, from: number | number[], to = 0): string {
+  const count = typeof from === 'number' ? to - from : from.length;
+  let json = '[';
   let last = 0;
-  for (const [doc, weight] of pairs) {
-    flat.push(doc - last, weight);
-    last = doc;
+  for (let i = 0; i < count; i++) {
+    const at = typeof from === 'number' ? from + i : from[i]!;
+    json += `${i === 0 ? '' : ','}${doc[at]! - last},${weight[at]!}`;
+    last = doc[at]!;
   }
-  return flat;
+  return `${json}]`;
+}
+
+/** A typed array that grows as it is pushed to. */
+class Grow<T extends Int32Array | Float64Array> {
+  private array: T;
+  length = 0;
+  constructor(private readonly Kind: { new (length: number): T }) {
+    this.array = new Kind(1 << 16);
+  }
+  push(value: number): void {
+    if (this.length === this.array.length) {
+      const grown = new this.Kind(this.array.length * 2);
+      grown.set(this.array);
+      this.array = grown;
+    }
+    this.array[this.length++] = value;
+  }
+  at(index: number): number {
+    return this.array[index]!;
+  }
 }
