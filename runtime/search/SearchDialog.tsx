@@ -45,23 +45,23 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
   }, []);
 
   const run = (text: string): void => {
-    setQuery(text);
     const serial = ++latest.current;
-    if (!text.trim()) {
+    // The search starts before React renders the keystroke, so its first fetch goes out at once.
+    const searching = text.trim() ? searchEngine().search(text) : undefined;
+    setQuery(text);
+    if (!searching) {
       setStatus({ kind: 'idle' });
       return;
     }
     setStatus((before) => (before.kind === 'done' ? before : { kind: 'searching' }));
-    searchEngine()
-      .search(text)
-      .then(
-        (results) => {
-          if (serial !== latest.current) return;
-          setActive(0);
-          setStatus({ kind: 'done', query: text, results });
-        },
-        (error: unknown) => serial === latest.current && setStatus({ kind: 'error', message: error instanceof Error ? error.message : String(error) }),
-      );
+    searching.then(
+      (results) => {
+        if (serial !== latest.current) return;
+        setActive(0);
+        setStatus({ kind: 'done', query: text, results });
+      },
+      (error: unknown) => serial === latest.current && setStatus({ kind: 'error', message: error instanceof Error ? error.message : String(error) }),
+    );
   };
 
   const results = status.kind === 'done' ? status.results : [];

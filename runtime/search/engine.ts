@@ -232,8 +232,10 @@ export class SearchEngine {
     if (scored.size === 0 && perWord.length > 1) scored = combine(false);
     const ranked = [...scored].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
 
-    // The best documents, at most PER_PAGE per page and one per heading; their chunks fetched together.
-    const wanted = new Set(ranked.slice(0, limit + 2).map(([doc]) => Math.floor(doc / meta.chunkSize)));
+    // The best documents, at most PER_PAGE per page and one per heading. The chunks of the first `limit`
+    // are fetched together (a browser opens six connections to a host at once); one a skipped result
+    // leaves room for is fetched when it is reached.
+    const wanted = new Set(ranked.slice(0, limit).map(([doc]) => Math.floor(doc / meta.chunkSize)));
     await Promise.all([...wanted].map((index) => this.chunk(meta, index)));
     const results: SearchResult[] = [];
     const perPage = new Map<number, number>();
