@@ -4,11 +4,12 @@
 // - the bytes one client-side navigation fetches, measured in Chromium (gzip of each file fetched);
 // - the spread of page data chunks and the one-time costs (manifest, mermaid island).
 // Budgets (issue 3): first load ≤ 80 KB gzip with React, one navigation ≤ 15 KB gzip.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { serveDist } from './serve-dist.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'bench', '.portal-dist');
@@ -71,15 +72,7 @@ if (!existsSync(chromium)) {
   process.exit(0);
 }
 // The built portal, served as it is by `docs serve --dist` (the project's own static host).
-const server = spawn(process.execPath, [join(root, 'bin/docs.mjs'), 'serve', '--dist', dist, '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-const origin = await new Promise((resolve) => {
-  let printed = '';
-  server.stdout.on('data', (chunk) => {
-    printed += chunk;
-    const match = /docs serve: (http:\/\/\S+)/.exec(printed);
-    if (match) resolve(match[1]);
-  });
-});
+const { origin, server } = await serveDist(root, dist);
 const { chromium: playwright } = await import('playwright-core');
 const browser = await playwright.launch({ executablePath: chromium, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
 const page = await browser.newPage();

@@ -9,12 +9,13 @@
 //   first again (its files fetched: the engine's work and React's render alone).
 //   Then the first query typed key by key in a fresh context, as a reader types it: results after the last key.
 // Targets (issue 16): index ≤ 10 % of the cold build; first query ≤ 300 KB gzip and ≤ 50 ms at 10,000 pages.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { writeCorpusSite } from './corpus.mjs';
+import { serveDist } from './serve-dist.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -50,15 +51,7 @@ for (const site of sites) {
   console.log(`index on disk      ${(bytes / 2 ** 20).toFixed(1)} MiB in ${files.length} files`);
   if (!browser) continue;
 
-  const server = spawn(process.execPath, [join(root, 'bin/docs.mjs'), 'serve', '--dist', dist, '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  const origin = await new Promise((resolve) => {
-    let printed = '';
-    server.stdout.on('data', (chunk) => {
-      printed += chunk;
-      const match = /docs serve: (http:\/\/\S+)/.exec(printed);
-      if (match) resolve(match[1]);
-    });
-  });
+  const { origin, server } = await serveDist(root, dist);
   // A signed-in reader with the dialog open, in a fresh browser context (nothing cached).
   const openDialog = async () => {
     const context = await browser.newContext();
