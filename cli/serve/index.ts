@@ -21,6 +21,9 @@ import { CLIENT_PATH, CLIENT_SCRIPT, CLIENT_TAG, EVENTS_PATH, LiveChannel } from
 import { createStaticHandler } from './static-files';
 import { createProgressLine } from '../progress-line';
 
+/** How long after a save's reload `docs serve` rewrites the search index. */
+const SEARCH_REFRESH_DELAY_MS = 300;
+
 /** Options of `startServer`. */
 export interface ServeOptions {
   /** Site root: the folder of `site.config.ts`. */
@@ -176,6 +179,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   // Files of a failed update: applied again with the next one, so the site never mixes old and new.
   let unsettled: string[] = [];
   let timer: NodeJS.Timeout | undefined;
+  let searchTimer: NodeJS.Timeout | undefined;
   let queue: Promise<void> = Promise.resolve();
   /** The text of each content file as last applied, to catch a save chokidar did not report. */
   const applied = new Map<string, string | null>();
@@ -202,8 +206,10 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
       }
       unsettled = [];
       live.send({ type: 'reload', routes: report.routes });
-      // After the reload: the index follows within a moment, the page does not wait for it.
-      if (report.routes[0] !== '*') session?.refreshSearch();
+      // The index follows a moment later, once the reloading page's own requests have been answered
+      // (rewriting it takes the event loop for ~0.1 s on the portal); a burst of saves rewrites it once.
+      clearTimeout(searchTimer);
+      if (report.routes[0] !== '*') searchTimer = setTimeout(() => session?.refreshSearch(), SEARCH_REFRESH_DELAY_MS).unref();
     } catch (error) {
       unsettled = paths;
       failed(error);
@@ -226,6 +232,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     url,
     close: async () => {
       clearTimeout(timer);
+      clearTimeout(searchTimer);
       await watcher.close();
       await queue;
       await closeServer(server, live);
