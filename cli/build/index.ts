@@ -21,7 +21,7 @@ import { readContentFolder, type ContentFiles } from './sources';
 import { readLastUpdates } from './git';
 import { checkLinks } from './links';
 import { isActiveSection } from '../../runtime/routing';
-import { SEARCH_DIR, searchIndexFiles, type SearchInput } from './search/index';
+import { SEARCH_DIR, SEARCH_ENTRY, searchIndexFiles, type SearchInput } from './search/index';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
 import { startPool, type RenderPool } from './pool';
 import { renderPage } from './render';
@@ -96,10 +96,10 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   // With no previous output to reuse, every page will be rendered: the workers start now and warm up
   // (imports, highlighter) while this thread reads the content. A rebuild starts them only if needed.
   const state = cacheDir ? readOutputState(cacheDir) : undefined;
-  const previous = state && state.outDir === outDir && existsSync(outDir) ? state.pages : undefined;
+  const previous = state && state.outDir === outDir && existsSync(outDir) ? state : undefined;
   const pool = options.workerUrl && !previous ? startPool({ workerUrl: options.workerUrl, threads: options.threads, highlighting: config.markdown }) : undefined;
   try {
-    return await buildWith({ options, started, root, outDir, config, cacheDir, previous, pool });
+    return await buildWith({ options, started, root, outDir, config, cacheDir, previous: previous?.pages, previousSearch: previous?.search, pool });
   } finally {
     await pool?.close();
   }
@@ -115,11 +115,13 @@ interface BuildStart {
   cacheDir?: string;
   /** The previous build's pages in `outDir`, reusable by key; undefined when there is none. */
   previous?: OutputState['pages'];
+  /** The search index of that build. */
+  previousSearch?: OutputState['search'];
   pool?: RenderPool;
 }
 
 /** The build after the config: content, pages, checks, output. */
-async function buildWith({ options, started, root, outDir, config, cacheDir, previous, pool }: BuildStart): Promise<BuildReport> {
+async function buildWith({ options, started, root, outDir, config, cacheDir, previous, previousSearch, pool }: BuildStart): Promise<BuildReport> {
   const displayPrefix = `${posixRelative(root, config.contentDir)}/`;
   options.onProgress?.({ stage: 'content' });
   const lastUpdatesPromise = readLastUpdates(config.contentDir);
@@ -162,11 +164,12 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, pre
 
   // Nothing changed since the previous build (the same pages, each reusable), and its output is intact:
   // there is nothing to write.
-  if (previous && Object.keys(previous).length === jobs.length && reusable.every(Boolean)) {
+  if (previous && previousSearch && Object.keys(previous).length === jobs.length && reusable.every(Boolean)) {
     const results = reusable as PageResult[];
-    const written: Record<string, string | Buffer> = { 'manifest.json': JSON.stringify(manifestOf(config, content, results)), '404.html': notFoundHtml(context), 'favicon.svg': favicon, [OUTPUT_MARKER]: OUTPUT_MARKER_TEXT, ...searchIndexOf(config, content, results) };
+    const written: Record<string, string | Buffer> = { 'manifest.json': JSON.stringify(manifestOf(config, content, results)), '404.html': notFoundHtml(context), 'favicon.svg': favicon, [OUTPUT_MARKER]: OUTPUT_MARKER_TEXT, [SEARCH_ENTRY]: previousSearch.entry };
     if (config.site.gated) written[`${SHELL_DIR}/index.html`] = gateShellHtml(context);
-    if (outputIs(outDir, written, [...results.flatMap((result) => result.files), ...listFiles(bundle.assetsDir).map((file) => `assets/${file}`)])) {
+    // The index's other files are named by their content's hash: present is as good as compared.
+    if (outputIs(outDir, written, [...results.flatMap((result) => result.files), ...listFiles(bundle.assetsDir).map((file) => `assets/${file}`), ...previousSearch.files])) {
       nameGeneratedSources(results, api.source, displayPrefix);
       return report(results, checkResults(results));
     }
@@ -193,13 +196,14 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, pre
     writeFileSync(join(staging, 'manifest.json'), JSON.stringify(manifestOf(config, content, results)));
     options.onProgress?.({ stage: 'search' });
     const indexing = performance.now();
-    writeSearchIndex(staging, searchIndexOf(config, content, results));
+    const index = searchIndexOf(config, content, results);
+    writeSearchIndex(staging, index);
     searchSeconds = (performance.now() - indexing) / 1000;
     publishStaging(staging, outDir);
     if (cacheDir) {
       const pages: OutputState['pages'] = {};
       results.forEach((result, i) => (pages[result.route] = { key: pageKeys[i]!, result: { ...result, cached: true } }));
-      writeOutputState(cacheDir, { outDir, pages });
+      writeOutputState(cacheDir, { outDir, pages, search: { files: Object.keys(index).filter((file) => file !== SEARCH_ENTRY), entry: index[SEARCH_ENTRY]! } });
     }
     return report(results, warnings);
   } catch (error) {
@@ -281,10 +285,11 @@ export function writeSearchIndex(outDir: string, files: Record<string, string>):
   const dir = join(outDir, SEARCH_DIR);
   mkdirSync(dir, { recursive: true });
   const keep = new Set(Object.keys(files).map((file) => basename(file)));
-  for (const name of existsSync(dir) ? readdirSync(dir) : []) if (!keep.has(name)) rmSync(join(dir, name), { force: true });
+  for (const name of readdirSync(dir)) if (!keep.has(name)) rmSync(join(dir, name), { force: true });
+  // Every file but the entry point is named by its content's hash: one already there is this one.
   for (const [file, text] of Object.entries(files)) {
     const path = join(outDir, file);
-    if (file.endsWith('index.json') || !existsSync(path)) writeFileSync(path, text);
+    if (file === SEARCH_ENTRY || !existsSync(path)) writeFileSync(path, text);
   }
 }
 

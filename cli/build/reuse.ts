@@ -30,6 +30,12 @@ export interface OutputState {
   /** The output folder the state describes; reuse only applies to the same folder. */
   outDir: string;
   pages: Record<string, PageOutput>;
+  /**
+   * The search index the build wrote: its files (below the output folder) and the text of its entry
+   * point. The index is made from the pages alone, so when every page is reused it is this one, and a
+   * no-change build checks it on disk instead of making it again (seconds at 10,000 pages).
+   */
+  search?: { files: string[]; entry: string };
 }
 
 let generatorHash: string | undefined;

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useRef, useState, type JSX } from 'react';
 import { createPortal } from 'react-dom';
 // Imported here, not by the lazy chunk: esbuild would split it into a stylesheet nothing links.
 import './search.css';
+import { SearchIcon } from './SearchIcon';
 
 /** Event the drawer's search button sends to open the dialog. */
 export const OPEN_SEARCH_EVENT = 'docs:open-search';
@@ -12,15 +13,6 @@ const SearchDialog = lazy(() => import('./SearchDialog').then((module) => ({ def
 /** True when a key press belongs to a field the reader is typing in. */
 function typing(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
-}
-
-/** The magnifying glass. */
-export function SearchIcon(): JSX.Element {
-  return (
-    <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true" focusable="false">
-      <path fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" d="m13.5 13.5 4 4M15 8.5a6.5 6.5 0 1 1-13 0 6.5 6.5 0 0 1 13 0Z" />
-    </svg>
-  );
 }
 
 /** The navbar's search button; the dialog also opens on `Ctrl+K` / `⌘K`, on `/` outside a text field, and from the drawer. */

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type JSX, type KeyboardEvent } from 'react';
 import { SearchEngine, type SearchResult } from './engine';
+import { SearchIcon } from './SearchIcon';
 
 /** One engine per page load: shards and chunks fetched once are kept for the next query. */
 let engine: SearchEngine | undefined;
@@ -96,9 +97,7 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
       <div className="search-backdrop" onClick={onClose} />
       <div className="search-dialog" role="dialog" aria-modal="true" aria-label="Search the documentation" ref={dialog}>
         <div className="search-field">
-          <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true" focusable="false">
-            <path fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" d="m13.5 13.5 4 4M15 8.5a6.5 6.5 0 1 1-13 0 6.5 6.5 0 0 1 13 0Z" />
-          </svg>
+          <SearchIcon />
           <input
             ref={input}
             type="search"

@@ -125,36 +125,28 @@ export class SearchEngine {
     return this.meta;
   }
 
+  /** A file of the index, fetched once; a failed fetch is forgotten, so the next query tries again. */
+  private cached<K, T>(files: Map<K, Promise<T>>, key: K, file: string): Promise<T> {
+    let loaded = files.get(key);
+    if (!loaded) {
+      loaded = this.fetchJson(this.base + file) as Promise<T>;
+      files.set(key, loaded);
+      loaded.catch(() => files.delete(key));
+    }
+    return loaded;
+  }
+
   private shard(meta: SearchMeta, key: string): Promise<SearchShard> {
     const file = meta.shards[key];
-    if (!file) return Promise.resolve({ terms: {} });
-    let shard = this.shards.get(key);
-    if (!shard) {
-      shard = this.fetchJson(this.base + file) as Promise<SearchShard>;
-      this.shards.set(key, shard);
-      shard.catch(() => this.shards.delete(key));
-    }
-    return shard;
+    return file ? this.cached(this.shards, key, file) : Promise.resolve({ terms: {} });
   }
 
   private tail(file: string): Promise<number[]> {
-    let tail = this.tails.get(file);
-    if (!tail) {
-      tail = this.fetchJson(this.base + file) as Promise<number[]>;
-      this.tails.set(file, tail);
-      tail.catch(() => this.tails.delete(file));
-    }
-    return tail;
+    return this.cached(this.tails, file, file);
   }
 
   private chunk(meta: SearchMeta, index: number): Promise<SearchChunk> {
-    let chunk = this.chunks.get(index);
-    if (!chunk) {
-      chunk = this.fetchJson(this.base + meta.chunks[index]!) as Promise<SearchChunk>;
-      this.chunks.set(index, chunk);
-      chunk.catch(() => this.chunks.delete(index));
-    }
-    return chunk;
+    return this.cached(this.chunks, index, meta.chunks[index]!);
   }
 
   /** The best results for `query`, at most `limit`. An empty query has none. */

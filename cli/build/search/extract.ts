@@ -19,9 +19,8 @@ const BLOCK_TAGS = new Set(['p', 'div', 'ul', 'ol', 'li', 'table', 'thead', 'tbo
 /** Elements whose text is not indexed: code blocks, code-sample tab sets, diagrams. */
 function skipped(element: Element): boolean {
   if (element.tagName === 'pre' || element.tagName === 'script' || element.tagName === 'style') return true;
-  const classes = element.properties.className;
-  const list = Array.isArray(classes) ? classes.map(String) : [];
-  return list.includes('code-block') || list.includes('tabs') || list.includes('mermaid');
+  const classes = classesOf(element);
+  return classes.includes('code-block') || classes.includes('tabs') || classes.includes('mermaid');
 }
 
 function classesOf(element: Element): string[] {

@@ -13,8 +13,10 @@ export interface SearchInput extends SearchPage {
   blocks: SearchBlock[];
 }
 
-/** Where the index lives in the output; `index.json` there is the entry point. */
+/** Where the index lives in the output. */
 export const SEARCH_DIR = 'assets/search';
+/** Its entry point, the one file whose name does not change with its content. */
+export const SEARCH_ENTRY = `${SEARCH_DIR}/index.json`;
 
 /** Weight of a term by the field it is in: what names a page counts more than what it says. */
 const WEIGHT = { title: 8, api: 10, heading: 4, text: 1 };
@@ -163,7 +165,7 @@ export function searchIndexFiles(pages: SearchInput[]): Record<string, string> {
     }
     meta.chunks.push(name(`d-${start / CHUNK_SIZE}`, JSON.stringify(chunk)));
   }
-  files[`${SEARCH_DIR}/index.json`] = JSON.stringify(meta);
+  files[SEARCH_ENTRY] = JSON.stringify(meta);
   return files;
 }
 

@@ -3,7 +3,8 @@ import type { SiteData } from '../../manifest';
 import type { SidebarSource } from '../../router/use-router';
 import { NavbarEnd, NavItems } from '../Navbar/Navbar';
 import { SidebarContent } from '../Sidebar/Sidebar';
-import { OPEN_SEARCH_EVENT, SearchIcon } from '../../search/SearchButton';
+import { OPEN_SEARCH_EVENT } from '../../search/SearchButton';
+import { SearchIcon } from '../../search/SearchIcon';
 import './drawer.css';
 
 export interface DrawerProps {
