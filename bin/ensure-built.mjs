@@ -57,11 +57,12 @@ export async function ensureCliBuilt() {
         ...shared,
         entryPoints: { worker: join(root, 'cli/build/worker.ts') },
         outdir: join(staging, 'worker'),
-        external: ['mermaid'],
+        // lmdb is a native addon: it is loaded from node_modules, not bundled.
+        external: ['mermaid', 'lmdb'],
         banner: { js: "import { createRequire as __docsCreateRequire } from 'node:module'; const require = __docsCreateRequire(import.meta.url);" },
       }),
     ]);
-    // The generator's version for its caches (see generatorVersion in cli/build/reuse.ts): a hash of
+    // The generator's version for its caches (see generatorVersion in cli/build/store.ts): a hash of
     // the compiled code, dependencies of the worker bundle included; computed once here, not per build.
     const hasher = createHash('sha256');
     const hashTree = (dir) => {

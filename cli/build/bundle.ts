@@ -10,7 +10,7 @@ import { hash } from '../util/hash';
 import { PACKAGE_ROOT } from '../util/package-root';
 import { posixRelative } from '../util/fs';
 import type { AssetUrls } from './render';
-import { generatorVersion } from './reuse';
+import { generatorVersion } from './store';
 
 function runtimeSources(dir: string): string[] {
   const files: string[] = [];
@@ -23,13 +23,13 @@ function runtimeSources(dir: string): string[] {
 }
 
 /** Hard-links (or, where links are not possible, copies) every file of `from` into `to`: the cached bundle is 5 MB. */
-function linkTree(from: string, to: string): void {
-  mkdirSync(to, { recursive: true });
+function linkTree(from: string, to: string, rel: string, wanted: (rel: string) => boolean): void {
   for (const entry of readdirSync(from, { withFileTypes: true })) {
     const source = join(from, entry.name);
     const target = join(to, entry.name);
-    if (entry.isDirectory()) linkTree(source, target);
-    else {
+    if (entry.isDirectory()) linkTree(source, target, `${rel}${entry.name}/`, wanted);
+    else if (wanted(rel + entry.name)) {
+      mkdirSync(to, { recursive: true });
       try {
         linkSync(source, target);
       } catch {
@@ -52,9 +52,13 @@ export interface RuntimeBundle {
   assetsDir: string;
 }
 
-/** Links a bundle's files into `outDir/assets`. */
-export function linkBundle(bundle: RuntimeBundle, outDir: string): void {
-  linkTree(bundle.assetsDir, join(outDir, 'assets'));
+/**
+ * Links a bundle's files into `outDir/assets`: all of them, or those `wanted` says (given each file's
+ * path below `outDir`; a rebuild in place links only the files the output lacks, their names being
+ * hashes of their bytes).
+ */
+export function linkBundle(bundle: RuntimeBundle, outDir: string, wanted: (rel: string) => boolean = () => true): void {
+  linkTree(bundle.assetsDir, join(outDir, 'assets'), 'assets/', wanted);
 }
 
 /** Bundles the runtime (or finds the bundle made from the same sources) and returns its URLs and folder. */

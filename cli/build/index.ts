@@ -25,10 +25,10 @@ import { SEARCH_DIR, SEARCH_ENTRY, searchIndexFiles, type SearchInput } from './
 import type { PageJob, PageJobContext, PageResult } from './page-job';
 import { startPool, type RenderPool } from './pool';
 import { renderPage } from './render';
-import { buildPages, outputIs, outputKeys, previousResults } from './pages';
-import { readOutputState, writeOutputState, type OutputState } from './reuse';
+import { buildPages, outputKeys, previousResults, sameBytes } from './pages';
+import { markdownSalt, openStore, type BuildStore, type OutputRecord } from './store';
 import type { OnProgress } from './progress';
-import { checkOutDir, createStaging, discardStaging, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, publishStaging, realPath, removeDeadStaging, stagingPath } from './write';
+import { checkOutDir, createStaging, discardStaging, insideOutput, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, publishInPlace, publishStaging, realPath, removeDeadStaging, stagingPath } from './write';
 
 /** Options of `buildSite`. */
 export interface BuildOptions {
@@ -50,6 +50,8 @@ export interface BuildOptions {
   onProgress?: OnProgress;
   /** Build for the gated host (`--gate`), whatever `site.config.ts` says. */
   gate?: boolean;
+  /** Give every result its search blocks, even when the build keeps the previous index (`docs serve`). */
+  searchBlocks?: boolean;
 }
 
 /** What a successful build reports. */
@@ -93,15 +95,19 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   checkOutDir(outDir, { root, contentDir: config.contentDir, sources: [config.contentDir, join(root, 'site.config.ts'), join(root, 'templates'), ...config.openapi.map((spec) => join(root, spec.file))] }, options.force);
   removeDeadStaging(outDir);
   const cacheDir = options.cache === false ? undefined : join(root, 'node_modules', '.cache', 'docs');
-  // With no previous output to reuse, every page will be rendered: the workers start now and warm up
-  // (imports, highlighter) while this thread reads the content. A rebuild starts them only if needed.
-  const state = cacheDir ? readOutputState(cacheDir) : undefined;
-  const previous = state && state.outDir === outDir && existsSync(outDir) ? state : undefined;
+  const store = cacheDir ? openStore(cacheDir) : undefined;
+  // The record of the output this folder holds, when the store has one: the build then updates it in
+  // place. Without one every page will be rendered: the workers start now and warm up (imports,
+  // highlighter) while this thread reads the content. A rebuild starts them only if needed.
+  const record = store?.meta.get('output');
+  const previous = record && record.outDir === outDir && existsSync(outDir) ? record : undefined;
   const pool = options.workerUrl && !previous ? startPool({ workerUrl: options.workerUrl, threads: options.threads, highlighting: config.markdown }) : undefined;
   try {
-    return await buildWith({ options, started, root, outDir, config, cacheDir, previous: previous?.pages, previousSearch: previous?.search, pool });
+    return await buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool });
   } finally {
+    // The workers commit their cache writes before they stop, and the store closes after them.
     await pool?.close();
+    await store?.close().catch(() => undefined);
   }
 }
 
@@ -113,15 +119,19 @@ interface BuildStart {
   outDir: string;
   config: ResolvedConfig;
   cacheDir?: string;
-  /** The previous build's pages in `outDir`, reusable by key; undefined when there is none. */
-  previous?: OutputState['pages'];
-  /** The search index of that build. */
-  previousSearch?: OutputState['search'];
+  store?: BuildStore;
+  /** The record of the previous build's output in `outDir`; undefined when there is none. */
+  previous?: OutputRecord;
   pool?: RenderPool;
 }
 
-/** The build after the config: content, pages, checks, output. */
-async function buildWith({ options, started, root, outDir, config, cacheDir, previous, previousSearch, pool }: BuildStart): Promise<BuildReport> {
+/**
+ * The build after the config: content, pages, checks, output. With a record of the previous output the
+ * output is updated in place: only the files that change are written (staged first, moved in once every
+ * check passed) and the files no page needs any more removed, so a rebuild costs what changed. Without
+ * one the whole output is staged and swapped in.
+ */
+async function buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool }: BuildStart): Promise<BuildReport> {
   const displayPrefix = `${posixRelative(root, config.contentDir)}/`;
   options.onProgress?.({ stage: 'content' });
   const lastUpdatesPromise = readLastUpdates(config.contentDir);
@@ -136,21 +146,24 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, pre
   const template = readFileSync(templateFile(root, 'page.html'), 'utf8');
   const favicon = readFileSync(templateFile(root, 'favicon.svg'));
   const staging = stagingPath(outDir);
+  const markdown = { ...config.markdown, displayPrefix, routeOfFile: content.routeOfFile };
   const context: PageJobContext = {
     site: config.site,
-    markdown: { ...config.markdown, displayPrefix, routeOfFile: content.routeOfFile },
+    markdown,
     template,
     assets: bundle.urls,
     contentDir: config.contentDir,
     outDir: staging,
-    cacheMarkdown: cacheDir !== undefined,
+    cache: store && cacheDir ? { dir: cacheDir, salt: markdownSalt(markdown) } : undefined,
     manifestUrl: '/manifest.json',
     editUrl: config.editUrl,
     sidebars: content.sidebars,
   };
   const jobs = jobsOf({ content, config, lastUpdates, api });
+  // What the output holds now: a page is kept only while every file it wrote is there.
+  const present = previous ? new Set(listFiles(outDir)) : undefined;
   const keys = previous ? outputKeys(context, jobs) : undefined;
-  const reusable = previous && keys ? previousResults(context, jobs, keys, previous) : [];
+  const reusable = store && present && keys ? previousResults(context, jobs, keys, (route) => store.pages.get(route), present) : [];
   let searchSeconds = 0;
   const report = (results: PageResult[], warnings: Diagnostic[]): BuildReport => ({
     outDir,
@@ -159,56 +172,100 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, pre
     warnings,
     seconds: (performance.now() - started) / 1000,
     searchSeconds,
-    state: { root, config, files, api, content, lastUpdates, context: { ...context, outDir, cacheMarkdown: false }, results },
+    state: { root, config, files, api, content, lastUpdates, context: { ...context, outDir, cache: undefined }, results },
   });
-
-  // Nothing changed since the previous build (the same pages, each reusable), and its output is intact:
-  // there is nothing to write.
-  if (previous && previousSearch && Object.keys(previous).length === jobs.length && reusable.every(Boolean)) {
-    const results = reusable as PageResult[];
-    const written: Record<string, string | Buffer> = { 'manifest.json': JSON.stringify(manifestOf(config, content, results)), '404.html': notFoundHtml(context), 'favicon.svg': favicon, [OUTPUT_MARKER]: OUTPUT_MARKER_TEXT, [SEARCH_ENTRY]: previousSearch.entry };
-    if (config.site.gated) written[`${SHELL_DIR}/index.html`] = gateShellHtml(context);
-    // The index's other files are named by their content's hash: present is as good as compared.
-    if (outputIs(outDir, written, [...results.flatMap((result) => result.files), ...listFiles(bundle.assetsDir).map((file) => `assets/${file}`), ...previousSearch.files])) {
-      nameGeneratedSources(results, api.source, displayPrefix);
-      return report(results, checkResults(results));
-    }
-  }
 
   createStaging(staging, outDir);
   try {
-    writeFileSync(join(staging, OUTPUT_MARKER), OUTPUT_MARKER_TEXT);
-    linkBundle(bundle, staging);
-    // Browsers ask for an icon on every first visit; without one each page logs a failed request.
-    writeFileSync(join(staging, 'favicon.svg'), favicon);
-    const { results, keys: pageKeys } = await buildPages({ context, jobs, keys, reusable, outDir, workerUrl: options.workerUrl, threads: options.threads, pool, cacheDir, onProgress: options.onProgress });
+    const { results, keys: pageKeys, rendered } = await buildPages({ context, jobs, keys, reusable, workerUrl: options.workerUrl, threads: options.threads, pool, store, onProgress: options.onProgress });
 
     options.onProgress?.({ stage: 'links' });
     nameGeneratedSources(results, api.source, displayPrefix);
     const warnings = checkResults(results);
 
     options.onProgress?.({ stage: 'write' });
-    writeFileSync(join(staging, '404.html'), notFoundHtml(context));
-    if (config.site.gated) {
-      mkdirSync(join(staging, SHELL_DIR));
-      writeFileSync(join(staging, SHELL_DIR, 'index.html'), gateShellHtml(context));
-    }
-    writeFileSync(join(staging, 'manifest.json'), JSON.stringify(manifestOf(config, content, results)));
+    const written: Record<string, string | Buffer> = { [OUTPUT_MARKER]: OUTPUT_MARKER_TEXT, 'favicon.svg': favicon, '404.html': notFoundHtml(context), 'manifest.json': JSON.stringify(manifestOf(config, content, results)) };
+    if (config.site.gated) written[`${SHELL_DIR}/index.html`] = gateShellHtml(context);
+
+    // The index is made from the pages alone: with every page kept, and the same pages, it is the
+    // previous one (its files are named by their content's hash, so present is as good as compared).
     options.onProgress?.({ stage: 'search' });
     const indexing = performance.now();
-    const index = searchIndexOf(config, content, results);
-    writeSearchIndex(staging, index);
-    searchSeconds = (performance.now() - indexing) / 1000;
-    publishStaging(staging, outDir);
-    if (cacheDir) {
-      const pages: OutputState['pages'] = {};
-      results.forEach((result, i) => (pages[result.route] = { key: pageKeys[i]!, result: { ...result, cached: true } }));
-      writeOutputState(cacheDir, { outDir, pages, search: { files: Object.keys(index).filter((file) => file !== SEARCH_ENTRY), entry: index[SEARCH_ENTRY]! } });
+    let index: { files: string[]; entry: string };
+    if (previous && rendered.length === 0 && previous.pages === jobs.length && previous.search.files.every((file) => present!.has(file))) {
+      index = previous.search;
+      if (options.searchBlocks && store) for (const result of results) result.search ??= store.search.get(result.route) ?? [];
+    } else {
+      if (store) for (const result of results) result.search ??= store.search.get(result.route) ?? [];
+      const indexFiles = searchIndexOf(config, content, results);
+      const { [SEARCH_ENTRY]: entry, ...rest } = indexFiles;
+      index = { files: Object.keys(rest), entry: entry! };
+      searchSeconds = (performance.now() - indexing) / 1000;
+      for (const [file, text] of Object.entries(rest)) if (!present?.has(file)) written[file] = text;
     }
+    written[SEARCH_ENTRY] = index.entry;
+
+    const assets = listFiles(bundle.assetsDir).map((file) => `assets/${file}`);
+    const record: OutputRecord = { outDir, pages: jobs.length, search: index };
+    if (present) {
+      // In place: write what differs, remove what no page needs any more, touch nothing else.
+      for (const [file, bytes] of Object.entries(written)) if (!sameBytes(outDir, file, bytes)) writeOutput(staging, file, bytes);
+      linkBundle(bundle, staging, (file) => !present.has(file));
+      const wanted = new Set([...Object.keys(written), ...assets, ...results.flatMap((result) => result.files), ...index.files]);
+      const stale = [...present].filter((file) => !wanted.has(file));
+      if (rendered.length > 0 || stale.length > 0 || listFiles(staging).length > 0) {
+        store?.meta.removeSync('output');
+        publishInPlace(staging, outDir, stale);
+      } else {
+        discardStaging(staging);
+      }
+    } else {
+      for (const [file, bytes] of Object.entries(written)) writeOutput(staging, file, bytes);
+      linkBundle(bundle, staging);
+      store?.meta.removeSync('output');
+      publishStaging(staging, outDir);
+    }
+    if (store) await saveState(store, { record, jobs, results, keys: pageKeys, rendered });
     return report(results, warnings);
   } catch (error) {
     discardStaging(staging);
     throw error;
+  }
+}
+
+/** Writes `rel` below the staging folder, creating its folder. */
+function writeOutput(staging: string, rel: string, bytes: string | Buffer): void {
+  const path = insideOutput(staging, rel);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, bytes);
+}
+
+/**
+ * Records in the store what the output now holds, in one transaction: the rendered pages' keys,
+ * results and search blocks, no entry for a route that is gone, no markdown entry no page uses, and
+ * last the output record that makes the rest count.
+ */
+async function saveState(store: BuildStore, { record, jobs, results, keys, rendered }: { record: OutputRecord; jobs: PageJob[]; results: PageResult[]; keys: string[]; rendered: number[] }): Promise<void> {
+  const routes = new Set(jobs.map((job) => job.route));
+  const used = new Set(results.map((result) => result.markdownKey));
+  try {
+    await store.transaction(() => {
+      for (const route of store.pages.getKeys()) {
+        if (!routes.has(route)) {
+          store.pages.remove(route);
+          store.search.remove(route);
+        }
+      }
+      for (const i of rendered) {
+        const { search, ...result } = results[i]!;
+        store.pages.put(jobs[i]!.route, { key: keys[i]!, result: { ...result, cached: true } });
+        store.search.put(jobs[i]!.route, search ?? []);
+      }
+      if (rendered.length > 0) for (const key of store.markdown.getKeys()) if (!used.has(key)) store.markdown.remove(key);
+      store.meta.put('output', record);
+    });
+  } catch {
+    // A store that cannot be written costs the next build its speed, not this build.
   }
 }
 

@@ -15,6 +15,7 @@ import { createMarkdownRenderer, type MarkdownOptions, type MarkdownRenderer, ty
 import type { FoundLink } from './markdown/plugins/links';
 import { renderPage, type AssetUrls } from './render';
 import type { SearchBlock } from '../../runtime/search/format';
+import { markdownKey, type BuildStore } from './store';
 
 /** What every page job of one build shares. */
 export interface PageJobContext {
@@ -26,8 +27,11 @@ export interface PageJobContext {
   contentDir: string;
   /** Absolute output folder being written. */
   outDir: string;
-  /** Return each freshly rendered page's markdown (`PageResult.markdown`) for the build's markdown cache. */
-  cacheMarkdown: boolean;
+  /**
+   * The markdown cache: the build store's folder (each thread opens the store itself) and the salt of
+   * every markdown key (`markdownSalt`). None with `--no-cache` and in `docs serve`'s updates.
+   */
+  cache?: { dir: string; salt: string };
   manifestUrl: string;
   /** Edit-link prefix (before the path below the content folder). */
   editUrl: string;
@@ -50,8 +54,6 @@ export interface PageJob {
   lastUpdated?: LastUpdated;
   /** Edit link, when not the content folder's (generated API pages link to their spec). */
   editUrl?: string;
-  /** The page's markdown from an earlier build whose markdown key matched (see `markdownKeys`). */
-  cached?: MarkdownEntry;
 }
 
 /** What the main thread needs back from a page. */
@@ -71,10 +73,13 @@ export interface PageResult {
   files: string[];
   /** The local images the page shows. */
   images: PageImage[];
-  /** The page's text for the search index. */
-  search: SearchBlock[];
-  /** The freshly rendered markdown, when the context asks for it and the page had no error. */
-  markdown?: MarkdownEntry;
+  /**
+   * The page's text for the search index; absent on a page reused from the previous output until the
+   * build reads it from the store (only when it makes the index again).
+   */
+  search?: SearchBlock[];
+  /** The page's markdown cache key, when the build has a cache. */
+  markdownKey?: string;
 }
 
 /** The markdown stage's result for one page, as the markdown cache keeps it. */
@@ -93,6 +98,8 @@ export class PageBuilder {
     private readonly context: PageJobContext,
     /** A highlighter already being started (worker threads start it before their first page). */
     private readonly highlighter?: Promise<unknown>,
+    /** The build store holding the markdown cache (`context.cache`), opened by the thread. */
+    private readonly store?: BuildStore,
   ) {}
 
   /** The markdown renderer, started on first use; call early so the first page does not wait for it. */
@@ -106,7 +113,7 @@ export class PageBuilder {
    * highlighter while the markdown settings are the same: `docs serve` renders a page in milliseconds.
    */
   retarget(context: PageJobContext): PageBuilder {
-    const next = new PageBuilder(context, this.highlighter);
+    const next = new PageBuilder(context, this.highlighter, context.cache ? this.store : undefined);
     if (JSON.stringify(context.markdown) === JSON.stringify(this.context.markdown)) next.renderer = this.renderer;
     return next;
   }
@@ -131,7 +138,7 @@ export class PageBuilder {
   }
 
   private async buildPage(job: PageJob): Promise<PageResult> {
-    const { markdown, images, cached } = await this.markdownOf(job);
+    const { markdown, images, cached, key } = await this.markdownOf(job);
     const { context } = this;
     const meta: PageMeta = {
       route: job.route,
@@ -158,15 +165,30 @@ export class PageBuilder {
     this.writeFile(dataUrl, chunk);
     files.push(dataUrl.slice(1));
     const result: PageResult = { route: job.route, dataUrl, mermaid: markdown.hasMermaid, links: markdown.links, ids: markdown.ids, warnings: markdown.warnings, errors: markdown.errors, cached, files, images, search: markdown.search };
-    if (!cached && context.cacheMarkdown && markdown.errors.length === 0) result.markdown = { ...markdown, images };
+    if (key) result.markdownKey = key;
     return result;
   }
 
-  private async markdownOf(job: PageJob): Promise<{ markdown: RenderedMarkdown; images: PageImage[]; cached: boolean }> {
-    if (job.cached) {
-      const { images, ...markdown } = job.cached;
-      if (images.every((image) => this.copyImage(image.source)?.file === image.file)) return { markdown, images, cached: true };
+  /**
+   * The page's markdown: the cache's entry when its key matches and its images still have the same
+   * bytes, else rendered (and, without errors, put in the cache for the next build).
+   */
+  private async markdownOf(job: PageJob): Promise<{ markdown: RenderedMarkdown; images: PageImage[]; cached: boolean; key?: string }> {
+    const { cache } = this.context;
+    const key = cache && this.store ? markdownKey(cache.salt, job.rel, job.body) : undefined;
+    const entry = key ? this.store!.markdown.get(key) : undefined;
+    if (entry) {
+      const { images, ...markdown } = entry;
+      if (images.every((image) => this.copyImage(image.source)?.file === image.file)) return { markdown, images, cached: true, key };
     }
+    const rendered = await this.render(job);
+    // Written in the background (LMDB batches a thread's writes into one transaction); a cache that
+    // cannot be written costs the next build its speed, not this build.
+    if (key && rendered.markdown.errors.length === 0) this.store!.markdown.put(key, { ...rendered.markdown, images: rendered.images }).catch(() => undefined);
+    return { ...rendered, cached: false, key };
+  }
+
+  private async render(job: PageJob): Promise<{ markdown: RenderedMarkdown; images: PageImage[] }> {
     const renderer = await this.warm();
     const images: PageImage[] = [];
     const copy = (rel: string): string | undefined => {
@@ -175,7 +197,7 @@ export class PageBuilder {
       return image && `/${image.file}`;
     };
     const markdown = await renderer.render({ rel: job.rel, body: job.body, resolveImage: copy, resolveFile: copy });
-    return { markdown, images, cached: false };
+    return { markdown, images };
   }
 
   /** Writes `rel` below the output folder (never elsewhere, see `insideOutput`). */

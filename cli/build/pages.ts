@@ -1,24 +1,24 @@
 /**
- * Stage 4, pages: which pages this build renders and which it takes from the previous one. A page's
- * output key hashes every input of its bytes; a page whose key and images are unchanged is linked
- * from the previous output, the rest render on the worker pool with their markdown cache entries.
+ * Stage 4, pages: which pages this build renders and which it keeps from the previous output. A page's
+ * output key hashes every input of its bytes; a page whose key and images are unchanged, and whose
+ * files are all still in the output, stays as it is; the rest render on the worker pool, each thread
+ * taking the page's markdown from the build store's cache when its markdown is unchanged.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hash } from '../util/hash';
-import { listFiles } from '../util/fs';
 import { imageChecker } from './images';
 import type { OnProgress } from './progress';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
 import { runPageJobs, type RenderPool } from './pool';
-import { generatorVersion, markdownKeys, readMarkdownCache, reuseFiles, writeMarkdownCache, type MarkdownCache, type OutputState } from './reuse';
+import { generatorVersion, type BuildStore, type PageOutput } from './store';
 
 /**
  * Each page's output key: a hash of every input of its bytes (the generator, the shared context, the
  * page's own job and sidebar). A sidebar is serialised once, not once per page of it.
  */
 export function outputKeys(context: PageJobContext, jobs: PageJob[]): string[] {
-  const shared = hash(generatorVersion() + JSON.stringify({ ...context, outDir: '', cacheMarkdown: false }));
+  const shared = hash(generatorVersion() + JSON.stringify({ ...context, outDir: '', cache: undefined }));
   const sidebars = new Map<string, string>();
   return jobs.map((job) => {
     let sidebar = sidebars.get(job.sidebar);
@@ -27,30 +27,25 @@ export function outputKeys(context: PageJobContext, jobs: PageJob[]): string[] {
   });
 }
 
-/** For each job, the previous build's result when the page's key and the images it shows are unchanged. */
-export function previousResults(context: PageJobContext, jobs: PageJob[], keys: string[], previous: OutputState['pages']): (PageResult | undefined)[] {
+/**
+ * For each job, the previous build's result when the page's key and the images it shows are unchanged
+ * and every file it wrote is still in the output (`present`).
+ */
+export function previousResults(context: PageJobContext, jobs: PageJob[], keys: string[], previous: (route: string) => PageOutput | undefined, present: ReadonlySet<string>): (PageResult | undefined)[] {
   const imagesUnchanged = imageChecker(context.contentDir);
   return jobs.map((job, i) => {
-    const before = previous[job.route];
-    return before && before.key === keys[i] && imagesUnchanged(before.result.images) ? before.result : undefined;
+    const before = previous(job.route);
+    return before && before.key === keys[i] && before.result.files.every((file) => present.has(file)) && imagesUnchanged(before.result.images) ? before.result : undefined;
   });
 }
 
-/**
- * True when `outDir` holds exactly the files a build would write: `written` byte for byte, `linked`
- * present, and nothing else.
- */
-export function outputIs(outDir: string, written: Record<string, string | Buffer>, linked: string[]): boolean {
-  for (const [file, bytes] of Object.entries(written)) {
-    try {
-      if (!readFileSync(join(outDir, file)).equals(typeof bytes === 'string' ? Buffer.from(bytes) : bytes)) return false;
-    } catch {
-      return false;
-    }
+/** True when the file `rel` below `dir` holds exactly `bytes`. */
+export function sameBytes(dir: string, rel: string, bytes: string | Buffer): boolean {
+  try {
+    return readFileSync(join(dir, rel)).equals(typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
+  } catch {
+    return false;
   }
-  const expected = new Set([...Object.keys(written), ...linked]);
-  const present = listFiles(outDir);
-  return present.length === expected.size && present.every((file) => expected.has(file));
 }
 
 /** What `buildPages` works from. */
@@ -61,58 +56,30 @@ export interface PagesInput {
   keys?: string[];
   /** `previousResults` of the jobs; empty on a cold build. */
   reusable: (PageResult | undefined)[];
-  /** The previous output folder the reusable pages are linked from. */
-  outDir: string;
   /** Compiled worker entry; without it pages render on this thread. */
   workerUrl?: URL;
   threads?: number;
   /** Hears how many pages are done. */
   onProgress?: OnProgress;
   pool?: RenderPool;
-  cacheDir?: string;
+  store?: BuildStore;
 }
 
 /**
- * Links unchanged pages from the previous output and renders the rest on the worker pool, giving each
- * the markdown cache's entry when its markdown is unchanged. Returns the results and each page's
- * output key. Keys the rendering does not need are computed while the workers render.
+ * Keeps the reusable pages and renders the rest into the staging folder (`context.outDir`). Returns
+ * every page's result, each page's output key, and the positions of the pages rendered. Keys the
+ * rendering does not need are computed while the workers render.
  */
-export async function buildPages({ context, jobs, keys: known, reusable, outDir, workerUrl, threads, pool, cacheDir, onProgress }: PagesInput): Promise<{ results: PageResult[]; keys: string[] }> {
-  let keys = known;
-  const results: (PageResult | undefined)[] = new Array(jobs.length);
-  const pending: number[] = [];
-  const createdDirs = new Set<string>();
-  jobs.forEach((_, i) => {
-    const before = reusable[i];
-    if (before && reuseFiles(outDir, context.outDir, before.files, createdDirs)) results[i] = before;
-    else pending.push(i);
-  });
-  let done = jobs.length - pending.length;
+export async function buildPages({ context, jobs, keys: known, reusable, workerUrl, threads, pool, store, onProgress }: PagesInput): Promise<{ results: PageResult[]; keys: string[]; rendered: number[] }> {
+  const results: (PageResult | undefined)[] = jobs.map((_, i) => reusable[i]);
+  const rendered = jobs.flatMap((_, i) => (results[i] ? [] : [i]));
+  let done = jobs.length - rendered.length;
   onProgress?.({ stage: 'pages', done, total: jobs.length });
-  if (pending.length === 0) return { results: results as PageResult[], keys: keys ?? outputKeys(context, jobs) };
-
-  // Read once, here; each page gets its own entry with its job.
-  const cache: MarkdownCache = cacheDir ? readMarkdownCache(cacheDir) : {};
-  let markdownKey = Object.keys(cache).length > 0 ? markdownKeys(context.markdown, jobs) : undefined;
-  const pendingJobs = pending.map((i) => {
-    const cached = markdownKey && cache[markdownKey[i]!];
-    return cached ? { ...jobs[i]!, cached } : jobs[i]!;
-  });
+  if (rendered.length === 0) return { results: results as PageResult[], keys: known ?? outputKeys(context, jobs), rendered };
   const onPages = onProgress && ((count: number): void => onProgress({ stage: 'pages', done: (done += count), total: jobs.length }));
-  const rendering = runPageJobs({ context, jobs: pendingJobs, workerUrl, threads, pool, onPages });
-  keys ??= outputKeys(context, jobs);
-  markdownKey ??= cacheDir ? markdownKeys(context.markdown, jobs) : [];
+  const rendering = runPageJobs({ context, jobs: rendered.map((i) => jobs[i]!), workerUrl, threads, pool, store, onPages });
+  const keys = known ?? outputKeys(context, jobs);
   const built = await rendering;
-  pending.forEach((jobIndex, i) => {
-    const { markdown, ...result } = built[i]!;
-    if (markdown) cache[markdownKey[jobIndex]!] = markdown;
-    results[jobIndex] = result;
-  });
-  if (cacheDir) {
-    // Exactly the current pages' entries: the fresh ones, and the earlier ones still in use.
-    const current: MarkdownCache = {};
-    for (const key of markdownKey) if (cache[key]) current[key] = cache[key];
-    writeMarkdownCache(cacheDir, current);
-  }
-  return { results: results as PageResult[], keys };
+  rendered.forEach((jobIndex, i) => (results[jobIndex] = built[i]));
+  return { results: results as PageResult[], keys, rendered };
 }

@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { MarkdownOptions } from './markdown/index';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
+import type { BuildStore } from './store';
 import type { WorkerData, WorkerRequest, WorkerResponse } from './worker';
 
 /**
@@ -21,6 +22,9 @@ const YOUNG_GENERATION_MB = 96;
  * another's last batch.
  */
 const BATCH = 8;
+
+/** How long `close` waits for a worker to commit its cache writes before stopping it anyway. */
+const CLOSE_WAIT_MS = 10_000;
 
 /** Options of `startPool`. */
 export interface PoolStart {
@@ -68,6 +72,7 @@ export function startPool(options: PoolStart): RenderPool {
                 worker.postMessage({ id: start, jobs: jobs.slice(start, next) } satisfies WorkerRequest);
               };
               const onMessage = (response: WorkerResponse): void => {
+                if ('closed' in response) return;
                 if ('failure' in response) return reject(new Error(response.failure));
                 response.results.forEach((result, i) => (results[response.id + i] = result));
                 onPages?.(response.results.length);
@@ -85,8 +90,22 @@ export function startPool(options: PoolStart): RenderPool {
       );
       return results;
     },
+    // Each worker commits its cache writes first (a few milliseconds; never more than CLOSE_WAIT_MS).
     close: async () => {
-      await Promise.all(workers.map((worker) => worker.terminate()));
+      await Promise.all(
+        workers.map(async (worker) => {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, CLOSE_WAIT_MS);
+            worker.on('message', (response: WorkerResponse) => {
+              if ('closed' in response) resolve();
+            });
+            worker.once('exit', resolve);
+            worker.postMessage({ close: true } satisfies WorkerRequest);
+            timer.unref();
+          });
+          await worker.terminate();
+        }),
+      );
     },
   };
 }
@@ -103,6 +122,8 @@ export interface PoolOptions {
   pool?: RenderPool;
   /** Hears how many more pages are done, as they finish. */
   onPages?: (count: number) => void;
+  /** The build store, for pages rendered on this thread. */
+  store?: BuildStore;
 }
 
 /** Builds every page and returns the results in job order. */
@@ -113,7 +134,7 @@ export async function runPageJobs(options: PoolOptions): Promise<PageResult[]> {
     // Loaded on demand: the markdown pipeline (shiki, unified, remark) costs ~190 ms to import, which a
     // build that renders on workers, or reuses every page, should not pay on its main thread.
     const { PageBuilder } = await import('./page-job');
-    const builder = new PageBuilder(context);
+    const builder = new PageBuilder(context, undefined, options.store);
     const results: PageResult[] = [];
     for (const job of jobs) {
       results.push(await builder.build(job));

@@ -7,16 +7,17 @@
  * site or anything holding its sources, or a non-empty folder `docs` did not write (every output holds
  * `OUTPUT_MARKER`). Every path a build writes goes through `insideOutput`.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
+import { ensureDir, listFiles } from '../util/fs';
 import { DocsError, type Diagnostic } from '../util/errors';
 
 /** The file every output folder holds, so a later build can tell its own output from anything else. */
 export const OUTPUT_MARKER = '.docs-output.json';
 
 /** The marker's bytes (the same in every build, so a no-change rebuild stays byte-identical). */
-export const OUTPUT_MARKER_TEXT = `${JSON.stringify({ generator: 'docs', note: 'This folder is the output of `docs build`, which replaces it whole on every build.' })}\n`;
+export const OUTPUT_MARKER_TEXT = `${JSON.stringify({ generator: 'docs', note: 'This folder is the output of `docs build`, which owns every file in it: a build replaces or removes anything it did not write.' })}\n`;
 
 /** The places an output folder must never be, contain, or be inside of (see `checkOutDir`). */
 export interface ProtectedPaths {
@@ -160,6 +161,40 @@ export function publishStaging(staging: string, outDir: string): void {
     throw ioError(error, outDir, 'cannot replace the output folder');
   }
   if (hadOutput) rmSync(previous, { recursive: true, force: true });
+}
+
+/**
+ * Updates `outDir` in place: moves every file of `staging` to its place in `outDir` (creating folders),
+ * then removes the `stale` files and the folders they leave empty, and `staging`. New files go in
+ * before old ones go, so a reader of the output never follows a link to a file already removed.
+ * The caller has made sure no record describes `outDir` while this runs (see `store.ts`): a build
+ * killed half-way leaves a mixed output that the next build replaces whole.
+ */
+export function publishInPlace(staging: string, outDir: string, stale: string[]): void {
+  try {
+    const created = new Set<string>();
+    for (const file of listFiles(staging)) {
+      const target = join(outDir, file);
+      ensureDir(dirname(target), created);
+      renameSync(join(staging, file), target);
+    }
+    const emptied = new Set<string>();
+    for (const file of stale) {
+      rmSync(join(outDir, file), { force: true });
+      for (let dir = posix.dirname(file); dir !== '.'; dir = posix.dirname(dir)) emptied.add(dir);
+    }
+    // Deepest first; a folder that still holds anything stays.
+    for (const dir of [...emptied].sort((a, b) => b.length - a.length)) {
+      try {
+        rmdirSync(join(outDir, dir));
+      } catch {
+        // not empty
+      }
+    }
+  } catch (error) {
+    throw ioError(error, outDir, 'cannot update the output folder');
+  }
+  rmSync(staging, { recursive: true, force: true });
 }
 
 /** Removes a staging folder after a failed build. */
