@@ -3,7 +3,7 @@
  * announcement and the signed-in state never flash. It is serialised into every page, so it must stay
  * self-contained; the admission rule is passed in as the very function the runtime uses.
  */
-import { isAuthenticated, type Credentials } from './auth/credentials';
+import type { Credentials } from './auth/credentials';
 
 /** The storage keys and values the head script needs. */
 export interface HeadScriptOptions {
@@ -44,8 +44,17 @@ export function applyBeforePaint(options: HeadScriptOptions, admits: (credential
   root.setAttribute('data-auth', signedIn ? 'in' : 'out');
 }
 
-/** The script's source: the function and its call, ready to put in a `<script>`. */
-export function headScriptSource(options: HeadScriptOptions): string {
+/**
+ * The global name the head script's bundle passes for the options (`cli/build/bundle.ts` bundles
+ * `applyBeforePaint(HEAD_SCRIPT_OPTIONS, isAuthenticated)`, minified, once per runtime bundle).
+ * Bundling it on its own, rather than serialising the function with `toString()`, gives every page the
+ * same bytes whichever bundle renders it: each bundle renames local variables its own way (`root`
+ * became `root7` in one), so a page rendered on the main thread differed from one rendered on a worker.
+ */
+export const HEAD_SCRIPT_OPTIONS = '__DOCS_HEAD_OPTIONS__';
+
+/** The script's source: the bundled script with the site's options in place. */
+export function headScriptSource(script: string, options: HeadScriptOptions): string {
   // `<` escaped: a key can never close the script element.
-  return `(${applyBeforePaint.toString()})(${JSON.stringify(options).replace(/</g, '\\u003c')},${isAuthenticated.toString()})`;
+  return script.replace(HEAD_SCRIPT_OPTIONS, () => JSON.stringify(options).replace(/</g, '\\u003c'));
 }

@@ -11,6 +11,7 @@ import { PACKAGE_ROOT } from '../util/package-root';
 import { posixRelative } from '../util/fs';
 import type { AssetUrls } from './render';
 import { generatorVersion } from './store';
+import { HEAD_SCRIPT_OPTIONS } from '../../runtime/head-script';
 
 function runtimeSources(dir: string): string[] {
   const files: string[] = [];
@@ -107,8 +108,21 @@ export async function bundleRuntime(options: BundleOptions): Promise<RuntimeBund
     external: ['/favicon.svg'],
     logLevel: 'silent',
   });
+  // The inline head script, bundled on its own: the same bytes for every page (see HEAD_SCRIPT_OPTIONS).
+  const head = await build({
+    stdin: { contents: `import { applyBeforePaint } from './head-script';\nimport { isAuthenticated } from './auth/credentials';\napplyBeforePaint(${HEAD_SCRIPT_OPTIONS}, isAuthenticated);\n`, resolveDir: runtimeDir, loader: 'ts' },
+    absWorkingDir: PACKAGE_ROOT,
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: ['es2022', 'chrome110', 'firefox110', 'safari16'],
+    minify: true,
+    write: false,
+    legalComments: 'none',
+    logLevel: 'silent',
+  });
   const url = (file: string): string => `/assets/${posixRelative(assetsDir, join(PACKAGE_ROOT, file))}`;
-  const urls: AssetUrls = { js: '', css: '', preload: [] };
+  const urls: AssetUrls = { js: '', css: '', preload: [], headScript: head.outputFiles[0]!.text.trim() };
   for (const [file, output] of Object.entries(result.metafile.outputs)) {
     // Dynamic imports (mermaid's diagram types) are entry points too; the page entry is `app.*.js`.
     if (!output.entryPoint?.endsWith('entry-client.tsx') || !file.endsWith('.js')) continue;

@@ -215,7 +215,8 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, sto
       const stale = [...present].filter((file) => !wanted.has(file));
       if (rendered.length > 0 || stale.length > 0 || listFiles(staging).length > 0) {
         store?.meta.removeSync('output');
-        publishInPlace(staging, outDir, stale);
+        crashPoint('publish');
+        publishInPlace(staging, outDir, stale, () => crashPoint('mid-publish'));
       } else {
         discardStaging(staging);
       }
@@ -223,14 +224,26 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, sto
       for (const [file, bytes] of Object.entries(written)) writeOutput(staging, file, bytes);
       linkBundle(bundle, staging);
       store?.meta.removeSync('output');
+      crashPoint('publish');
       publishStaging(staging, outDir);
     }
+    crashPoint('published');
     if (store) await saveState(store, { record, jobs, results, keys: pageKeys, rendered });
     return report(results, warnings);
   } catch (error) {
     discardStaging(staging);
     throw error;
   }
+}
+
+/**
+ * For the tests only: `DOCS_TEST_CRASH_AT=<point>` kills the build at that point with SIGKILL, as a
+ * power cut or an out-of-memory kill would, so the test of killed builds (test/build/killed.test.ts)
+ * reaches the moments that matter (moving files into the output, before the store records it) every
+ * time rather than by chance.
+ */
+function crashPoint(point: 'publish' | 'mid-publish' | 'published'): void {
+  if (process.env.DOCS_TEST_CRASH_AT === point) process.kill(process.pid, 'SIGKILL');
 }
 
 /** Writes `rel` below the staging folder, creating its folder. */

@@ -18,6 +18,8 @@ export interface AssetUrls {
   css: string;
   /** Chunks the entry imports statically: preloaded, so the browser fetches them in parallel with it. */
   preload: string[];
+  /** The inline head script, minified, with `HEAD_SCRIPT_OPTIONS` where the site's options go (see `headScriptSource`). */
+  headScript: string;
 }
 
 /** Inputs of `renderPage`. */
@@ -112,7 +114,7 @@ const siteSlots = new WeakMap<SiteData, { assets: AssetUrls; slots: Record<strin
 function sharedSlots(site: SiteData, assets: AssetUrls): Record<string, string> {
   const known = siteSlots.get(site);
   if (known?.assets === assets) return known.slots;
-  const headScript = headScriptSource({
+  const headScript = headScriptSource(assets.headScript, {
     themeKey: site.storageKeys.theme,
     announcementKey: site.storageKeys.announcement,
     announcementId: site.announcement?.id,

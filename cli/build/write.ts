@@ -170,10 +170,12 @@ export function publishStaging(staging: string, outDir: string): void {
  * The caller has made sure no record describes `outDir` while this runs (see `store.ts`): a build
  * killed half-way leaves a mixed output that the next build replaces whole.
  */
-export function publishInPlace(staging: string, outDir: string, stale: string[]): void {
+export function publishInPlace(staging: string, outDir: string, stale: string[], halfway?: () => void): void {
   try {
     const created = new Set<string>();
-    for (const file of listFiles(staging)) {
+    const files = listFiles(staging);
+    for (const [i, file] of files.entries()) {
+      if (i === Math.floor(files.length / 2)) halfway?.();
       const target = join(outDir, file);
       ensureDir(dirname(target), created);
       renameSync(join(staging, file), target);
