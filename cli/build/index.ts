@@ -21,7 +21,8 @@ import { readContentFolder, type ContentFiles } from './sources';
 import { readLastUpdates } from './git';
 import { checkLinks } from './links';
 import { isActiveSection } from '../../runtime/routing';
-import { SEARCH_DIR, SEARCH_ENTRY, searchIndexFiles, type SearchInput } from './search/index';
+import { SEARCH_DIR, SEARCH_ENTRY, searchIndex, searchIndexFiles } from './search/index';
+import type { SearchBlock, SearchPage } from '../../runtime/search/format';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
 import { startPool, type RenderPool } from './pool';
 import { renderPage } from './render';
@@ -189,21 +190,26 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, sto
 
     // The index is made from the pages alone: with every page kept, and the same pages, it is the
     // previous one (its files are named by their content's hash, so present is as good as compared).
+    // Otherwise it is made again, each page's blocks read from the store as the index reaches it, and
+    // each file written as it is made; one the output already has is the same file.
     options.onProgress?.({ stage: 'search' });
     const indexing = performance.now();
+    const blocksOf = (i: number): SearchBlock[] => results[i]!.search ?? (store && results[i]!.markdownKey ? store.search.get(results[i]!.markdownKey!) : undefined) ?? [];
     let index: { files: string[]; entry: string };
     if (previous && rendered.length === 0 && previous.pages === jobs.length && previous.search.files.every((file) => present!.has(file))) {
       index = previous.search;
-      if (options.searchBlocks && store) for (const result of results) result.search ??= store.search.get(result.route) ?? [];
     } else {
-      if (store) for (const result of results) result.search ??= store.search.get(result.route) ?? [];
-      const indexFiles = searchIndexOf(config, content, results);
-      const { [SEARCH_ENTRY]: entry, ...rest } = indexFiles;
-      index = { files: Object.keys(rest), entry: entry! };
+      index = { files: [], entry: '' };
+      searchIndex(searchPagesOf(config, content), blocksOf, {
+        file: (file, text) => {
+          if (file === SEARCH_ENTRY) index.entry = text;
+          else if ((index.files.push(file), !present?.has(file))) writeOutput(staging, file, text);
+        },
+      });
       searchSeconds = (performance.now() - indexing) / 1000;
-      for (const [file, text] of Object.entries(rest)) if (!present?.has(file)) written[file] = text;
     }
     written[SEARCH_ENTRY] = index.entry;
+    if (options.searchBlocks) results.forEach((result, i) => (result.search = blocksOf(i)));
 
     const assets = listFiles(bundle.assetsDir).map((file) => `assets/${file}`);
     const record: OutputRecord = { outDir, pages: jobs.length, search: index };
@@ -264,17 +270,16 @@ async function saveState(store: BuildStore, { record, jobs, results, keys, rende
   try {
     await store.transaction(() => {
       for (const route of store.pages.getKeys()) {
-        if (!routes.has(route)) {
-          store.pages.remove(route);
-          store.search.remove(route);
-        }
+        if (!routes.has(route)) store.pages.remove(route);
       }
       for (const i of rendered) {
-        const { search, ...result } = results[i]!;
+        const { search: _search, ...result } = results[i]!;
         store.pages.put(jobs[i]!.route, { key: keys[i]!, result: { ...result, cached: true } });
-        store.search.put(jobs[i]!.route, search ?? []);
       }
-      if (rendered.length > 0) for (const key of store.markdown.getKeys()) if (!used.has(key)) store.markdown.remove(key);
+      if (rendered.length > 0) {
+        for (const key of store.markdown.getKeys()) if (!used.has(key)) store.markdown.remove(key);
+        for (const key of store.search.getKeys()) if (!used.has(key)) store.search.remove(key);
+      }
       store.meta.put('output', record);
     });
   } catch {
@@ -336,15 +341,19 @@ export function jobsOf({ content, config, lastUpdates, api }: { content: Content
   }));
 }
 
-/** The search index files of a content tree and its page results (in the order of `content.docs`). */
-export function searchIndexOf(config: ResolvedConfig, content: ContentTree, results: PageResult[]): Record<string, string> {
-  const pages: SearchInput[] = content.docs.map((doc, i) => {
+/** The pages of a content tree as the search index shows them (title, section, method), in the order of `content.docs`. */
+export function searchPagesOf(config: ResolvedConfig, content: ContentTree): SearchPage[] {
+  return content.docs.map((doc) => {
     const navbar = config.site.navbar.find((item) => isActiveSection(item, config.site.navbar, doc.route));
     const section = [navbar?.label, ...doc.breadcrumbs.map((crumb) => crumb.label)].filter(Boolean).join(' › ');
     const method = /\bapi-method-(\w+)/.exec(doc.frontmatter.sidebar_class_name ?? '')?.[1];
-    return { route: doc.route, title: doc.title, section, ...(method ? { method } : {}), blocks: results[i]!.search ?? [] };
+    return { route: doc.route, title: doc.title, section, ...(method ? { method } : {}) };
   });
-  return searchIndexFiles(pages);
+}
+
+/** The search index files of a content tree and its page results (in the order of `content.docs`), in memory. */
+export function searchIndexOf(config: ResolvedConfig, content: ContentTree, results: PageResult[]): Record<string, string> {
+  return searchIndexFiles(searchPagesOf(config, content).map((page, i) => ({ ...page, blocks: results[i]!.search ?? [] })));
 }
 
 /**

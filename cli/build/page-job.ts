@@ -74,16 +74,16 @@ export interface PageResult {
   /** The local images the page shows. */
   images: PageImage[];
   /**
-   * The page's text for the search index; absent on a page reused from the previous output until the
-   * build reads it from the store (only when it makes the index again).
+   * The page's text for the search index. With a cache it stays in the store (`search`, by the page's
+   * markdown key), so the main thread never holds the site's text: the index reads it page by page.
    */
   search?: SearchBlock[];
   /** The page's markdown cache key, when the build has a cache. */
   markdownKey?: string;
 }
 
-/** The markdown stage's result for one page, as the markdown cache keeps it. */
-export interface MarkdownEntry extends RenderedMarkdown {
+/** The markdown stage's result for one page, as the markdown cache keeps it (its search blocks apart, in the store's `search`). */
+export interface MarkdownEntry extends Omit<RenderedMarkdown, 'search'> {
   /** Images the page uses; the entry holds only while each still has the same bytes (its HTML names their files). */
   images: PageImage[];
 }
@@ -164,8 +164,9 @@ export class PageBuilder {
     const dataUrl = `/assets/pages/${routeSlug(job.route)}.${hash(chunk).slice(0, 8)}.js`;
     this.writeFile(dataUrl, chunk);
     files.push(dataUrl.slice(1));
-    const result: PageResult = { route: job.route, dataUrl, mermaid: markdown.hasMermaid, links: markdown.links, ids: markdown.ids, warnings: markdown.warnings, errors: markdown.errors, cached, files, images, search: markdown.search };
+    const result: PageResult = { route: job.route, dataUrl, mermaid: markdown.hasMermaid, links: markdown.links, ids: markdown.ids, warnings: markdown.warnings, errors: markdown.errors, cached, files, images };
     if (key) result.markdownKey = key;
+    else result.search = markdown.search;
     return result;
   }
 
@@ -173,18 +174,20 @@ export class PageBuilder {
    * The page's markdown: the cache's entry when its key matches and its images still have the same
    * bytes, else rendered (and, without errors, put in the cache for the next build).
    */
-  private async markdownOf(job: PageJob): Promise<{ markdown: RenderedMarkdown; images: PageImage[]; cached: boolean; key?: string }> {
+  private async markdownOf(job: PageJob): Promise<{ markdown: Omit<RenderedMarkdown, 'search'> & { search?: SearchBlock[] }; images: PageImage[]; cached: boolean; key?: string }> {
     const { cache } = this.context;
     const key = cache && this.store ? markdownKey(cache.salt, job.rel, job.body) : undefined;
     const entry = key ? this.store!.markdown.get(key) : undefined;
-    if (entry) {
-      const { images, ...markdown } = entry;
-      if (images.every((image) => this.copyImage(image.source)?.file === image.file)) return { markdown, images, cached: true, key };
-    }
+    if (entry && entry.images.every((image) => this.copyImage(image.source)?.file === image.file)) return { markdown: entry, images: entry.images, cached: true, key };
     const rendered = await this.render(job);
     // Written in the background (LMDB batches a thread's writes into one transaction); a cache that
-    // cannot be written costs the next build its speed, not this build.
-    if (key && rendered.markdown.errors.length === 0) this.store!.markdown.put(key, { ...rendered.markdown, images: rendered.images }).catch(() => undefined);
+    // cannot be written costs the next build its speed, not this build. Both writes go in the same
+    // transaction (those of one tick are batched), so an entry is never found without its blocks.
+    if (key && rendered.markdown.errors.length === 0) {
+      const { search, ...markdown } = rendered.markdown;
+      this.store!.search.put(key, search).catch(() => undefined);
+      this.store!.markdown.put(key, { ...markdown, images: rendered.images }).catch(() => undefined);
+    }
     return { ...rendered, cached: false, key };
   }
 

@@ -80,6 +80,10 @@ export async function buildPages({ context, jobs, keys: known, reusable, workerU
   const rendering = runPageJobs({ context, jobs: rendered.map((i) => jobs[i]!), workerUrl, threads, pool, store, onPages });
   const keys = known ?? outputKeys(context, jobs);
   const built = await rendering;
+  // The pages' cache writes (their search blocks among them) are committed before anything reads them:
+  // the workers stop now (they commit as they close), and this thread's own writes are waited for.
+  await pool?.close();
+  await store?.flush();
   rendered.forEach((jobIndex, i) => (results[jobIndex] = built[i]));
   return { results: results as PageResult[], keys, rendered };
 }

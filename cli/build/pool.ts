@@ -40,7 +40,7 @@ export interface PoolStart {
 export interface RenderPool {
   /** Renders the jobs and returns their results in job order; `onPages` hears of each finished batch. */
   run: (context: PageJobContext, jobs: PageJob[], onPages?: (count: number) => void) => Promise<PageResult[]>;
-  /** Stops the workers. */
+  /** Stops the workers once they have committed their cache writes. */
   close: () => Promise<void>;
 }
 
@@ -51,6 +51,7 @@ export function startPool(options: PoolStart): RenderPool {
     { length: threads },
     () => new Worker(options.workerUrl, { workerData: { highlighting: options.highlighting } satisfies WorkerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } }),
   );
+  let closing: Promise<void> | undefined;
   return {
     async run(context, jobs, onPages) {
       const results: PageResult[] = new Array(jobs.length);
@@ -91,8 +92,9 @@ export function startPool(options: PoolStart): RenderPool {
       return results;
     },
     // Each worker commits its cache writes first (a few milliseconds; never more than CLOSE_WAIT_MS).
-    close: async () => {
-      await Promise.all(
+    // Closing twice waits for the first close.
+    close: () =>
+      (closing ??= Promise.all(
         workers.map(async (worker) => {
           await new Promise<void>((resolve) => {
             const timer = setTimeout(resolve, CLOSE_WAIT_MS);
@@ -105,8 +107,7 @@ export function startPool(options: PoolStart): RenderPool {
           });
           await worker.terminate();
         }),
-      );
-    },
+      ).then(() => undefined)),
   };
 }
 

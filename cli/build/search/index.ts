@@ -13,6 +13,19 @@ export interface SearchInput extends SearchPage {
   blocks: SearchBlock[];
 }
 
+/** The index's files as `searchIndex` hands them out, and what it returns. */
+export interface SearchIndexWriter {
+  /** Takes one file of the index (path below the output folder, text), the entry point last. */
+  file: (path: string, text: string) => void;
+}
+
+/** The index files, by path below the output folder, held in memory (`docs serve`, tests). */
+export function searchIndexFiles(pages: SearchInput[]): Record<string, string> {
+  const files: Record<string, string> = {};
+  searchIndex(pages, (i) => pages[i]!.blocks, { file: (path, text) => (files[path] = text) });
+  return files;
+}
+
 /** Where the index lives in the output. */
 export const SEARCH_DIR = 'assets/search';
 /** Its entry point, the one file whose name does not change with its content. */
@@ -28,8 +41,12 @@ const CHUNK_SIZE = 32;
 /** A first letter whose shard would pass this many bytes gets one shard per second letter. */
 const SPLIT_BYTES = 48 * 1024;
 
-/** The index files, by path below the output folder. */
-export function searchIndexFiles(pages: SearchInput[]): Record<string, string> {
+/**
+ * Makes the index of `pages` (each page's blocks from `blocksOf`, asked for once, in order) and hands
+ * each file to `writer` as soon as it is complete: the document chunks while the pages are read, so
+ * the index never holds the site's text, then the term shards, then the entry point.
+ */
+export function searchIndex(pages: SearchPage[], blocksOf: (page: number) => SearchBlock[], writer: SearchIndexWriter): void {
   // Terms are interned as numbers and every count lives in a typed array: at 10,000 pages the index
   // holds some 140,000 documents and millions of postings, and a Map or an array per document or
   // posting costs more in garbage collection than the counting itself.
@@ -37,14 +54,27 @@ export function searchIndexFiles(pages: SearchInput[]): Record<string, string> {
   const names: string[] = [];
   let scratch = new Float64Array(1024);
   const touched: number[] = [];
-  const docs: { page: number; block: SearchBlock }[] = [];
+  let documents = 0;
   const docTerms = new Grow(Int32Array);
   const docTfs = new Grow(Float64Array);
   const docStart: number[] = [0];
   const lengths: number[] = [];
   let total = 0;
+  const name = (prefix: string, text: string): string => {
+    const file = `${prefix}.${hash(text).slice(0, 10)}.json`;
+    writer.file(`${SEARCH_DIR}/${file}`, text);
+    return file;
+  };
+  // Document chunks, written as they fill.
+  const chunks: string[] = [];
+  let chunk: SearchChunk = { pages: {}, docs: [] };
+  const flush = (): void => {
+    chunks.push(name(`d-${chunks.length}`, JSON.stringify(chunk)));
+    chunk = { pages: {}, docs: [] };
+  };
   pages.forEach((page, pageNumber) => {
-    const blocks = page.blocks.length > 0 ? page.blocks : [{ text: '' }];
+    const own = blocksOf(pageNumber);
+    const blocks = own.length > 0 ? own : [{ text: '' }];
     blocks.forEach((block, index) => {
       let length = 0;
       const count = (text: string | undefined, weight: number, identifiers = false): void => {
@@ -76,11 +106,18 @@ export function searchIndexFiles(pages: SearchInput[]): Record<string, string> {
       }
       touched.length = 0;
       docStart.push(docTerms.length);
-      docs.push({ page: pageNumber, block });
+      documents++;
       lengths.push(length);
       total += length;
+      if (!(pageNumber in chunk.pages)) {
+        const { route, title, section, method } = page;
+        chunk.pages[pageNumber] = { route, title, section, ...(method ? { method } : {}) };
+      }
+      chunk.docs.push([pageNumber, block.anchor ?? '', block.heading ?? '', block.text]);
+      if (chunk.docs.length === CHUNK_SIZE) flush();
     });
   });
+  if (chunk.docs.length > 0) flush();
 
   // Postings by term, in document order: (document, weight 1–99) from each document's BM25 share.
   const average = Math.max(1, total / Math.max(1, lengths.length));
@@ -91,7 +128,7 @@ export function searchIndexFiles(pages: SearchInput[]): Record<string, string> {
   const fill = offset.slice(0, names.length);
   const postingDoc = new Int32Array(docTerms.length);
   const postingWeight = new Uint8Array(docTerms.length);
-  for (let doc = 0; doc < docs.length; doc++) {
+  for (let doc = 0; doc < documents; doc++) {
     const norm = K1 * (1 - B + (B * lengths[doc]!) / average);
     for (let i = docStart[doc]!; i < docStart[doc + 1]!; i++) {
       const id = docTerms.at(i);
@@ -110,12 +147,6 @@ export function searchIndexFiles(pages: SearchInput[]): Record<string, string> {
     firstBytes.set(first, (firstBytes.get(first) ?? 0) + names[id]!.length + Math.min(df[id]!, TIER) * 6);
   }
   const split = new Set([...firstBytes].filter(([, bytes]) => bytes > SPLIT_BYTES).map(([first]) => first));
-  const files: Record<string, string> = {};
-  const name = (prefix: string, text: string): string => {
-    const file = `${prefix}.${hash(text).slice(0, 10)}.json`;
-    files[`${SEARCH_DIR}/${file}`] = text;
-    return file;
-  };
   // Each shard is written as JSON text directly, in term order, the shape of `SearchShard`.
   const shards = new Map<string, { terms: string[]; tails: string[] }>();
   for (const id of order) {
@@ -148,25 +179,12 @@ export function searchIndexFiles(pages: SearchInput[]): Record<string, string> {
     shard.tails.push(`${JSON.stringify(term)}:[${JSON.stringify(name(`p-${key}`, deltas(postingDoc, postingWeight, tail)))},${to - from}]`);
   }
 
-  const meta: SearchMeta = { version: 1, documents: docs.length, shards: {}, split: [...split].sort(), chunks: [], chunkSize: CHUNK_SIZE };
+  const meta: SearchMeta = { version: 1, documents, shards: {}, split: [...split].sort(), chunks, chunkSize: CHUNK_SIZE };
   for (const key of [...shards.keys()].sort()) {
     const shard = shards.get(key)!;
     meta.shards[key] = name(`t-${key}`, `{"terms":{${shard.terms.join(',')}}${shard.tails.length > 0 ? `,"tails":{${shard.tails.join(',')}}` : ''}}`);
   }
-  for (let start = 0; start < docs.length; start += CHUNK_SIZE) {
-    const chunk: SearchChunk = { pages: {}, docs: [] };
-    for (let doc = start; doc < Math.min(docs.length, start + CHUNK_SIZE); doc++) {
-      const { page, block } = docs[doc]!;
-      if (!(page in chunk.pages)) {
-        const { route, title, section, method } = pages[page]!;
-        chunk.pages[page] = { route, title, section, ...(method ? { method } : {}) };
-      }
-      chunk.docs.push([page, block.anchor ?? '', block.heading ?? '', block.text]);
-    }
-    meta.chunks.push(name(`d-${start / CHUNK_SIZE}`, JSON.stringify(chunk)));
-  }
-  files[SEARCH_ENTRY] = JSON.stringify(meta);
-  return files;
+  writer.file(SEARCH_ENTRY, JSON.stringify(meta));
 }
 
 const NONE: ReadonlySet<string> = new Set();
