@@ -155,6 +155,7 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, sto
     assets: bundle.urls,
     contentDir: config.contentDir,
     outDir: staging,
+    published: previous ? outDir : undefined,
     cache: store && cacheDir ? { dir: cacheDir, salt: markdownSalt(markdown) } : undefined,
     manifestUrl: '/manifest.json',
     editUrl: config.editUrl,
@@ -173,7 +174,7 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, sto
     warnings,
     seconds: (performance.now() - started) / 1000,
     searchSeconds,
-    state: { root, config, files, api, content, lastUpdates, context: { ...context, outDir, cache: undefined }, results },
+    state: { root, config, files, api, content, lastUpdates, context: { ...context, outDir, published: undefined, cache: undefined }, results },
   });
 
   createStaging(staging, outDir);

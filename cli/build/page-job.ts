@@ -28,6 +28,11 @@ export interface PageJobContext {
   /** Absolute output folder being written. */
   outDir: string;
   /**
+   * The output folder a rebuild updates in place (`outDir` is then its staging folder): a file named
+   * by its content's hash (data chunk, image) that it already holds is not written again.
+   */
+  published?: string;
+  /**
    * The markdown cache: the build store's folder (each thread opens the store itself) and the salt of
    * every markdown key (`markdownSalt`). None with `--no-cache` and in `docs serve`'s updates.
    */
@@ -162,7 +167,7 @@ export class PageBuilder {
     this.writeFile(routeFile(job.route), html);
     const chunk = pageChunk({ ...meta, html: markdown.html });
     const dataUrl = `/assets/pages/${routeSlug(job.route)}.${hash(chunk).slice(0, 8)}.js`;
-    this.writeFile(dataUrl, chunk);
+    this.writeHashed(dataUrl, chunk);
     files.push(dataUrl.slice(1));
     const result: PageResult = { route: job.route, dataUrl, mermaid: markdown.hasMermaid, links: markdown.links, ids: markdown.ids, warnings: markdown.warnings, errors: markdown.errors, cached, files, images };
     if (key) result.markdownKey = key;
@@ -211,11 +216,18 @@ export class PageBuilder {
     writeFileSync(path, content);
   }
 
+  /** Writes a file named by its content's hash, unless the staging or the published output has it. */
+  private writeHashed(rel: string, content: string | Uint8Array): void {
+    const { outDir, published } = this.context;
+    if (existsSync(insideOutput(outDir, rel)) || (published !== undefined && existsSync(insideOutput(published, rel)))) return;
+    this.writeFile(rel, content);
+  }
+
   /** Copies an image below the content folder to its hashed file (see `readImage`); undefined when missing. */
   private copyImage(rel: string): PageImage | undefined {
     const image = readImage(this.context.contentDir, rel);
     if (!image) return undefined;
-    if (!existsSync(insideOutput(this.context.outDir, image.file))) this.writeFile(image.file, image.bytes);
+    this.writeHashed(image.file, image.bytes);
     return { source: rel, file: image.file };
   }
 }

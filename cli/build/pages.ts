@@ -15,10 +15,12 @@ import { generatorVersion, type BuildStore, type PageOutput } from './store';
 
 /**
  * Each page's output key: a hash of every input of its bytes (the generator, the shared context, the
- * page's own job and sidebar). A sidebar is serialised once, not once per page of it.
+ * page's own job and sidebar). A page shows its own sidebar only, so the others are left out of the
+ * shared part: a changed title re-renders the pages of its sidebar (and its neighbours, whose
+ * previous/next links name it), not the site. A sidebar is serialised once, not once per page of it.
  */
 export function outputKeys(context: PageJobContext, jobs: PageJob[]): string[] {
-  const shared = hash(generatorVersion() + JSON.stringify({ ...context, outDir: '', cache: undefined }));
+  const shared = hash(generatorVersion() + JSON.stringify({ ...context, outDir: '', published: undefined, cache: undefined, sidebars: undefined }));
   const sidebars = new Map<string, string>();
   return jobs.map((job) => {
     let sidebar = sidebars.get(job.sidebar);

@@ -114,6 +114,29 @@ describe('rebuilds', () => {
     expect(readFileSync(join(dist, third), 'utf8')).toContain('<!-- v3 -->');
   });
 
+  it('re-renders only the pages of the sidebar whose title changed, and leaves every other file as it was', () => {
+    const site = copyFixture('basic');
+    const dist = join(site, 'dist');
+    expect(runDocs(['build', '--root', site]).code).toBe(0);
+    // A file moved in by a rebuild is a new file (a new inode); one left alone keeps its inode.
+    const inodes = (): Map<string, number> => new Map([...snapshotTree(dist).keys()].map((file) => [file, statSync(join(dist, file)).ino]));
+    const before = inodes();
+    const zebra = join(site, 'content/guide/zebra.md');
+    writeFileSync(zebra, readFileSync(zebra, 'utf8').replace('title: Zebra', 'title: Zebras'));
+    expect(runDocs(['build', '--root', site]).code).toBe(0);
+    const after = inodes();
+    const replaced = [...after].filter(([file, inode]) => before.get(file) !== inode).map(([file]) => file);
+    // Every page of the guide sidebar shows the new title in its sidebar: all five are new files.
+    for (const route of ['guide', 'guide/install', 'guide/faq', 'guide/advanced/tuning', 'guide/zebra']) expect(replaced).toContain(`${route}/index.html`);
+    expect(readRoute(dist, '/guide/faq')).toContain('>Zebras</a>');
+    // The home page (another sidebar) is the very same file; so are the runtime, the image the guide
+    // shows and every data chunk whose bytes did not change (named by their hash, they are not written
+    // again). Only Zebra's neighbour names it in its data (its next link).
+    expect(replaced).not.toContain('index.html');
+    expect(replaced.filter((file) => file.startsWith('assets/') && !file.startsWith('assets/search/')).sort(), replaced.join(' ')).toEqual([expect.stringMatching(/^assets\/pages\/guide_advanced_tuning\./), expect.stringMatching(/^assets\/pages\/guide_zebra\./)]);
+    expect(before.has('index.html')).toBe(true);
+  });
+
   it('renders everything afresh with --no-cache', () => {
     const site = copyFixture('basic');
     expect(runDocs(['build', '--root', site]).code).toBe(0);
