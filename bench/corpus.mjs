@@ -4,7 +4,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Generates (afresh) the corpus of `pages` pages and returns its site folder. */
+/**
+ * Generates the corpus of `pages` pages and returns its site folder. The generator is deterministic, so
+ * a corpus generated completely before (its `.complete` marker written last) is used as it is: at
+ * 100,000 pages generating it takes minutes.
+ */
 export function writeCorpusSite(root, pages) {
   const generator = [join(root, '../shared/bench/gen-corpus.mjs'), join(root, 'bench/gen-corpus.mjs')].find(existsSync);
   if (!generator) {
@@ -13,6 +17,7 @@ export function writeCorpusSite(root, pages) {
   }
 
   const site = join(root, 'bench', '.corpus', String(pages));
+  if (existsSync(join(site, '.complete'))) return site;
   rmSync(site, { recursive: true, force: true });
   mkdirSync(site, { recursive: true });
   execFileSync(process.execPath, [generator, '--pages', String(pages), '--out', join(site, 'content')], { stdio: 'ignore' });
@@ -35,5 +40,6 @@ export function writeCorpusSite(root, pages) {
   `,
   );
 
+  writeFileSync(join(site, '.complete'), '');
   return site;
 }
