@@ -77,6 +77,16 @@ export async function main(argv: string[]): Promise<number> {
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new DocsError('usage', [{ file: 'docs serve', message: `--port must be a number from 0 to 65535, got "${options.port}"`, fix: 'e.g. --port 3000' }]);
       const sessionDays = Number(options.sessionDays);
       if (!(sessionDays > 0 && sessionDays <= 400)) throw new DocsError('usage', [{ file: 'docs serve', message: `--session-days must be a positive number of days, at most 400, got "${options.sessionDays}"`, fix: 'e.g. --session-days 30' }]);
+      // Ctrl-C (or SIGTERM) is heard from the start: while the server starts (the first build runs and
+      // the watcher reads the tree, seconds on a large site) it stops the process at once, which a
+      // build survives (see the killed-build test); once it runs, watchers, streams and the server
+      // close before exit.
+      let stopServer = (): void => {
+        process.stdout.write('Stopping docs serve…\n');
+        process.exit(0);
+      };
+      process.once('SIGINT', () => stopServer());
+      process.once('SIGTERM', () => stopServer());
       const { startServer } = await import('./serve/index');
       const server = await startServer({
         root: resolve(options.root),
@@ -91,14 +101,11 @@ export async function main(argv: string[]): Promise<number> {
         workerUrl: process.env.DOCS_THREADS === '0' ? undefined : new URL('./worker/worker.mjs', import.meta.url),
         log: (line) => process.stdout.write(`${line}\n`),
       });
-      // Runs until Ctrl-C (or SIGTERM): then watchers, streams and the server close before exit.
       await new Promise<void>((stop) => {
-        const shutdown = (): void => {
+        stopServer = (): void => {
           process.stdout.write('Stopping docs serve…\n');
           void server.close().then(stop);
         };
-        process.once('SIGINT', shutdown);
-        process.once('SIGTERM', shutdown);
       });
     });
 

@@ -146,8 +146,10 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   if (options.open) openBrowser(url);
   if (options.dist) return { url, close: () => closeServer(server, live) };
 
-  // The pages call this server's /api/login unless a real backend was named.
-  const env = { ...options.env, DOCS_BACKEND_URL: options.backend ?? url };
+  // The pages call this server's /api/login unless a real backend was named. They name it as `/`,
+  // the origin they are served from, not by its address: the port is part of no page, so a server
+  // started again on another port (`--port 0`, a busy 3000) keeps every page the last one built.
+  const env = { ...options.env, DOCS_BACKEND_URL: options.backend ?? '/' };
   let session: SiteSession | undefined;
   const fullBuild = async (): Promise<void> => {
     // The first build is the one a writer waits for: a live line on a terminal shows how far it is.

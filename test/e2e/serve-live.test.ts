@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage, waitForHydration } from '../support/browser';
+import { DEV_PASSWORD } from '../../cli/serve/dev-login';
 import { startServe, type ServeProcess } from '../support/serve';
 import { copyFixture } from '../support/site';
 
@@ -47,6 +48,24 @@ describe('docs serve in the browser', () => {
     writeFileSync(file, original);
     await page.getByText('Paragraph 1 of the long install notes.').waitFor();
     expect(await overlay.count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('signs in with a development account through the server it is served from', async () => {
+    const page = await openPage(browser, {}, { signedIn: false });
+    page.setDefaultTimeout(15_000);
+    const logins: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST') logins.push(request.url());
+    });
+    await page.goto(`${server.url}/guide/install`);
+    await waitForHydration(page);
+    await page.getByLabel('E-mail').fill('member@quad.example');
+    await page.getByLabel('Password').fill(DEV_PASSWORD);
+    await page.getByRole('button', { name: 'Log in with your Quad account' }).click();
+    await page.locator('.layout').waitFor();
+    expect(await page.locator('#main h1').textContent()).toBe('Install the backend');
+    expect(logins).toEqual([`${server.url}/api/login`]);
     await page.context().close();
   });
 });

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,7 +100,9 @@ describe('docs serve', () => {
     expect(await login({ email: 'admin@quad.example', password: DEV_PASSWORD, otp_attempt: '123456' })).toMatchObject({ status: 200, json: { data: { user: { roles: ['admin'] } } } });
     expect(await login({ email: 'alumnus@quad.example', password: DEV_PASSWORD })).toMatchObject({ status: 200, json: { data: { user: { roles: ['alumnus'] } } } });
     expect((await login({ email: 'member@quad.example', password: 'wrong' })).status).toBe(401);
-    expect(await page('/guide')).toContain(`"backendUrl":"${server.url}"`);
+    // The pages name the server as `/`, the origin they come from: its port is in no page.
+    expect(await page('/guide')).toContain('"backendUrl":"/"');
+    expect(await page('/guide')).not.toContain(server.url);
   });
 
   it('serves like a good static host', async () => {
@@ -150,6 +152,19 @@ describe('docs serve --dist and shutdown', () => {
     expect((await rawRequest(server.url, '/__docs/events')).status).toBe(404);
     expect(await server.stop()).toBe(0);
     expect(server.output()).toContain('Stopping docs serve');
+  });
+
+  it('started again on another port, keeps every page the last run built', async () => {
+    const site = copyFixture('basic');
+    const page = join(site, 'node_modules', '.cache', 'docs', 'serve', 'guide', 'install', 'index.html');
+    const first = await startServe(site);
+    const before = statSync(page).ino;
+    expect(await first.stop()).toBe(0);
+    const second = await startServe(site);
+    expect(second.url).not.toBe(first.url);
+    expect(statSync(page).ino).toBe(before);
+    expect((await rawRequest(second.url, '/guide/install')).status).toBe(200);
+    expect(await second.stop()).toBe(0);
   });
 
   it('sends logins to the backend given with --backend', async () => {

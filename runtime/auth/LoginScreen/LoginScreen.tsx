@@ -51,7 +51,8 @@ export function LoginScreen({ site, session }: { site: SiteData; session: AuthSe
     () =>
       createHttpClient({
         // Behind the gate the login goes to this origin, which forwards it and sets the session cookie.
-        baseUrl: site.gated ? location.origin : site.app.backendUrl,
+        // A relative backend address (`docs serve`'s `/`) is this origin too.
+        baseUrl: site.gated ? location.origin : new URL(site.app.backendUrl, location.href).href,
         app: site.app,
         brand: site.brand,
         credentials: () => session.store.state,
