@@ -21,7 +21,7 @@ import { readContentFolder, type ContentFiles } from './sources';
 import { readLastUpdates } from './git';
 import { checkLinks } from './links';
 import { isActiveSection } from '../../runtime/routing';
-import { SEARCH_DIR, SEARCH_ENTRY, searchIndex, searchIndexFiles } from './search/index';
+import { SEARCH_DIR, SEARCH_ENTRY, searchIndex, type SearchInput } from './search/index';
 import type { SearchBlock, SearchPage } from '../../runtime/search/format';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
 import { startPool, type RenderPool } from './pool';
@@ -352,9 +352,9 @@ export function searchPagesOf(config: ResolvedConfig, content: ContentTree): Sea
   });
 }
 
-/** The search index files of a content tree and its page results (in the order of `content.docs`), in memory. */
-export function searchIndexOf(config: ResolvedConfig, content: ContentTree, results: PageResult[]): Record<string, string> {
-  return searchIndexFiles(searchPagesOf(config, content).map((page, i) => ({ ...page, blocks: results[i]!.search ?? [] })));
+/** The search index's input from a content tree and its page results (in the order of `content.docs`). */
+export function searchInputOf(config: ResolvedConfig, content: ContentTree, results: PageResult[]): SearchInput[] {
+  return searchPagesOf(config, content).map((page, i) => ({ ...page, blocks: results[i]!.search ?? [] }));
 }
 
 /**

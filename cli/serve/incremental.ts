@@ -8,7 +8,8 @@
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { collectContent, type SourceFile } from '../build/content';
-import { checkResults, jobsOf, manifestOf, nameGeneratedSources, searchIndexOf, writeSearchIndex, type SiteState } from '../build/index';
+import { checkResults, jobsOf, manifestOf, nameGeneratedSources, searchInputOf, writeSearchIndex, type SiteState } from '../build/index';
+import { searchIndexFilesInSlices } from '../build/search/index';
 import { PageBuilder, type PageResult } from '../build/page-job';
 import type { Diagnostic } from '../util/errors';
 import { normaliseText } from '../build/sources';
@@ -43,10 +44,22 @@ export class SiteSession {
   /**
    * Rewrites the search index from every page's kept blocks (only the saved pages were extracted
    * again); shards and chunks whose bytes did not change keep their files. `docs serve` calls it once
-   * the reload has gone out, so a save shows as fast as without search.
+   * the reload has gone out, so a save shows as fast as without search. It runs in slices with the
+   * event loop free between them (seconds at 10,000 pages), and is dropped, writing nothing, when a
+   * later save comes in first: that save's refresh follows.
    */
-  refreshSearch(): void {
-    writeSearchIndex(this.outDir, searchIndexOf(this.state.config, this.state.content, this.state.results));
+  async refreshSearch(): Promise<void> {
+    const run = ++this.searchRuns;
+    const files = await searchIndexFilesInSlices(searchInputOf(this.state.config, this.state.content, this.state.results), () => run !== this.searchRuns);
+    if (files) writeSearchIndex(this.outDir, files);
+  }
+
+  /** Counts the refreshes started and the updates applied: a refresh older than the last count gives up. */
+  private searchRuns = 0;
+
+  /** Stops a refresh under way: the site is being built again, or the server stops. */
+  dispose(): void {
+    this.searchRuns++;
   }
 
   private builder: PageBuilder;
@@ -68,6 +81,8 @@ export class SiteSession {
    */
   async update(changes: ContentChange[]): Promise<UpdateReport | 'full'> {
     const started = performance.now();
+    // A refresh of the index under way describes the site before this change.
+    this.searchRuns++;
     const { state } = this;
     const markdown = applyChanges(state.files.markdown, changes.filter((change) => change.rel.endsWith('.md')));
     const categories = applyChanges(state.files.categories, changes.filter((change) => change.rel.endsWith('_category_.json')));
@@ -79,15 +94,16 @@ export class SiteSession {
 
     const changedSidebars = new Set(Object.keys(content.sidebars).filter((id) => JSON.stringify(content.sidebars[id]) !== JSON.stringify(state.content.sidebars[id])));
     const changedFiles = new Set(changes.map((change) => change.rel));
-    const jobs = jobsOf({ content, config: state.config, lastUpdates: state.lastUpdates, api: state.api });
     const affected = content.docs.flatMap((doc, i) => (changedFiles.has(doc.rel) || changedSidebars.has(doc.sidebar) ? [i] : []));
+    // Jobs for the affected pages only: the others keep their results.
+    const jobs = jobsOf({ content: { ...content, docs: affected.map((i) => content.docs[i]!) }, config: state.config, lastUpdates: state.lastUpdates, api: state.api });
 
     const scratch = mkdtempSync(join(dirname(this.outDir), '.docs-serve-'));
     try {
       const context = { ...state.context, markdown: { ...state.context.markdown, routeOfFile: content.routeOfFile }, sidebars: content.sidebars, outDir: scratch };
       const builder = this.builder.retarget(context);
       const results: PageResult[] = [...state.results];
-      for (const i of affected) results[i] = await builder.build(jobs[i]!);
+      for (const [n, i] of affected.entries()) results[i] = await builder.build(jobs[n]!);
       nameGeneratedSources(results, state.api.source, displayPrefix);
       const warnings = checkResults(results);
       for (const i of affected) {

@@ -153,6 +153,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   let session: SiteSession | undefined;
   const fullBuild = async (): Promise<void> => {
     // The first build is the one a writer waits for: a live line on a terminal shows how far it is.
+    session?.dispose();
     const progress = createProgressLine(process.stderr, !built && options.progress !== false);
     const report = await buildSite({ root, outDir, env, workerUrl: options.workerUrl, onProgress: progress.update, gate: options.gate, searchBlocks: true }).finally(progress.clear);
     session = new SiteSession(report.state);
@@ -211,7 +212,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
       // The index follows a moment later, once the reloading page's own requests have been answered
       // (rewriting it takes the event loop for ~0.1 s on the portal); a burst of saves rewrites it once.
       clearTimeout(searchTimer);
-      if (report.routes[0] !== '*') searchTimer = setTimeout(() => session?.refreshSearch(), SEARCH_REFRESH_DELAY_MS).unref();
+      if (report.routes[0] !== '*') searchTimer = setTimeout(() => void session?.refreshSearch().catch((error: unknown) => options.log(`warning the search index was not updated: ${error instanceof Error ? error.message : String(error)}`)), SEARCH_REFRESH_DELAY_MS).unref();
     } catch (error) {
       unsettled = paths;
       failed(error);
@@ -235,6 +236,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     close: async () => {
       clearTimeout(timer);
       clearTimeout(searchTimer);
+      session?.dispose();
       await watcher.close();
       await queue;
       await closeServer(server, live);

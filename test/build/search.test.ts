@@ -10,7 +10,7 @@ import type { Manifest } from '../../runtime/manifest';
 import { SearchEngine, oneEdit } from '../../runtime/search/engine';
 import type { SearchChunk, SearchMeta } from '../../runtime/search/format';
 import { fold, terms } from '../../runtime/search/text';
-import { searchIndexFiles } from '../../cli/build/search/index';
+import { searchIndexFiles, searchIndexFilesInSlices } from '../../cli/build/search/index';
 import { copyFixture, runDocs } from '../support/site';
 
 let dist: string;
@@ -185,6 +185,13 @@ describe('the index of a large site', () => {
     const results = await large.search('alpha', 3);
     // i % 3 === 0 and i % 7 === 6 repeat alpha seven times: pages 6, 27, 48, …
     expect(results.map((result) => result.url)).toEqual(['/p/6', '/p/27', '/p/48']);
+  });
+
+  it('is made the same in slices (docs serve), and a slice run gives up once superseded', async () => {
+    expect(await searchIndexFilesInSlices(pages, () => false)).toEqual(files);
+    let pauses = 0;
+    expect(await searchIndexFilesInSlices(pages, () => ++pauses > 3)).toBeUndefined();
+    expect(pauses).toBe(4);
   });
 
   it('fetches the tails when the heaviest postings hold too few documents with every word', async () => {

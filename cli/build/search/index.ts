@@ -47,6 +47,29 @@ const SPLIT_BYTES = 48 * 1024;
  * the index never holds the site's text, then the term shards, then the entry point.
  */
 export function searchIndex(pages: SearchPage[], blocksOf: (page: number) => SearchBlock[], writer: SearchIndexWriter): void {
+  for (const _pause of indexSteps(pages, blocksOf, writer));
+}
+
+/**
+ * `searchIndexFiles` in slices of a few milliseconds, the event loop free between them, for `docs
+ * serve`: at 10,000 pages the index takes seconds to make, and a save arriving meanwhile must not wait
+ * for it. Resolves to undefined as soon as `superseded()` says a newer index is on its way.
+ */
+export async function searchIndexFilesInSlices(pages: SearchInput[], superseded: () => boolean): Promise<Record<string, string> | undefined> {
+  const files: Record<string, string> = {};
+  for (const _pause of indexSteps(pages, (i) => pages[i]!.blocks, { file: (path, text) => (files[path] = text) })) {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (superseded()) return undefined;
+  }
+  return files;
+}
+
+/** Pages between two pauses of `indexSteps`, and terms between two pauses while the shards are made. */
+const PAGES_PER_STEP = 64;
+const TERMS_PER_STEP = 4096;
+
+/** The index's work, pausing (yielding) every few pages and terms; the files go to `writer` as in `searchIndex`. */
+function* indexSteps(pages: SearchPage[], blocksOf: (page: number) => SearchBlock[], writer: SearchIndexWriter): Generator<void> {
   // Terms are interned as numbers and every count lives in a typed array: at 10,000 pages the index
   // holds some 140,000 documents and millions of postings, and a Map or an array per document or
   // posting costs more in garbage collection than the counting itself.
@@ -72,7 +95,9 @@ export function searchIndex(pages: SearchPage[], blocksOf: (page: number) => Sea
     chunks.push(name(`d-${chunks.length}`, JSON.stringify(chunk)));
     chunk = { pages: {}, docs: [] };
   };
-  pages.forEach((page, pageNumber) => {
+  for (let pageNumber = 0; pageNumber < pages.length; pageNumber++) {
+    if (pageNumber % PAGES_PER_STEP === PAGES_PER_STEP - 1) yield;
+    const page = pages[pageNumber]!;
     const own = blocksOf(pageNumber);
     const blocks = own.length > 0 ? own : [{ text: '' }];
     blocks.forEach((block, index) => {
@@ -116,8 +141,9 @@ export function searchIndex(pages: SearchPage[], blocksOf: (page: number) => Sea
       chunk.docs.push([pageNumber, block.anchor ?? '', block.heading ?? '', block.text]);
       if (chunk.docs.length === CHUNK_SIZE) flush();
     });
-  });
+  }
   if (chunk.docs.length > 0) flush();
+  yield;
 
   // Postings by term, in document order: (document, weight 1–99) from each document's BM25 share.
   const average = Math.max(1, total / Math.max(1, lengths.length));
@@ -129,6 +155,7 @@ export function searchIndex(pages: SearchPage[], blocksOf: (page: number) => Sea
   const postingDoc = new Int32Array(docTerms.length);
   const postingWeight = new Uint8Array(docTerms.length);
   for (let doc = 0; doc < documents; doc++) {
+    if (doc % (PAGES_PER_STEP * 128) === 0) yield;
     const norm = K1 * (1 - B + (B * lengths[doc]!) / average);
     for (let i = docStart[doc]!; i < docStart[doc + 1]!; i++) {
       const id = docTerms.at(i);
@@ -149,7 +176,8 @@ export function searchIndex(pages: SearchPage[], blocksOf: (page: number) => Sea
   const split = new Set([...firstBytes].filter(([, bytes]) => bytes > SPLIT_BYTES).map(([first]) => first));
   // Each shard is written as JSON text directly, in term order, the shape of `SearchShard`.
   const shards = new Map<string, { terms: string[]; tails: string[] }>();
-  for (const id of order) {
+  for (const [n, id] of order.entries()) {
+    if (n % TERMS_PER_STEP === TERMS_PER_STEP - 1) yield;
     const term = names[id]!;
     const key = shardOf(term, split);
     let shard = shards.get(key);

@@ -56,6 +56,29 @@ describe('cli/build/content', () => {
     expect(detail.next).toEqual({ route: '/docs/labelled/page', label: 'Page' });
   });
 
+  it('collected again with some files unchanged (docs serve), gives the same tree as from scratch', () => {
+    const files = [md('docs/index.md', 'title: Docs home'), md('docs/a.md', 'title: A'), md('docs/b.md', 'title: B'), md('wiki/w.md', 'title: W')];
+    const options = { categories: [], sidebars, displayPrefix: 'content/' };
+    const first = collectContent({ ...options, files });
+    // b.md saved with a new title and a position; the other file objects are passed again as they were.
+    const saved = [...files.slice(0, 2), md('docs/b.md', 'title: Bee\nsidebar_position: 1'), files[3]!];
+    const again = collectContent({ ...options, files: saved });
+    const fresh = collectContent({ ...options, files: saved.map((file) => ({ ...file })) });
+    expect(again).toEqual(fresh);
+    expect(again.sidebars.docs!.map((item) => item.label)).toEqual(['Docs home', 'Bee', 'A']);
+    expect(again.docs.find((doc) => doc.rel === 'docs/a.md')!.prev).toEqual({ route: '/docs/b', label: 'Bee' });
+    // The first tree's docs were not changed by the second collection.
+    expect(first.docs.find((doc) => doc.rel === 'docs/a.md')!.prev).toEqual({ route: '/docs', label: 'Docs home' });
+    // Other sidebars or another homepage read the same file objects anew.
+    const moved = collectContent({ ...options, files: saved, sidebars: [{ id: 'all', label: 'All', dir: '.' }], homepageDoc: 'docs/a' });
+    expect(moved.docs.map((doc) => [doc.route, doc.sidebar])).toEqual([
+      ['/', 'all'],
+      ['/docs/b', 'all'],
+      ['/docs', 'all'],
+      ['/wiki/w', 'all'],
+    ]);
+  });
+
   it('collects every problem before failing: duplicates, outsiders and bad category files', () => {
     let error: unknown;
     try {
