@@ -5,7 +5,7 @@
  * Every file operation and the watching of the serve command live here.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
@@ -168,6 +168,8 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     options.log(built ? 'Build failed; still serving the last good pages.' : 'Build failed; fix the error and save.');
     live.send({ type: 'build-error', errors: lines });
   };
+  // Saves from here on reach the site: those the watcher reports, and those made before it watches.
+  const startedAt = Date.now();
   firstBuild = fullBuild().catch(failed);
 
   // The sources: content, specs, the config, the site's templates, and the runtime itself.
@@ -176,6 +178,10 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   const contentDir = config?.contentDir ?? join(root, 'content');
   const watched = [contentDir, join(root, 'templates'), join(PACKAGE_ROOT, 'runtime'), join(root, 'site.config.ts')];
   for (const spec of config?.openapi ?? []) watched.push(dirname(isAbsolute(spec.file) ? spec.file : join(root, spec.file)));
+  // For the tests only: a watcher that starts late, as on a large site, where it reads the tree for
+  // seconds while the first build (from warm caches) is already done.
+  const watchDelay = Number(process.env.DOCS_TEST_WATCH_DELAY_MS ?? 0);
+  if (watchDelay > 0) await new Promise((wait) => setTimeout(wait, watchDelay));
   const watcher: FSWatcher = watch(watched.filter(existsSync), { ignoreInitial: true, ignored: (path) => /(^|[/\\])(node_modules|\.git)([/\\]|$)/.test(path) });
 
   const pending = new Set<string>();
@@ -230,6 +236,21 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   };
   watcher.on('all', (_event, path) => schedule([path]));
   await new Promise<void>((ready) => watcher.once('ready', () => ready()));
+  // A file saved before the watcher had read its folder is not reported (at 10,000 pages the watcher
+  // reads the tree for seconds, and the first build from warm caches is done before it): every file
+  // changed since the server started is applied now. One the first build already read is re-rendered
+  // as it is, which costs a moment and changes nothing.
+  const missed = Object.entries(watcher.getWatched()).flatMap(([dir, names]) =>
+    names.map((name) => join(dir, name)).filter((path) => {
+      try {
+        const stats = statSync(path);
+        return stats.isFile() && stats.mtimeMs >= startedAt;
+      } catch {
+        return false;
+      }
+    }),
+  );
+  if (missed.length > 0) schedule(missed);
 
   return {
     url,

@@ -167,6 +167,17 @@ describe('docs serve --dist and shutdown', () => {
     expect(await second.stop()).toBe(0);
   });
 
+  it('applies a save made while the watcher still reads the tree, after the first build was done', async () => {
+    const site = copyFixture('basic');
+    // The watcher starts 2.5 s late, as on a large site where reading the tree outlasts a warm build.
+    const server = await startServe(site, [], { DOCS_TEST_WATCH_DELAY_MS: '2500' });
+    const file = join(site, 'content', 'guide', 'faq.md');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^title: .*$/m, 'title: Saved while starting'));
+    await server.waitFor(/Updated \/guide\/faq in \d+ ms/, 15_000);
+    expect((await rawRequest(server.url, '/guide/faq')).body.toString()).toContain('Saved while starting');
+    expect(await server.stop()).toBe(0);
+  });
+
   it('sends logins to the backend given with --backend', async () => {
     const site = copyFixture('basic');
     const server = await startServe(site, ['--backend', 'https://api.staging.quad.example']);
