@@ -71,8 +71,12 @@ const categoryShape = s.object({
   collapsible: s.optional(s.boolean()),
 });
 
-/** Walks the given files into docs, routes and sidebars; throws a `DocsError` listing every problem. */
-export function collectContent(options: CollectContentOptions): ContentTree {
+/**
+ * Walks the given files into docs, routes and sidebars; throws a `DocsError` listing every problem.
+ * With `previous`, the tree of the same site before some files changed (`docs serve`), a sidebar none
+ * of whose files changed is taken from it as it was, with its pages' breadcrumbs and neighbours.
+ */
+export function collectContent(options: CollectContentOptions, previous?: ContentTree): ContentTree {
   const { displayPrefix } = options;
   const problems: Diagnostic[] = [];
   if (options.files.length === 0) {
@@ -80,11 +84,15 @@ export function collectContent(options: CollectContentOptions): ContentTree {
   }
   const categoryMeta = readCategories(options.categories, displayPrefix, problems);
   const docs: Doc[] = [];
+  /** The read each doc comes from, in the order of `docs`. */
+  const reads: FileRead[] = [];
   for (const file of [...options.files].sort((a, b) => compareNames(a.rel, b.rel))) {
     const read = readFile(file, options);
     problems.push(...read.problems);
+    if (!read.doc) continue;
     // A fresh object: the sidebar stage sets its breadcrumbs and neighbours.
-    if (read.doc) docs.push({ ...read.doc, breadcrumbs: [] });
+    docs.push({ ...read.doc, breadcrumbs: [] });
+    reads.push(read);
   }
   const seen = new Map<string, Doc>();
   for (const doc of docs) {
@@ -98,15 +106,43 @@ export function collectContent(options: CollectContentOptions): ContentTree {
     } else seen.set(doc.route, doc);
   }
   if (problems.length > 0) throw new DocsError('content', problems);
+  const bySidebar = new Map<string, { docs: Doc[]; reads: FileRead[] }>(options.sidebars.map((sidebar) => [sidebar.id, { docs: [], reads: [] }]));
+  docs.forEach((doc, i) => {
+    const own = bySidebar.get(doc.sidebar)!;
+    own.docs.push(doc);
+    own.reads.push(reads[i]!);
+  });
+  const before = previous && builds.get(previous);
+  const sameCategories = before !== undefined && sameItems(before.categories, options.categories);
   const sidebars: Record<string, SidebarItem[]> = {};
   for (const sidebar of options.sidebars) {
-    const own = docs.filter((doc) => doc.sidebar === sidebar.id);
-    sidebars[sidebar.id] = buildTree(own, sidebar.dir === '.' ? '' : sidebar.dir, categoryMeta);
-    linkNeighbours(sidebars[sidebar.id]!, own);
+    const own = bySidebar.get(sidebar.id)!;
+    const old = before?.sidebars.get(sidebar.id);
+    if (sameCategories && old && previous!.sidebars[sidebar.id] && sameItems(old.reads, own.reads)) {
+      // The same files read the same way: the same tree, breadcrumbs and neighbours.
+      sidebars[sidebar.id] = previous!.sidebars[sidebar.id]!;
+      own.docs.forEach((doc, i) => {
+        const { breadcrumbs, prev, next } = old.docs[i]!;
+        Object.assign(doc, { breadcrumbs }, prev && { prev }, next && { next });
+      });
+      continue;
+    }
+    sidebars[sidebar.id] = buildTree(own.docs, sidebar.dir === '.' ? '' : sidebar.dir, categoryMeta);
+    linkNeighbours(sidebars[sidebar.id]!, own.docs);
   }
   const routeOfFile: Record<string, string> = {};
   for (const doc of docs) routeOfFile[doc.rel] = doc.route;
-  return { docs, sidebars, routeOfFile };
+  const tree = { docs, sidebars, routeOfFile };
+  builds.set(tree, { categories: options.categories, sidebars: bySidebar });
+  return tree;
+}
+
+/** What each tree was made from: its category files, and each sidebar's file reads and docs. */
+const builds = new WeakMap<ContentTree, { categories: SourceFile[]; sidebars: Map<string, { docs: Doc[]; reads: FileRead[] }> }>();
+
+/** True when both lists hold the same objects in the same order. */
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
 }
 
 /** What one file gives, before the sidebars: its doc (without breadcrumbs and neighbours) or its problems. */

@@ -119,7 +119,7 @@ export class PageBuilder {
    */
   retarget(context: PageJobContext): PageBuilder {
     const next = new PageBuilder(context, this.highlighter, context.cache ? this.store : undefined);
-    if (JSON.stringify(context.markdown) === JSON.stringify(this.context.markdown)) next.renderer = this.renderer;
+    if (sameMarkdownSettings(context.markdown, this.context.markdown)) next.renderer = this.renderer;
     return next;
   }
 
@@ -248,4 +248,11 @@ export function pageChunk(data: PageData): string {
 /** A file-name-safe form of a route. */
 function routeSlug(route: string): string {
   return route === '/' ? 'index' : route.slice(1).replace(/[^a-zA-Z0-9_-]+/g, '_');
+}
+
+/** True when two markdown settings are equal; the route map (10,000 entries on a large site) compared entry by entry, not serialised. */
+function sameMarkdownSettings(a: PageJobContext['markdown'], b: PageJobContext['markdown']): boolean {
+  if (JSON.stringify({ ...a, routeOfFile: undefined }) !== JSON.stringify({ ...b, routeOfFile: undefined })) return false;
+  const files = Object.keys(a.routeOfFile);
+  return files.length === Object.keys(b.routeOfFile).length && files.every((file) => a.routeOfFile[file] === b.routeOfFile[file]);
 }

@@ -87,12 +87,13 @@ export class SiteSession {
     const markdown = applyChanges(state.files.markdown, changes.filter((change) => change.rel.endsWith('.md')));
     const categories = applyChanges(state.files.categories, changes.filter((change) => change.rel.endsWith('_category_.json')));
     const displayPrefix = state.context.markdown.displayPrefix;
-    const content = collectContent({ files: markdown, categories, sidebars: state.config.sidebars, homepageDoc: state.config.homepageDoc, displayPrefix });
+    const content = collectContent({ files: markdown, categories, sidebars: state.config.sidebars, homepageDoc: state.config.homepageDoc, displayPrefix }, state.content);
     const before = state.content.docs.map((doc) => doc.route);
     const after = content.docs.map((doc) => doc.route);
     if (before.length !== after.length || before.some((route, i) => route !== after[i])) return 'full';
 
-    const changedSidebars = new Set(Object.keys(content.sidebars).filter((id) => JSON.stringify(content.sidebars[id]) !== JSON.stringify(state.content.sidebars[id])));
+    // A sidebar collected again (one of its files changed) may still be the same.
+    const changedSidebars = new Set(Object.keys(content.sidebars).filter((id) => content.sidebars[id] !== state.content.sidebars[id] && JSON.stringify(content.sidebars[id]) !== JSON.stringify(state.content.sidebars[id])));
     const changedFiles = new Set(changes.map((change) => change.rel));
     const affected = content.docs.flatMap((doc, i) => (changedFiles.has(doc.rel) || changedSidebars.has(doc.sidebar) ? [i] : []));
     // Jobs for the affected pages only: the others keep their results.

@@ -62,13 +62,20 @@ describe('cli/build/content', () => {
     const first = collectContent({ ...options, files });
     // b.md saved with a new title and a position; the other file objects are passed again as they were.
     const saved = [...files.slice(0, 2), md('docs/b.md', 'title: Bee\nsidebar_position: 1'), files[3]!];
-    const again = collectContent({ ...options, files: saved });
+    const again = collectContent({ ...options, files: saved }, first);
     const fresh = collectContent({ ...options, files: saved.map((file) => ({ ...file })) });
     expect(again).toEqual(fresh);
+    // The wiki sidebar, none of whose files changed, is the previous one; the docs sidebar is made again.
+    expect(again.sidebars.wiki).toBe(first.sidebars.wiki);
+    expect(again.sidebars.docs).not.toBe(first.sidebars.docs);
     expect(again.sidebars.docs!.map((item) => item.label)).toEqual(['Docs home', 'Bee', 'A']);
     expect(again.docs.find((doc) => doc.rel === 'docs/a.md')!.prev).toEqual({ route: '/docs/b', label: 'Bee' });
     // The first tree's docs were not changed by the second collection.
     expect(first.docs.find((doc) => doc.rel === 'docs/a.md')!.prev).toEqual({ route: '/docs', label: 'Docs home' });
+    // A category file changed: every sidebar is made again.
+    const labelled = collectContent({ ...options, categories: [{ rel: 'wiki/_category_.json', text: '{ "label": "Wiki home" }' }], files: saved }, again);
+    expect(labelled.sidebars.wiki).not.toBe(again.sidebars.wiki);
+    expect(labelled).toEqual(collectContent({ ...options, categories: [{ rel: 'wiki/_category_.json', text: '{ "label": "Wiki home" }' }], files: saved.map((file) => ({ ...file })) }));
     // Other sidebars or another homepage read the same file objects anew.
     const moved = collectContent({ ...options, files: saved, sidebars: [{ id: 'all', label: 'All', dir: '.' }], homepageDoc: 'docs/a' });
     expect(moved.docs.map((doc) => [doc.route, doc.sidebar])).toEqual([
