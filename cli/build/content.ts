@@ -83,47 +83,47 @@ export function collectContent(options: CollectContentOptions, previous?: Conten
     throw new DocsError('content', [{ file: displayPrefix.replace(/\/$/, '') || '.', message: 'the content folder holds no markdown page', fix: 'add at least one `.md` file, e.g. `index.md`' }]);
   }
   const categoryMeta = readCategories(options.categories, displayPrefix, problems);
-  const docs: Doc[] = [];
-  /** The read each doc comes from, in the order of `docs`. */
-  const reads: FileRead[] = [];
+  /** The reads of the files that are pages, in file order: the docs' order. */
+  const reads: (FileRead & { doc: NonNullable<FileRead['doc']> })[] = [];
   for (const file of [...options.files].sort((a, b) => compareNames(a.rel, b.rel))) {
     const read = readFile(file, options);
     problems.push(...read.problems);
-    if (!read.doc) continue;
-    // A fresh object: the sidebar stage sets its breadcrumbs and neighbours.
-    docs.push({ ...read.doc, breadcrumbs: [] });
-    reads.push(read);
+    if (read.doc) reads.push(read as FileRead & { doc: NonNullable<FileRead['doc']> });
   }
-  const seen = new Map<string, Doc>();
-  for (const doc of docs) {
+  const seen = new Map<string, string>();
+  for (const { doc } of reads) {
     const other = seen.get(doc.route);
-    if (other) {
+    if (other !== undefined) {
       problems.push({
         file: displayPrefix + doc.rel,
-        message: `has the route ${doc.route}, which ${displayPrefix + other.rel} already has`,
+        message: `has the route ${doc.route}, which ${displayPrefix + other} already has`,
         fix: 'rename or move one of the two files, or give one a different `slug`',
       });
-    } else seen.set(doc.route, doc);
+    } else seen.set(doc.route, doc.rel);
   }
   if (problems.length > 0) throw new DocsError('content', problems);
-  const bySidebar = new Map<string, { docs: Doc[]; reads: FileRead[] }>(options.sidebars.map((sidebar) => [sidebar.id, { docs: [], reads: [] }]));
-  docs.forEach((doc, i) => {
-    const own = bySidebar.get(doc.sidebar)!;
-    own.docs.push(doc);
-    own.reads.push(reads[i]!);
-  });
+  // Each sidebar's pages, by their place in `reads`.
+  const bySidebar = new Map<string, number[]>(options.sidebars.map((sidebar) => [sidebar.id, []]));
+  reads.forEach((read, at) => bySidebar.get(read.doc.sidebar)!.push(at));
   const before = previous && builds.get(previous);
   const sameCategories = before !== undefined && sameItems(before.categories, options.categories);
+  // Fresh objects, with every field from the start (the sidebar stage sets breadcrumbs and neighbours).
+  const docs: Doc[] = new Array(reads.length);
   const sidebars: Record<string, SidebarItem[]> = {};
+  const made = new Map<string, { docs: Doc[]; reads: FileRead[] }>();
   for (const sidebar of options.sidebars) {
-    const own = bySidebar.get(sidebar.id)!;
+    const places = bySidebar.get(sidebar.id)!;
+    const own = { docs: places.map((at): Doc => (docs[at] = { ...reads[at]!.doc, breadcrumbs: [], prev: undefined, next: undefined })), reads: places.map((at) => reads[at]!) };
+    made.set(sidebar.id, own);
     const old = before?.sidebars.get(sidebar.id);
     if (sameCategories && old && previous!.sidebars[sidebar.id] && sameItems(old.reads, own.reads)) {
       // The same files read the same way: the same tree, breadcrumbs and neighbours.
       sidebars[sidebar.id] = previous!.sidebars[sidebar.id]!;
       own.docs.forEach((doc, i) => {
         const { breadcrumbs, prev, next } = old.docs[i]!;
-        Object.assign(doc, { breadcrumbs }, prev && { prev }, next && { next });
+        doc.breadcrumbs = breadcrumbs;
+        doc.prev = prev;
+        doc.next = next;
       });
       continue;
     }
@@ -133,7 +133,7 @@ export function collectContent(options: CollectContentOptions, previous?: Conten
   const routeOfFile: Record<string, string> = {};
   for (const doc of docs) routeOfFile[doc.rel] = doc.route;
   const tree = { docs, sidebars, routeOfFile };
-  builds.set(tree, { categories: options.categories, sidebars: bySidebar });
+  builds.set(tree, { categories: options.categories, sidebars: made });
   return tree;
 }
 

@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { collectContent, type SourceFile } from '../build/content';
-import { checkResults, jobsOf, manifestOf, nameGeneratedSources, searchInputOf, writeSearchIndex, type SiteState } from '../build/index';
+import { checkResults, jobsOf, manifestText, nameGeneratedSources, searchInputOf, writeSearchIndex, type SiteState } from '../build/index';
 import { searchIndexFilesInSlices } from '../build/search/index';
 import { PageBuilder, type PageResult } from '../build/page-job';
 import type { Diagnostic } from '../util/errors';
@@ -116,7 +116,7 @@ export class SiteSession {
           renameSync(join(scratch, file), target);
         }
       }
-      writeFileSync(join(this.outDir, 'manifest.json'), JSON.stringify(manifestOf(state.config, content, results)));
+      writeFileSync(join(this.outDir, 'manifest.json'), manifestText(state.config, content, results));
       this.builder = builder;
       this.state = { ...state, files: { markdown, categories }, content, results };
       return { routes: affected.map((i) => content.docs[i]!.route), warnings, seconds: (performance.now() - started) / 1000 };
