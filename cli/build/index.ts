@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { SHELL_DIR } from '../serve/gate';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { HydrationData, LastUpdated, Manifest } from '../../runtime/manifest';
+import type { HydrationData, LastUpdated, Manifest, SidebarItem } from '../../runtime/manifest';
 import { versionHeaderValue } from '../../runtime/auth/http';
 import type { ResolvedConfig } from './config';
 import { loadSpecs } from './openapi/load';
@@ -387,8 +387,9 @@ function manifestRoute(doc: ContentTree['docs'][number], result: PageResult): Ma
   return { path: doc.route, id: doc.id, sidebar: doc.sidebar, title: doc.title, data: result.dataUrl, mermaid: result.mermaid };
 }
 
-/** Serialised parts of `manifest.json`: each route's by its page result, each sidebar's by its tree. */
-const manifestParts = new WeakMap<object, { text: string; doc?: string }>();
+/** Serialised parts of `manifest.json`: each route's by its page result (with the doc it was made with), each sidebar's by its tree. */
+const routeParts = new WeakMap<PageResult, { doc: ContentTree['docs'][number]; text: string }>();
+const sidebarParts = new WeakMap<SidebarItem[], string>();
 
 /**
  * The text of `manifest.json`: `JSON.stringify(manifestOf(…))`, made of parts kept from the last call
@@ -396,15 +397,22 @@ const manifestParts = new WeakMap<object, { text: string; doc?: string }>();
  * did not touch: at 10,000 pages serialising every route took 40 ms of each save).
  */
 export function manifestText(config: ResolvedConfig, content: ContentTree, results: PageResult[]): string {
-  const part = (key: object, make: () => unknown, doc?: string): string => {
-    const known = manifestParts.get(key);
-    if (known && known.doc === doc) return known.text;
-    const text = JSON.stringify(make());
-    manifestParts.set(key, { text, doc });
-    return text;
-  };
-  const routes = content.docs.map((doc, i) => part(results[i]!, () => manifestRoute(doc, results[i]!), `${doc.route}\0${doc.id}\0${doc.sidebar}\0${doc.title}`));
-  const sidebars = Object.entries(content.sidebars).map(([id, items]) => `${JSON.stringify(id)}:${part(items, () => items)}`);
+  const routes: string[] = new Array(content.docs.length);
+  for (let i = 0; i < routes.length; i++) {
+    const doc = content.docs[i]!;
+    const known = routeParts.get(results[i]!);
+    if (known?.doc === doc) {
+      routes[i] = known.text;
+      continue;
+    }
+    routes[i] = JSON.stringify(manifestRoute(doc, results[i]!));
+    routeParts.set(results[i]!, { doc, text: routes[i]! });
+  }
+  const sidebars = Object.entries(content.sidebars).map(([id, items]) => {
+    let text = sidebarParts.get(items);
+    if (text === undefined) sidebarParts.set(items, (text = JSON.stringify(items)));
+    return `${JSON.stringify(id)}:${text}`;
+  });
   return `{"version":${JSON.stringify(config.site.version)},"locale":${JSON.stringify(config.site.locale)},"routes":[${routes.join(',')}],"sidebars":{${sidebars.join(',')}}}`;
 }
 

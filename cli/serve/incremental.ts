@@ -7,7 +7,7 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { collectContent, type SourceFile } from '../build/content';
+import { collectContent, withBodies, type ContentTree, type SourceFile } from '../build/content';
 import { checkResults, jobsOf, manifestText, nameGeneratedSources, searchInputOf, writeSearchIndex, type SiteState } from '../build/index';
 import { searchIndexFilesInSlices } from '../build/search/index';
 import { PageBuilder, type PageResult } from '../build/page-job';
@@ -30,13 +30,25 @@ export interface UpdateReport {
   seconds: number;
 }
 
-function applyChanges(files: SourceFile[], changes: ContentChange[]): SourceFile[] {
-  const byRel = new Map(files.map((file) => [file.rel, file]));
-  for (const change of changes) {
-    if (change.text === null) byRel.delete(change.rel);
-    else byRel.set(change.rel, { rel: change.rel, text: normaliseText(change.text) });
+/** Each file's place in a list of files, made once per list. */
+const placesOf = new WeakMap<SourceFile[], Map<string, number>>();
+
+/** `files` with the changes applied, and the saved files' new objects (the others stay the same objects). */
+function applyChanges(files: SourceFile[], changes: ContentChange[]): { files: SourceFile[]; saved: SourceFile[] } {
+  let places = placesOf.get(files);
+  if (!places) placesOf.set(files, (places = new Map(files.map((file, at) => [file.rel, at]))));
+  const saved = changes.flatMap((change) => (change.text === null ? [] : [{ rel: change.rel, text: normaliseText(change.text) }]));
+  if (changes.every((change) => change.text !== null && places.has(change.rel))) {
+    // Saves of files that were there: each takes its file's place, so the list keeps its places.
+    const next = [...files];
+    for (const file of saved) next[places.get(file.rel)!] = file;
+    placesOf.set(next, places);
+    return { files: next, saved };
   }
-  return [...byRel.values()];
+  const byRel = new Map(files.map((file) => [file.rel, file]));
+  for (const change of changes) if (change.text === null) byRel.delete(change.rel);
+  for (const file of saved) byRel.set(file.rel, file);
+  return { files: [...byRel.values()], saved };
 }
 
 /** A built site that can take content changes. */
@@ -84,18 +96,28 @@ export class SiteSession {
     // A refresh of the index under way describes the site before this change.
     this.searchRuns++;
     const { state } = this;
-    const markdown = applyChanges(state.files.markdown, changes.filter((change) => change.rel.endsWith('.md')));
-    const categories = applyChanges(state.files.categories, changes.filter((change) => change.rel.endsWith('_category_.json')));
+    const mdChanges = changes.filter((change) => change.rel.endsWith('.md'));
+    const categoryChanges = changes.filter((change) => change.rel.endsWith('_category_.json'));
+    const { files: markdown, saved } = applyChanges(state.files.markdown, mdChanges);
+    const categories = categoryChanges.length > 0 ? applyChanges(state.files.categories, categoryChanges).files : state.files.categories;
     const displayPrefix = state.context.markdown.displayPrefix;
-    const content = collectContent({ files: markdown, categories, sidebars: state.config.sidebars, homepageDoc: state.config.homepageDoc, displayPrefix }, state.content);
-    const before = state.content.docs.map((doc) => doc.route);
-    const after = content.docs.map((doc) => doc.route);
-    if (before.length !== after.length || before.some((route, i) => route !== after[i])) return 'full';
-
-    // A sidebar collected again (one of its files changed) may still be the same.
-    const changedSidebars = new Set(Object.keys(content.sidebars).filter((id) => content.sidebars[id] !== state.content.sidebars[id] && JSON.stringify(content.sidebars[id]) !== JSON.stringify(state.content.sidebars[id])));
-    const changedFiles = new Set(changes.map((change) => change.rel));
-    const affected = content.docs.flatMap((doc, i) => (changedFiles.has(doc.rel) || changedSidebars.has(doc.sidebar) ? [i] : []));
+    const options = { files: markdown, categories, sidebars: state.config.sidebars, homepageDoc: state.config.homepageDoc, displayPrefix };
+    // A save that changed bodies alone (the usual one) touches nothing but its own pages.
+    const bodies = categoryChanges.length === 0 && saved.length === mdChanges.length ? withBodies(state.content, saved, options) : undefined;
+    let content: ContentTree;
+    let affected: number[];
+    if (bodies) {
+      ({ tree: content, changed: affected } = bodies);
+    } else {
+      content = collectContent(options, state.content);
+      const before = state.content.docs.map((doc) => doc.route);
+      const after = content.docs.map((doc) => doc.route);
+      if (before.length !== after.length || before.some((route, i) => route !== after[i])) return 'full';
+      // A sidebar collected again (one of its files changed) may still be the same.
+      const changedSidebars = new Set(Object.keys(content.sidebars).filter((id) => content.sidebars[id] !== state.content.sidebars[id] && JSON.stringify(content.sidebars[id]) !== JSON.stringify(state.content.sidebars[id])));
+      const changedFiles = new Set(changes.map((change) => change.rel));
+      affected = content.docs.flatMap((doc, i) => (changedFiles.has(doc.rel) || changedSidebars.has(doc.sidebar) ? [i] : []));
+    }
     // Jobs for the affected pages only: the others keep their results.
     const jobs = jobsOf({ content: { ...content, docs: affected.map((i) => content.docs[i]!) }, config: state.config, lastUpdates: state.lastUpdates, api: state.api });
 

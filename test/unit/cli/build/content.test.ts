@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectContent, routeOf } from '../../../../cli/build/content';
+import { collectContent, routeOf, withBodies } from '../../../../cli/build/content';
 import { DocsError } from '../../../../cli/util/errors';
 
 const sidebars = [
@@ -84,6 +84,29 @@ describe('cli/build/content', () => {
       ['/docs', 'all'],
       ['/wiki/w', 'all'],
     ]);
+  });
+
+  it('takes a save that changed bodies alone without collecting again, and refuses any other', () => {
+    const files = [md('docs/index.md', 'title: Docs home'), md('docs/a.md', 'title: A', 'Old body.'), md('wiki/w.md', 'title: W')];
+    const options = { categories: [], sidebars, displayPrefix: 'content/' };
+    const first = collectContent({ ...options, files });
+    const body = md('docs/a.md', 'title: A', 'New body.');
+    const saved = withBodies(first, [body], { ...options, files: [files[0]!, body, files[2]!] })!;
+    const at = first.docs.findIndex((doc) => doc.rel === 'docs/a.md');
+    expect(saved.changed).toEqual([at]);
+    expect(saved.tree.docs[at]!.body).toContain('New body.');
+    expect(saved.tree.sidebars).toBe(first.sidebars);
+    expect(saved.tree.docs.filter((doc, i) => doc !== first.docs[i])).toEqual([saved.tree.docs[at]]);
+    expect(saved.tree).toEqual(collectContent({ ...options, files: [files[0]!, body, files[2]!].map((file) => ({ ...file })) }));
+    // What a sidebar or route shows, a problem, or a file that was not there: collected again.
+    for (const file of [md('docs/a.md', 'title: Renamed'), md('docs/a.md', 'title: A\nsidebar_position: 3'), md('docs/a.md', 'title: A\nslug: /moved'), md('docs/a.md', 'title: [unclosed'), md('docs/new.md', 'title: New')]) {
+      expect(withBodies(saved.tree, [file], { ...options, files: [...files, file] }), file.text).toBeUndefined();
+    }
+    // A tree made that way is a previous tree like any other: the sidebars of unchanged files are kept.
+    const renamed = md('docs/a.md', 'title: Renamed', 'New body.');
+    const again = collectContent({ ...options, files: [files[0]!, renamed, files[2]!] }, saved.tree);
+    expect(again.sidebars.wiki).toBe(first.sidebars.wiki);
+    expect(again.sidebars.docs!.map((item) => item.label)).toEqual(['Docs home', 'Renamed']);
   });
 
   it('collects every problem before failing: duplicates, outsiders and bad category files', () => {
