@@ -19,7 +19,7 @@ import { loadConfig } from './config-file';
 import { collectContent, type ContentTree } from './content';
 import { readContentFolder, type ContentFiles } from './sources';
 import { readLastUpdates } from './git';
-import { checkLinks } from './links';
+import { checkLinks, type LinkReport } from './links';
 import { isActiveSection } from '../../runtime/routing';
 import { SEARCH_DIR, SEARCH_ENTRY, searchIndex, type SearchInput } from './search/index';
 import type { SearchBlock, SearchPage } from '../../runtime/search/format';
@@ -433,13 +433,13 @@ export function nameGeneratedSources(results: PageResult[], source: Map<string, 
   }
 }
 
-/** Link checks over every page; throws a `DocsError` with every error, returns the sorted warnings. */
-export function checkResults(results: PageResult[]): Diagnostic[] {
-  const errors = results.flatMap((result) => result.errors);
-  const warnings = results.flatMap((result) => result.warnings);
-  const linkReport = checkLinks(results);
-  errors.push(...linkReport.errors);
-  warnings.push(...linkReport.warnings);
+/**
+ * Link checks over every page; throws a `DocsError` with every error, returns the sorted warnings.
+ * `links` is the pages' link report when the caller has it (`docs serve` keeps a `LinkChecker`).
+ */
+export function checkResults(results: PageResult[], links: LinkReport = checkLinks(results)): Diagnostic[] {
+  const errors = [...results.flatMap((result) => result.errors), ...links.errors];
+  const warnings = [...results.flatMap((result) => result.warnings), ...links.warnings];
   if (errors.length > 0) throw new DocsError('content', sortDiagnostics(errors));
   return sortDiagnostics(warnings);
 }

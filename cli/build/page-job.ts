@@ -253,6 +253,7 @@ function routeSlug(route: string): string {
 /** True when two markdown settings are equal; the route map (10,000 entries on a large site) compared entry by entry, not serialised. */
 function sameMarkdownSettings(a: PageJobContext['markdown'], b: PageJobContext['markdown']): boolean {
   if (JSON.stringify({ ...a, routeOfFile: undefined }) !== JSON.stringify({ ...b, routeOfFile: undefined })) return false;
+  if (a.routeOfFile === b.routeOfFile) return true;
   const files = Object.keys(a.routeOfFile);
   return files.length === Object.keys(b.routeOfFile).length && files.every((file) => a.routeOfFile[file] === b.routeOfFile[file]);
 }

@@ -11,6 +11,7 @@ import { collectContent, withBodies, type ContentTree, type SourceFile } from '.
 import { checkResults, jobsOf, manifestText, nameGeneratedSources, searchInputOf, writeSearchIndex, type SiteState } from '../build/index';
 import { searchIndexFilesInSlices } from '../build/search/index';
 import { PageBuilder, type PageResult } from '../build/page-job';
+import { LinkChecker } from '../build/links';
 import type { Diagnostic } from '../util/errors';
 import { normaliseText } from '../build/sources';
 
@@ -65,6 +66,9 @@ export class SiteSession {
     const files = await searchIndexFilesInSlices(searchInputOf(this.state.config, this.state.content, this.state.results), () => run !== this.searchRuns);
     if (files) writeSearchIndex(this.outDir, files);
   }
+
+  /** The link checks of the pages as they are, kept between saves. */
+  private links?: LinkChecker;
 
   /** Counts the refreshes started and the updates applied: a refresh older than the last count gives up. */
   private searchRuns = 0;
@@ -128,7 +132,9 @@ export class SiteSession {
       const results: PageResult[] = [...state.results];
       for (const [n, i] of affected.entries()) results[i] = await builder.build(jobs[n]!);
       nameGeneratedSources(results, state.api.source, displayPrefix);
-      const warnings = checkResults(results);
+      // Only the re-rendered pages and the pages linking to their anchors are checked again.
+      this.links ??= new LinkChecker(state.results);
+      const warnings = checkResults(results, this.links.update(state.results, results, affected));
       for (const i of affected) {
         for (const file of results[i]!.files) {
           // An image two changed pages share is moved once.
@@ -142,6 +148,10 @@ export class SiteSession {
       this.builder = builder;
       this.state = { ...state, files: { markdown, categories }, content, results };
       return { routes: affected.map((i) => content.docs[i]!.route), warnings, seconds: (performance.now() - started) / 1000 };
+    } catch (error) {
+      // The checker saw the pages of an update that did not happen: the next one starts afresh.
+      this.links = undefined;
+      throw error;
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }

@@ -189,8 +189,9 @@ describe('the index of a large site', () => {
 
   it('is made the same in slices (docs serve), and a slice run gives up once superseded', async () => {
     expect(await searchIndexFilesInSlices(pages, () => false)).toEqual(files);
+    // Slices of 0 ms: a pause after every step, and the question asked after each.
     let pauses = 0;
-    expect(await searchIndexFilesInSlices(pages, () => ++pauses > 3)).toBeUndefined();
+    expect(await searchIndexFilesInSlices(pages, () => ++pauses > 3, 0)).toBeUndefined();
     expect(pauses).toBe(4);
   });
 

@@ -68,6 +68,29 @@ describe('docs serve', () => {
     events.close();
   });
 
+  it('checks links after a save: a broken one fails the update, a lost anchor warns on the page linking to it', async () => {
+    const events = openEvents(server.url);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const zebra = join(site, 'content', 'guide', 'zebra.md');
+    const faq = join(site, 'content', 'guide', 'faq.md');
+    const zebraText = readFileSync(zebra, 'utf8');
+    const faqText = readFileSync(faq, 'utf8');
+    writeFileSync(zebra, `${zebraText}\nSee [the old page](/guide/nowhere).\n`);
+    expect((await events.next('build-error')).data.errors!.join('\n')).toMatch(/content\/guide\/zebra\.md:\d+:\d+: broken link → \/guide\/nowhere/);
+    // The page links to a heading of zebra.md that zebra.md then loses.
+    writeFileSync(zebra, `${zebraText}\n## Stripes\n\nBlack and white.\n`);
+    await events.next('reload');
+    writeFileSync(faq, `${faqText}\nSee [the stripes](/guide/zebra#stripes).\n`);
+    await events.next('reload');
+    expect(server.output()).not.toContain('has no heading with the id "stripes"');
+    writeFileSync(zebra, zebraText);
+    await events.next('reload');
+    expect(server.output()).toMatch(/warning content\/guide\/faq\.md:\d+:\d+: link → \/guide\/zebra#stripes: \/guide\/zebra has no heading with the id "stripes"/);
+    writeFileSync(faq, faqText);
+    await events.next('reload');
+    events.close();
+  });
+
   it('shows a broken file in the overlay, keeps serving the last good page, and clears once fixed', async () => {
     const events = openEvents(server.url);
     await new Promise((resolve) => setTimeout(resolve, 200));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseGitLog } from '../../../../cli/build/git';
-import { checkLinks } from '../../../../cli/build/links';
+import { checkLinks, LinkChecker } from '../../../../cli/build/links';
 
 describe('cli/build/links', () => {
   const link = (route: string, hash?: string) => ({ file: 'content/a.md', line: 3, column: 5, route, hash, written: route + (hash ? `#${hash}` : '') });
@@ -20,6 +20,27 @@ describe('cli/build/links', () => {
     ]);
     expect(report.errors).toEqual([]);
     expect(report.warnings.map((w) => w.message)).toEqual(['link → #nope: /a has no heading with the id "nope"', 'link → /b#gone: /b has no heading with the id "gone"']);
+  });
+
+  it('after a save, reports what checking every page again would: the saved page and the anchors others link to', () => {
+    const before = [
+      { route: '/a', links: [link('/b', 'here'), link('/c')], ids: ['top'] },
+      { route: '/b', links: [link('/a', 'top')], ids: ['here'] },
+      { route: '/c', links: [link('/b', 'later')], ids: [] },
+    ];
+    const checker = new LinkChecker(before);
+    expect(checker.report()).toEqual(checkLinks(before));
+    // /b loses the heading "here" and gains "later", and now links to a page that does not exist.
+    const saved = [before[0]!, { route: '/b', links: [link('/gone')], ids: ['later'] }, before[2]!];
+    const report = checker.update(before, saved, [1]);
+    expect(report).toEqual(checkLinks(saved));
+    expect(report.errors.map((e) => e.message)).toEqual(['broken link → /gone: no page has the route /gone']);
+    expect(report.warnings.map((w) => w.message)).toEqual(['link → /b#here: /b has no heading with the id "here"']);
+    // /a saved again without its anchor link: its warning goes, and a later save of /b no longer rechecks it.
+    const again = [{ route: '/a', links: [link('/c')], ids: ['top'] }, saved[1]!, saved[2]!];
+    expect(checker.update(saved, again, [0])).toEqual(checkLinks(again));
+    const third = [again[0]!, { route: '/b', links: [], ids: [] }, again[2]!];
+    expect(checker.update(again, third, [1])).toEqual(checkLinks(third));
   });
 });
 
