@@ -50,7 +50,7 @@ export function readContentFolder(dir: string, displayPrefix: string): ContentFi
   const problems: Diagnostic[] = [];
   let rootReal: string;
   try {
-    rootReal = realpathSync(dir);
+    rootReal = realpathSync.native(dir);
   } catch {
     return files;
   }
@@ -83,7 +83,8 @@ export function readContentFolder(dir: string, displayPrefix: string): ContentFi
       if (isDirectory) {
         let real: string;
         try {
-          real = realpathSync(path);
+          // One system call (the JavaScript realpath stats every component of the path).
+          real = realpathSync.native(path);
         } catch (error) {
           problems.push({ file: display, message: readFailure(error), fix: 'fix or delete the symbolic link' });
           continue;

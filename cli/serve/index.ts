@@ -155,7 +155,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     // The first build is the one a writer waits for: a live line on a terminal shows how far it is.
     session?.dispose();
     const progress = createProgressLine(process.stderr, !built && options.progress !== false);
-    const report = await buildSite({ root, outDir, env, workerUrl: options.workerUrl, onProgress: progress.update, gate: options.gate, searchBlocks: true }).finally(progress.clear);
+    const report = await buildSite({ root, outDir, env, workerUrl: options.workerUrl, onProgress: progress.update, gate: options.gate, searchBlocks: true, keepSources: true }).finally(progress.clear);
     session = new SiteSession(report.state);
     outDir = report.outDir;
     built = true;
