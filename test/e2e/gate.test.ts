@@ -23,6 +23,9 @@ describe('the runtime behind the gate', () => {
     await page.goto(`${site.origin}/backend/onboarding/git`);
     await waitForHydration(page);
     expect(await page.locator('.layout').isVisible()).toBe(true);
+    // The prefetches of the links in view are done first: one sent after the cookie is gone gets a
+    // 401 and rightly shows the login screen before the click (on a busy machine it did, by chance).
+    await page.waitForLoadState('networkidle');
     // The cookie expires (the browser drops it) while the stored credentials remain.
     await page.context().clearCookies();
     await page.locator('.navbar-items a', { hasText: 'Infrastructure' }).click();
