@@ -51,14 +51,15 @@ export async function ensureCliBuilt() {
       build({ ...shared, entryPoints: { main: join(root, 'cli/main.ts') }, outdir: staging, packages: 'external' }),
       // The render worker carries its dependencies in one file: a thread loads it in a third of the
       // time it takes to resolve and load the markdown pipeline's few hundred modules one by one,
-      // and every cold build waits for its workers to load. Mermaid is only ever imported in the
-      // browser; CommonJS dependencies (React's server renderer) get a `require` of their own.
+      // and every cold build waits for its workers to load. CommonJS dependencies (React's server renderer) get a `require` of their own.
       build({
         ...shared,
         entryPoints: { worker: join(root, 'cli/build/worker.ts') },
         outdir: join(staging, 'worker'),
         // lmdb is a native addon: it is loaded from node_modules, not bundled.
-        external: ['mermaid', 'lmdb'],
+        // Mermaid (loaded by the first diagram, to know its size) and the DOMPurify it sanitises with
+        // stay shared node_modules packages: cli/build/markdown/diagrams.ts stubs that very DOMPurify.
+        external: ['mermaid', 'dompurify', 'lmdb'],
         banner: { js: "import { createRequire as __docsCreateRequire } from 'node:module'; const require = __docsCreateRequire(import.meta.url);" },
       }),
     ]);
@@ -73,6 +74,8 @@ export async function ensureCliBuilt() {
       }
     };
     hashTree(staging);
+    // Mermaid is not bundled but decides the diagrams' reserved boxes: its version is part of the key.
+    hasher.update(readFileSync(join(root, 'node_modules/mermaid/package.json')));
     writeFileSync(join(staging, 'stamp.json'), JSON.stringify({ newest, version: hasher.digest('hex') }));
     mkdirSync(dirname(outDir), { recursive: true });
     rmSync(outDir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 /**
- * Mermaid diagrams: `div.mermaid[data-mermaid]` holds the diagram source (pre-rendered as text, so it is
- * readable before this chunk arrives). Each is drawn in the current colour mode and drawn again when
- * the mode changes.
+ * Mermaid diagrams: `div.mermaid > div.mermaid-frame[data-mermaid]` holds the diagram source
+ * (pre-rendered as text, so it is readable before this chunk arrives) in a box the size the diagram
+ * will be drawn at. Each is drawn in the current colour mode and drawn again when the mode changes.
  */
 import mermaid from 'mermaid';
 
@@ -24,6 +24,14 @@ async function draw(element: Element, mode: 'dark' | 'default'): Promise<void> {
   try {
     const { svg } = await mermaid.render(id, source);
     element.innerHTML = svg;
+    // The frame's box was reserved by the build (cli/build/markdown/diagrams.ts): the drawing fills it,
+    // scaled to fit, instead of taking mermaid's own size, so nothing on the page moves.
+    const drawn = element.querySelector('svg');
+    if (drawn && element.hasAttribute('style')) {
+      drawn.style.maxWidth = 'none';
+      drawn.setAttribute('width', '100%');
+      drawn.setAttribute('height', '100%');
+    }
     element.setAttribute('data-mermaid-theme', mode);
   } catch (error) {
     // A diagram with a syntax error stays readable as its source, with the reason beside it.

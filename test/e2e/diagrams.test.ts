@@ -1,11 +1,12 @@
 /**
  * Diagrams drawn right (issue 15): every mermaid diagram of the portal, in both colour modes, draws
  * without an error and with every label inside its box — labels are measured in the font they are
- * drawn in.
+ * drawn in — and into the box the build reserved for it, so nothing on the page moves when it appears.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { openPage, usePortal, waitForHydration } from '../support/browser';
 
 const portal = usePortal();
@@ -87,6 +88,73 @@ describe('mermaid diagrams', () => {
       expect(problems).toEqual([]);
       // The check looked at real labels, not at nothing.
       expect(labels).toBeGreaterThan(100);
+    });
+  }
+
+  /** Where each diagram and the element after it are, and how large each drawing is against mermaid's own size. */
+  async function layoutOf(page: Page) {
+    return page.evaluate(() =>
+      [...document.querySelectorAll('[data-mermaid]')].map((frame) => {
+        const block = frame.closest('.mermaid')!;
+        const rect = frame.getBoundingClientRect();
+        const svg = frame.querySelector('svg');
+        const view = svg?.viewBox.baseVal;
+        // Mermaid alone draws a diagram at its own size, narrowed to the column when wider than it.
+        const column = block.clientWidth - parseFloat(getComputedStyle(block).paddingLeft) - parseFloat(getComputedStyle(block).paddingRight);
+        const scale = view && view.width > 0 ? Math.min(rect.width / view.width, rect.height / view.height) / Math.min(1, column / view.width) : undefined;
+        return {
+          reserved: frame.hasAttribute('style'),
+          top: rect.top + scrollY,
+          height: rect.height,
+          width: rect.width,
+          next: (block.nextElementSibling?.getBoundingClientRect().top ?? NaN) + scrollY,
+          page: document.documentElement.scrollHeight,
+          scale,
+        };
+      }),
+    );
+  }
+
+  for (const width of [390, 1280]) {
+    it(`reserves each diagram's box in the built page: nothing moves when it is drawn, or redrawn in the other mode (${width} px)`, async () => {
+      const page = await openPage(portal.browser, { viewport: { width, height: 900 } });
+      const moved: string[] = [];
+      const scales: number[] = [];
+      for (const route of diagramRoutes(portal.site.dist)) {
+        // The diagram chunk is held back until the page, as built, has been measured.
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => (release = resolve));
+        await page.route(/\/assets\/chunks\/mermaid\.[^/]+\.js$/, async (request) => {
+          await held;
+          await request.continue();
+        });
+        await page.goto(portal.site.origin + route);
+        await waitForHydration(page);
+        const before = await layoutOf(page);
+        release();
+        await page.waitForFunction(() => [...document.querySelectorAll('[data-mermaid]')].every((element) => element.hasAttribute('data-mermaid-theme')), undefined, { timeout: 20_000 });
+        const drawn = await layoutOf(page);
+        await page.evaluate(() => document.documentElement.setAttribute('data-theme', document.documentElement.dataset.theme === 'light' ? 'dark' : 'light'));
+        await page.waitForFunction(() => [...document.querySelectorAll('[data-mermaid]')].every((element) => element.getAttribute('data-mermaid-theme') === (document.documentElement.dataset.theme === 'light' ? 'default' : 'dark')), undefined, { timeout: 20_000 });
+        const redrawn = await layoutOf(page);
+        await page.unroute(/\/assets\/chunks\/mermaid\.[^/]+\.js$/);
+        before.forEach((built, i) => {
+          if (!built.reserved) moved.push(`${route} #${i}: no box reserved`);
+          for (const [when, after] of [['drawn', drawn[i]!], ['redrawn', redrawn[i]!]] as const) {
+            for (const key of ['top', 'height', 'width', 'next', 'page'] as const) {
+              if (Math.abs(after[key] - built[key]) > 0.5) moved.push(`${route} #${i} ${when}: ${key} ${built[key].toFixed(1)} → ${after[key].toFixed(1)}`);
+            }
+          }
+          scales.push(drawn[i]!.scale ?? NaN);
+        });
+      }
+      await page.context().close();
+      expect(moved).toEqual([]);
+      expect(scales.length).toBeGreaterThanOrEqual(20);
+      // The estimate is close to mermaid's drawing: no diagram is drawn at less than 70 % or more than
+      // 140 % of the size mermaid alone would give it.
+      const off = scales.filter((scale) => !(scale >= 0.7 && scale <= 1.4));
+      expect(off).toEqual([]);
     });
   }
 });

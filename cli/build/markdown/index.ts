@@ -31,6 +31,8 @@ import { markdownComponents } from '../../../runtime/components/markdown/markdow
 import type { Diagnostic } from '../../util/errors';
 import { normaliseAdmonitionTitles, remarkAdmonitions } from './plugins/admonitions';
 import { collectLanguages, renderFence } from './plugins/code';
+import { measureDiagrams, type DiagramBox } from './diagrams';
+import type { Code } from 'mdast';
 import { sanitizeRawHtml } from './plugins/raw-html';
 import { removeUnsafeUrls } from './plugins/safe-urls';
 import { remarkTabs } from './plugins/tabs';
@@ -116,11 +118,12 @@ export async function createMarkdownRenderer(options: MarkdownOptions, started?:
       const loaded = new Set(highlighter.getLoadedLanguages());
       const missing = [...collectLanguages(mdast)].filter((lang) => !loaded.has(lang));
       if (missing.length > 0) await highlighter.loadLanguage(...(missing as never[]));
+      const diagrams = /mermaid/i.test(source) ? await measureDiagrams(mdast, file, warnings) : new Map<Code, DiagramBox>();
       let hasMermaid = false;
       const hast = toHast(mdast, {
         allowDangerousHtml: true,
         handlers: {
-          code: (_state, node) => renderFence(node, { highlighter, theme: options.codeTheme, file, warnings, onMermaid: () => (hasMermaid = true) }),
+          code: (_state, node) => renderFence(node, { highlighter, theme: options.codeTheme, file, warnings, onMermaid: () => (hasMermaid = true), diagramBox: (node) => diagrams.get(node) }),
         },
       }) as HastRoot;
       const safe = sanitizeRawHtml(hast, (tree) => removeUnsafeUrls(tree, file, warnings), source);

@@ -9,6 +9,7 @@ import type { HighlighterGeneric, ThemedToken } from 'shiki';
 import { bundledLanguages, getTokenStyleObject, stringifyTokenStyle } from 'shiki';
 import { walk } from '../walk';
 import type { Diagnostic } from '../../../util/errors';
+import type { DiagramBox } from '../diagrams';
 
 /** Languages shiki renders as plain text without a grammar. */
 const PLAIN = new Set(['text', 'txt', 'plain', 'plaintext', '']);
@@ -59,6 +60,8 @@ export interface CodeHandlerOptions {
   warnings: Diagnostic[];
   /** Set to true when the page holds a mermaid diagram. */
   onMermaid: () => void;
+  /** The box reserved for a mermaid fence (cli/build/markdown/diagrams.ts), when it parses. */
+  diagramBox?: (node: Code) => DiagramBox | undefined;
 }
 
 /** Builds the hast of one fence. */
@@ -66,7 +69,16 @@ export function renderFence(node: Code, options: CodeHandlerOptions): Element {
   const meta = parseFenceMeta(node.lang, node.meta);
   if (meta.lang === 'mermaid') {
     options.onMermaid();
-    return { type: 'element', tagName: 'div', properties: { className: ['mermaid'], dataMermaid: '' }, children: [{ type: 'text', value: node.value }] };
+    // The frame holds the source until the runtime draws the diagram into it; its box is the size the
+    // diagram will be drawn at, so nothing below it moves when it is.
+    const box = options.diagramBox?.(node);
+    const frame: Element = {
+      type: 'element',
+      tagName: 'div',
+      properties: { className: ['mermaid-frame'], dataMermaid: '', ...(box ? { style: `aspect-ratio:${box.width}/${box.height};max-width:${box.width}px` } : {}) },
+      children: [{ type: 'text', value: node.value }],
+    };
+    return { type: 'element', tagName: 'div', properties: { className: ['mermaid'] }, children: [frame] };
   }
   let lang = meta.lang;
   if (!isKnownLanguage(lang)) {
