@@ -1,6 +1,7 @@
 /**
  * Accessibility (issue 15): axe-core finds no serious or critical violation of WCAG 2.2 A/AA on the
- * login screen, a doc page, an API page, the not-found page and the drawer, in both colour modes.
+ * login screen, a doc page, a page with diagrams, an API page, the not-found page and the drawer, in
+ * both colour modes.
  * Colour contrast of text, links and code tokens is part of it.
  */
 import { readFileSync } from 'node:fs';
@@ -49,6 +50,7 @@ const PAGES: [string, string][] = [
   ['doc page', '/backend/onboarding/git'],
   ['doc page with tables and admonitions', '/internal-wiki/secretaris'],
   ['API page', '/backend/api/user-authentication/user-login'],
+  ['doc page with drawn diagrams', '/24urenloop/deployment/overview'],
   ['not-found page', '/no/such/page'],
 ];
 
@@ -69,6 +71,8 @@ describe('accessibility (axe-core, WCAG 2.2 AA)', () => {
         await page.goto(portal.site.origin + path);
         await waitForHydration(page);
         expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+        // Diagrams are checked as drawn, not as their source.
+        await page.waitForFunction(() => [...document.querySelectorAll('[data-mermaid]')].every((element) => element.hasAttribute('data-mermaid-theme')), undefined, { timeout: 20_000 });
         problems.push(...describeFindings(name, await seriousViolations(page)));
       }
 
