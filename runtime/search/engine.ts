@@ -107,6 +107,10 @@ export function excerpt(text: string, matches: (word: string) => boolean, width 
 /** Search over an index at `base` (e.g. `/assets/search/`), loading its files with `fetchJson`. */
 export class SearchEngine {
   private meta: Promise<SearchMeta> | undefined;
+  /** The entry point once loaded, so a query sends its first requests without waiting a turn. */
+  private loaded: SearchMeta | undefined;
+  /** Score arrays by query word, one slot per document, kept zeroed between queries (no allocation). */
+  private readonly buffers: Float64Array[] = [];
   private readonly shards = new Map<string, Promise<SearchShard>>();
   private readonly chunks = new Map<number, Promise<SearchChunk>>();
   private readonly tails = new Map<string, Promise<number[]>>();
@@ -118,10 +122,13 @@ export class SearchEngine {
 
   /** Loads the entry point (once); call when the dialog opens so the first query waits less. */
   load(): Promise<SearchMeta> {
-    this.meta ??= (this.fetchJson(`${this.base}index.json`) as Promise<SearchMeta>).catch((error: unknown) => {
-      this.meta = undefined;
-      throw error;
-    });
+    this.meta ??= (this.fetchJson(`${this.base}index.json`) as Promise<SearchMeta>).then(
+      (meta) => (this.loaded = meta),
+      (error: unknown) => {
+        this.meta = undefined;
+        throw error;
+      },
+    );
     return this.meta;
   }
 
@@ -155,7 +162,9 @@ export class SearchEngine {
     const useful = all.filter(indexable);
     const queryWords = useful.length > 0 ? useful : all;
     if (queryWords.length === 0) return [];
-    const meta = await this.load();
+    // Loaded already (the dialog asks for it when it opens): the term shards are requested in this
+    // very call, before the keystroke is rendered.
+    const meta = this.loaded ?? (await this.load());
     const split = new Set(meta.split);
     const typingLast = !/\s$/.test(query);
     const matched = new Set<string>();
@@ -186,8 +195,9 @@ export class SearchEngine {
     // Per word, each document's best score over the word's terms: a typed array by document number
     // (tens of thousands of postings are counted per query on a large site) and the documents touched.
     const scoreWords = (): { scores: Float64Array; docs: number[] }[] =>
-      candidates.map((found) => {
-        const scores = new Float64Array(meta.documents);
+      candidates.map((found, index) => {
+        let scores = this.buffers[index];
+        if (scores?.length !== meta.documents) scores = this.buffers[index] = new Float64Array(meta.documents);
         const docs: number[] = [];
         for (const { weight, lists } of found) {
           for (const list of lists) {
@@ -201,7 +211,7 @@ export class SearchEngine {
         }
         return { scores, docs };
       });
-    let perWord = scoreWords();
+    let perWord: { scores: Float64Array; docs: number[] }[] = [];
     const combine = (every: boolean): Map<number, number> => {
       const total = new Map<number, number>();
       for (const { docs } of every ? perWord.slice(0, 1) : perWord) {
@@ -212,16 +222,23 @@ export class SearchEngine {
       }
       return total;
     };
-    let scored = combine(true);
+    // Scores documents (all words; any word when `fallback` and none has all), then zeroes the arrays
+    // again, all in one turn: no other query can use them in between.
+    const rank = (fallback: boolean): Map<number, number> => {
+      perWord = scoreWords();
+      let found = combine(true);
+      if (fallback && found.size === 0 && perWord.length > 1) found = combine(false);
+      for (const { scores, docs } of perWord) for (const doc of docs) scores[doc] = 0;
+      return found;
+    };
+    let scored = rank(false);
     // Several words, too few documents with all of them among the heaviest postings: fetch the tails of
     // the words' own terms (not of every prefix match) and count again.
     const tails = candidates.flat().filter((candidate) => candidate.tail && candidate.exact);
     if (scored.size < limit && queryWords.length > 1 && tails.length > 0) {
       await Promise.all(tails.slice(0, MAX_TAILS).map(async (candidate) => candidate.lists.push(await this.tail(candidate.tail!))));
-      perWord = scoreWords();
-      scored = combine(true);
-    }
-    if (scored.size === 0 && perWord.length > 1) scored = combine(false);
+      scored = rank(true);
+    } else if (scored.size === 0 && queryWords.length > 1) scored = rank(true);
     const ranked = [...scored].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
 
     // The best documents, at most PER_PAGE per page and one per heading. The chunks of the first `limit`
