@@ -14,7 +14,8 @@ function searchEngine(): SearchEngine {
   return engine;
 }
 
-type Status = { kind: 'idle' } | { kind: 'searching' } | { kind: 'done'; query: string; results: SearchResult[] } | { kind: 'error'; message: string };
+/** `complete` is false while the first results are shown and the chunks of the others load. */
+type Status = { kind: 'idle' } | { kind: 'searching' } | { kind: 'done'; query: string; results: SearchResult[]; complete: boolean } | { kind: 'error'; message: string };
 
 export interface SearchDialogProps {
   onClose: () => void;
@@ -38,6 +39,7 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
     searchEngine()
       .load()
       .catch((error: unknown) => setStatus({ kind: 'error', message: error instanceof Error ? error.message : String(error) }));
+    void SearchEngine.prepare();
     const { overflow } = document.body.style;
     document.body.style.overflow = 'hidden';
     return () => {
@@ -48,7 +50,15 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
   const run = (text: string): void => {
     const serial = ++latest.current;
     // The search starts before React renders the keystroke, so its first fetch goes out at once.
-    const searching = text.trim() ? searchEngine().search(text) : undefined;
+    // The first results show as soon as their text is in; the list then only grows (engine.ts).
+    let shown = false;
+    const partial = (results: SearchResult[]): void => {
+      if (serial !== latest.current) return;
+      if (!shown) setActive(0);
+      shown = true;
+      setStatus({ kind: 'done', query: text, results, complete: false });
+    };
+    const searching = text.trim() ? searchEngine().search(text, 8, partial) : undefined;
     setQuery(text);
     if (!searching) {
       setStatus({ kind: 'idle' });
@@ -58,8 +68,9 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
     searching.then(
       (results) => {
         if (serial !== latest.current) return;
-        setActive(0);
-        setStatus({ kind: 'done', query: text, results });
+        // A choice the reader made among the first results stands.
+        if (!shown) setActive(0);
+        setStatus({ kind: 'done', query: text, results, complete: true });
       },
       (error: unknown) => serial === latest.current && setStatus({ kind: 'error', message: error instanceof Error ? error.message : String(error) }),
     );
@@ -118,7 +129,7 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
           </button>
         </div>
         {results.length > 0 ? (
-        <ul className="search-results" id="search-results" role="listbox" aria-label="Results" data-query={status.kind === 'done' ? status.query : undefined}>
+        <ul className="search-results" id="search-results" role="listbox" aria-label="Results" data-query={status.kind === 'done' ? status.query : undefined} data-complete={status.kind === 'done' && status.complete ? '' : undefined}>
           {results.map((result, index) => (
             // The option is the link itself (an option may hold no other control); the item is only its frame.
             <li key={result.url} role="none" className={index === active ? 'search-result active' : 'search-result'} onMouseMove={() => index !== active && setActive(index)}>
@@ -143,7 +154,7 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
             <p>Search is not available: {status.message}.</p>
           ) : status.kind === 'idle' ? (
             <p className="search-hint">Find any page, heading or API operation, in English or Dutch.</p>
-          ) : status.kind === 'done' ? (
+          ) : status.kind === 'done' && status.complete ? (
             <p className="sr-only">
               {results.length} result{results.length === 1 ? '' : 's'}
             </p>

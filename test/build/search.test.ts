@@ -115,6 +115,36 @@ describe('the search index', () => {
     await fresh.search('kwijting');
     expect(requested).toEqual([]);
   });
+
+  it('shows the first results as soon as their chunks are in: each partial list leads the final one', async () => {
+    // Chunks arrive in the order they were asked for (the first result's first), 10 ms apart.
+    let delay = 0;
+    const slow = new SearchEngine(async (url) => {
+      const data = JSON.parse(readFileSync(join(dist, url), 'utf8')) as unknown;
+      if (url.includes('/d-')) await new Promise((resolve) => setTimeout(resolve, (delay += 10)));
+      return data;
+    });
+    const partials: string[][] = [];
+    const results = (await slow.search('passbolt', 8, (shown) => partials.push(shown.map((result) => result.url)))).map((result) => result.url);
+    expect(results).toEqual((await engine.search('passbolt')).map((result) => result.url));
+    expect(results.length).toBe(8);
+    expect(partials.length).toBeGreaterThan(0);
+    for (const partial of partials) {
+      expect(partial.length).toBeGreaterThan(0);
+      expect(partial.length).toBeLessThan(results.length);
+      expect(results.slice(0, partial.length)).toEqual(partial);
+    }
+    // Once every chunk is in, a query has nothing to wait for: no partial list.
+    const again: string[][] = [];
+    await slow.search('passbolt', 8, (shown) => again.push(shown.map((result) => result.url)));
+    expect(again).toEqual([]);
+  });
+
+  it('prepares the query code on an index in memory, fetching nothing', async () => {
+    requested = [];
+    await SearchEngine.prepare();
+    expect(requested).toEqual([]);
+  });
 });
 
 describe('the text of the index', () => {

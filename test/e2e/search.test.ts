@@ -59,7 +59,9 @@ describe('search', () => {
     await button.click();
     const field = page.getByRole('combobox', { name: 'Search the documentation' });
     await field.fill('passbolt');
-    await expect.poll(() => page.getByRole('option').count()).toBeGreaterThan(2);
+    // The whole list (the first results may show before the rest).
+    await page.locator('[role="listbox"][data-complete]').waitFor();
+    expect(await page.getByRole('option').count()).toBeGreaterThan(2);
     await page.keyboard.press('ArrowDown');
     expect(await page.getByRole('option').nth(1).getAttribute('aria-selected')).toBe('true');
     await page.keyboard.press('ArrowUp');
