@@ -196,8 +196,8 @@ export class SearchEngine {
 
   /**
    * The best results for `query`, at most `limit`. An empty query has none. `onPartial`, when given,
-   * receives the first results as soon as their document chunks are in, before the chunks of the
-   * others: always the leading results of the final list, in its order, so a list shown from them only
+   * receives the first results once, as soon as their document chunks are in and before the chunks of
+   * the others: the leading results of the final list, in its order, so a list shown from them only
    * grows.
    */
   async search(query: string, limit = 8, onPartial?: (results: SearchResult[]) => void): Promise<SearchResult[]> {
@@ -291,7 +291,7 @@ export class SearchEngine {
     const pending = [...wanted].map((index) => this.chunk(meta, index));
     if (!onPartial) await Promise.all(pending);
     else for (const loading of pending) loading.catch(() => undefined);
-    let shown = 0;
+    let partialSent = false;
     const results: SearchResult[] = [];
     const perPage = new Map<number, number>();
     const seen = new Set<string>();
@@ -299,8 +299,9 @@ export class SearchEngine {
     for (const [doc, score] of ranked) {
       if (results.length >= limit) break;
       const index = Math.floor(doc / meta.chunkSize);
-      if (onPartial && !this.chunkData.has(index) && results.length > shown) {
-        shown = results.length;
+      // Once, so the list is rendered twice at most: its first results, then all.
+      if (onPartial && !this.chunkData.has(index) && results.length > 0 && !partialSent) {
+        partialSent = true;
         onPartial([...results]);
       }
       const chunk = this.chunkData.get(index) ?? (await this.chunk(meta, index));
