@@ -40,6 +40,8 @@ export async function main(argv: string[]): Promise<number> {
         onProgress: progress.update,
         gate: options.gate === true ? true : undefined,
         workerUrl: process.env.DOCS_THREADS === '0' ? undefined : new URL('./worker/worker.mjs', import.meta.url),
+        // The archive check needs the build's state, which a build that stops at once does not have.
+        unchanged: !options.archive,
       });
       progress.clear();
       let archive: { file: string; sha256: string } | undefined;
@@ -47,12 +49,14 @@ export async function main(argv: string[]): Promise<number> {
         const { writeArchive } = await import('./build/archive');
         const file = resolve(options.archive);
         const { checkArchivePath } = await import('./build/write');
-        checkArchivePath(file, report);
+        // With --archive the build ran in full (unchanged: false), so its state is there.
+        checkArchivePath(file, { outDir: report.outDir, state: report.state! });
         archive = { file, sha256: writeArchive(report.outDir, file) };
       }
       if (json) {
         const { outDir, pages, cachedPages, warnings, seconds, searchSeconds } = report;
-        process.stdout.write(`${JSON.stringify({ ok: true, exitCode: EXIT.ok, outDir, pages, cachedPages, seconds, searchSeconds, warnings, errors: [], archive })}\n`);
+        const unchanged = report.unchanged === true;
+        process.stdout.write(`${JSON.stringify({ ok: true, exitCode: EXIT.ok, outDir, pages, cachedPages, seconds, searchSeconds, unchanged, warnings, errors: [], archive })}\n`);
         return;
       }
       for (const warning of report.warnings) process.stderr.write(`warning ${formatDiagnostic(warning)}\n`);

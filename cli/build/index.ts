@@ -3,6 +3,7 @@
  * pool), links, bundle, write. Every file operation of the build lives here or in the page jobs.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { inputFingerprint, outputFingerprint, outputPaths } from './unchanged';
 import { SHELL_DIR } from '../serve/gate';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { HydrationData, LastUpdated, Manifest, SidebarItem } from '../../runtime/manifest';
@@ -59,6 +60,12 @@ export interface BuildOptions {
    * texts are some 40 MB the rest of the build does not need.
    */
   keepSources?: boolean;
+  /**
+   * Stop at once when neither the sources nor the output changed since the last build into the same
+   * folder (cli/build/unchanged.ts): the report then carries the last build's figures and no `state`.
+   * `docs build` sets it; `docs serve` needs the state and does not.
+   */
+  unchanged?: boolean;
 }
 
 /** What a successful build reports. */
@@ -71,8 +78,13 @@ export interface BuildReport {
   seconds: number;
   /** Time spent building and writing the search index (0 when the output was already current). */
   searchSeconds: number;
-  /** Everything the build knew, for `docs serve` to update pages without starting over. */
-  state: SiteState;
+  /** True when the build stopped at once: nothing had changed since the last one (`unchanged`). */
+  unchanged?: boolean;
+  /**
+   * Everything the build knew, for `docs serve` to update pages without starting over. Undefined only
+   * when the build stopped at once, nothing having changed (`unchanged`).
+   */
+  state?: SiteState;
 }
 
 /** The inputs and outputs of a finished build (see `cli/serve/incremental.ts`). */
@@ -108,9 +120,15 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   // highlighter) while this thread reads the content. A rebuild starts them only if needed.
   const record = store?.meta.get('output');
   const previous = record && record.outDir === outDir && existsSync(outDir) ? record : undefined;
+  // Nothing changed since that build, in the sources or in the output: the output stands (unchanged.ts).
+  const inputs = options.unchanged && store ? inputFingerprint(root, config, outDir) : undefined;
+  if (inputs && previous?.unchanged?.inputs === inputs && outputFingerprint(outDir, previous.unchanged.outputs) === previous.unchanged.outputDigest) {
+    await store?.close().catch(() => undefined);
+    return { outDir, pages: previous.pages, cachedPages: previous.pages, warnings: previous.warnings ?? [], seconds: (performance.now() - started) / 1000, searchSeconds: 0, unchanged: true };
+  }
   const pool = options.workerUrl && !previous ? startPool({ workerUrl: options.workerUrl, threads: options.threads, highlighting: config.markdown }) : undefined;
   try {
-    return await buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool });
+    return await buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, inputs });
   } finally {
     // The workers commit their cache writes before they stop, and the store closes after them.
     await pool?.close();
@@ -130,6 +148,8 @@ interface BuildStart {
   /** The record of the previous build's output in `outDir`; undefined when there is none. */
   previous?: OutputRecord;
   pool?: RenderPool;
+  /** Fingerprint of the inputs as the build starts, recorded for the next one (with `unchanged`). */
+  inputs?: string;
 }
 
 /**
@@ -138,7 +158,7 @@ interface BuildStart {
  * check passed) and the files no page needs any more removed, so a rebuild costs what changed. Without
  * one the whole output is staged and swapped in.
  */
-async function buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool }: BuildStart): Promise<BuildReport> {
+async function buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, inputs }: BuildStart): Promise<BuildReport> {
   const displayPrefix = `${posixRelative(root, config.contentDir)}/`;
   options.onProgress?.({ stage: 'content' });
   const lastUpdatesPromise = readLastUpdates(config.contentDir);
@@ -220,12 +240,13 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, sto
     if (options.searchBlocks) results.forEach((result, i) => (result.search = blocksOf(i)));
 
     const assets = listFiles(bundle.assetsDir).map((file) => `assets/${file}`);
-    const record: OutputRecord = { outDir, pages: jobs.length, search: index };
+    const record: OutputRecord = { outDir, pages: jobs.length, search: index, warnings };
+    // Every file the output holds once published.
+    const wanted = new Set([...Object.keys(written), ...assets, ...results.flatMap((result) => result.files), ...index.files]);
     if (present) {
       // In place: write what differs, remove what no page needs any more, touch nothing else.
       for (const [file, bytes] of Object.entries(written)) if (!sameBytes(outDir, file, bytes)) writeOutput(staging, file, bytes);
       linkBundle(bundle, staging, (file) => !present.has(file));
-      const wanted = new Set([...Object.keys(written), ...assets, ...results.flatMap((result) => result.files), ...index.files]);
       const stale = [...present].filter((file) => !wanted.has(file));
       if (rendered.length > 0 || stale.length > 0 || listFiles(staging).length > 0) {
         store?.meta.removeSync('output');
@@ -242,6 +263,11 @@ async function buildWith({ options, started, root, outDir, config, cacheDir, sto
       publishStaging(staging, outDir);
     }
     crashPoint('published');
+    if (inputs) {
+      const outputs = outputPaths(wanted, Object.keys(written));
+      const outputDigest = outputFingerprint(outDir, outputs);
+      if (outputDigest) record.unchanged = { inputs, outputs, outputDigest };
+    }
     if (store) await saveState(store, { record, jobs, results, keys: pageKeys, rendered });
     return report(results, warnings);
   } catch (error) {

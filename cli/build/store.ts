@@ -29,6 +29,8 @@ import type { SearchBlock } from '../../runtime/search/format';
 import { hash } from '../util/hash';
 import type { MarkdownOptions } from './markdown/index';
 import type { MarkdownEntry, PageResult } from './page-job';
+import type { UnchangedRecord } from './unchanged';
+import type { Diagnostic } from '../util/errors';
 
 /** The store's file below the cache folder (LMDB adds `<name>-lock` beside it). */
 export const STORE_FILE = 'build.lmdb';
@@ -53,6 +55,10 @@ export interface OutputRecord {
    * point. The index is made from the pages alone, so when every page is reused it is this one.
    */
   search: { files: string[]; entry: string };
+  /** The fingerprints that let the next build stop at once when nothing changed (cli/build/unchanged.ts). */
+  unchanged?: UnchangedRecord;
+  /** The build's warnings, reported again by a build that stops at once. */
+  warnings?: Diagnostic[];
 }
 
 /** The build store's databases. */

@@ -156,7 +156,8 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     session?.dispose();
     const progress = createProgressLine(process.stderr, !built && options.progress !== false);
     const report = await buildSite({ root, outDir, env, workerUrl: options.workerUrl, onProgress: progress.update, gate: options.gate, searchBlocks: true, keepSources: true }).finally(progress.clear);
-    session = new SiteSession(report.state);
+    // Never stopped early: docs serve does not ask for `unchanged`, so the state is there.
+    session = new SiteSession(report.state!);
     outDir = report.outDir;
     built = true;
     for (const warning of report.warnings) options.log(`warning ${formatDiagnostic(warning)}`);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyFixture, readRoute, REPO, runDocs, snapshotTree } from '../support/site';
@@ -141,5 +141,76 @@ describe('rebuilds', () => {
     const site = copyFixture('basic');
     expect(runDocs(['build', '--root', site]).code).toBe(0);
     expect(runDocs(['build', '--root', site, '--no-cache']).stdout).toMatch(/\(0 from cache\)/);
+  });
+});
+
+describe('a build with nothing to do', () => {
+  /** A `docs build --json` that must succeed, and its report. */
+  const build = (site: string, extra: string[] = []): { unchanged: boolean; pages: number; cachedPages: number; warnings: { message: string }[] } => {
+    const run = runDocs(['build', '--root', site, '--json', ...extra]);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    return JSON.parse(run.stdout.trim().split('\n').pop()!) as never;
+  };
+
+  it('stops at once when neither the sources nor the output changed, with the same pages and warnings', () => {
+    const site = copyFixture('basic');
+    writeFileSync(join(site, 'content/guide/links.md'), '---\ntitle: Links\n---\n\nSee [the FAQ](./faq.md#no-such-heading).\n');
+    const dist = join(site, 'dist');
+    const first = build(site);
+    expect(first.unchanged).toBe(false);
+    expect(first.warnings).toHaveLength(1);
+    const output = snapshotTree(dist);
+    const again = build(site);
+    expect(again).toMatchObject({ unchanged: true, pages: first.pages, cachedPages: first.pages });
+    expect(again.warnings).toEqual(first.warnings);
+    expect(snapshotTree(dist)).toEqual(output);
+    // The text report reads as any build's, warnings included.
+    const text = runDocs(['build', '--root', site]);
+    expect(text.stdout).toMatch(/^Built 7 pages in [\d.]+ s \(7 from cache\), 1 warning → /);
+    expect(text.stderr).toContain('no-such-heading');
+  });
+
+  it('builds in full after any change to what a build reads or writes, and stops at once after that', () => {
+    const site = copyFixture('openapi');
+    const dist = join(site, 'dist');
+    const page = join(site, 'content/guide/index.md');
+    const git = (...args: string[]): void => void execFileSync('git', ['-c', 'user.name=Ada', '-c', 'user.email=ada@quad.example', ...args], { cwd: site, stdio: 'ignore' });
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-qm', 'first');
+    expect(build(site).unchanged).toBe(false);
+    expect(build(site).unchanged).toBe(true);
+    const changes: [string, () => void][] = [
+      [
+        'a page edited, its size and mtime put back',
+        () => {
+          const before = statSync(page);
+          writeFileSync(page, readFileSync(page, 'utf8').replace(/e([^e]*)$/, 'E$1'));
+          utimesSync(page, before.atime, before.mtime);
+        },
+      ],
+      ['a page added', () => writeFileSync(join(site, 'content/guide/new.md'), '---\ntitle: New\n---\n\nA new page.\n')],
+      ['a page removed', () => rmSync(join(site, 'content/guide/new.md'))],
+      ['a file beside the OpenAPI spec (a $ref may name it)', () => writeFileSync(join(site, 'specs/team.yaml'), 'type: object\n')],
+      ['the config', () => appendFileSync(join(site, 'site.config.ts'), '\n// Reviewed.\n')],
+      ['a template', () => (mkdirSync(join(site, 'templates')), writeFileSync(join(site, 'templates/favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>'))],
+      ['a new commit (last-update dates)', () => git('commit', '-q', '--allow-empty', '-m', 'second')],
+      ['a page of the output deleted', () => rmSync(join(dist, 'index.html'))],
+      ['a stray file in an output folder', () => writeFileSync(join(dist, 'assets/stray.txt'), 'left behind')],
+      ['the manifest edited', () => writeFileSync(join(dist, 'manifest.json'), '{}')],
+    ];
+    for (const [what, change] of changes) {
+      change();
+      expect(build(site).unchanged, what).toBe(false);
+      expect(build(site).unchanged, `${what}, then nothing`).toBe(true);
+    }
+    // What the full builds repaired is what a clean build writes.
+    const kept = snapshotTree(dist);
+    rmSync(dist, { recursive: true });
+    build(site, ['--no-cache']);
+    expect(snapshotTree(dist)).toEqual(kept);
+    // Another output folder, or a gated build, is a build of its own.
+    expect(build(site, ['--gate']).unchanged).toBe(false);
+    expect(build(site, ['--out', join(site, 'elsewhere')]).unchanged).toBe(false);
   });
 });
