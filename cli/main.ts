@@ -1,7 +1,7 @@
 /** The `docs` command line: parses arguments, runs a command, prints diagnostics, returns the exit code. */
 import { Command, CommanderError } from 'commander';
 import { resolve } from 'node:path';
-import { buildSite } from './build/index';
+import { buildSite } from './build/start';
 import { DocsError, EXIT, formatDiagnostic } from './util/errors';
 import { createProgressLine, type ProgressLine } from './progress-line';
 

@@ -3,9 +3,10 @@
  * pool), links, bundle, write. Every file operation of the build lives here or in the page jobs.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { inputFingerprint, outputFingerprint, outputPaths } from './unchanged';
+import { outputFingerprint, outputPaths } from './unchanged';
+export { buildSite } from './start';
 import { SHELL_DIR } from '../serve/gate';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { HydrationData, LastUpdated, Manifest, SidebarItem } from '../../runtime/manifest';
 import { versionHeaderValue } from '../../runtime/auth/http';
 import type { ResolvedConfig } from './config';
@@ -16,7 +17,6 @@ import { DocsError, sortDiagnostics, type Diagnostic } from '../util/errors';
 import { PACKAGE_ROOT } from '../util/package-root';
 import { listFiles, posixRelative } from '../util/fs';
 import { bundleRuntime, linkBundle } from './bundle';
-import { loadConfig } from './config-file';
 import { collectContent, type ContentTree } from './content';
 import { readContentFolder, type ContentFiles } from './sources';
 import { readLastUpdates } from './git';
@@ -25,12 +25,12 @@ import { isActiveSection } from '../../runtime/routing';
 import { SEARCH_DIR, SEARCH_ENTRY, searchIndex, type SearchInput } from './search/index';
 import type { SearchBlock, SearchPage } from '../../runtime/search/format';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
-import { startPool, type RenderPool } from './pool';
+import type { RenderPool } from './pool';
 import { renderPage } from './render';
 import { buildPages, outputKeys, previousResults, sameBytes } from './pages';
-import { markdownSalt, openStore, type BuildStore, type OutputRecord } from './store';
+import { markdownSalt, type BuildStore, type OutputRecord } from './store';
 import type { OnProgress } from './progress';
-import { checkOutDir, createStaging, discardStaging, insideOutput, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, publishInPlace, publishStaging, realPath, removeDeadStaging, stagingPath } from './write';
+import { createStaging, discardStaging, insideOutput, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, publishInPlace, publishStaging, stagingPath } from './write';
 
 /** Options of `buildSite`. */
 export interface BuildOptions {
@@ -102,42 +102,8 @@ export interface SiteState {
   results: PageResult[];
 }
 
-/** Builds the site into `outDir`; throws a `DocsError` (and leaves `outDir` untouched) on any error. */
-export async function buildSite(options: BuildOptions): Promise<BuildReport> {
-  const started = performance.now();
-  const root = resolve(options.root);
-  // The real folder (symbolic links resolved), so the checks and the staging folder see what is replaced.
-  const outDir = realPath(options.outDir ?? join(root, 'dist'));
-  options.onProgress?.({ stage: 'config' });
-  const loaded = await loadConfig(root, options.env ?? {});
-  const config = options.gate ? { ...loaded, site: { ...loaded.site, gated: true } } : loaded;
-  checkOutDir(outDir, { root, contentDir: config.contentDir, sources: [config.contentDir, join(root, 'site.config.ts'), join(root, 'templates'), ...config.openapi.map((spec) => join(root, spec.file))] }, options.force);
-  removeDeadStaging(outDir);
-  const cacheDir = options.cache === false ? undefined : join(root, 'node_modules', '.cache', 'docs');
-  const store = cacheDir ? openStore(cacheDir) : undefined;
-  // The record of the output this folder holds, when the store has one: the build then updates it in
-  // place. Without one every page will be rendered: the workers start now and warm up (imports,
-  // highlighter) while this thread reads the content. A rebuild starts them only if needed.
-  const record = store?.meta.get('output');
-  const previous = record && record.outDir === outDir && existsSync(outDir) ? record : undefined;
-  // Nothing changed since that build, in the sources or in the output: the output stands (unchanged.ts).
-  const inputs = options.unchanged && store ? inputFingerprint(root, config, outDir) : undefined;
-  if (inputs && previous?.unchanged?.inputs === inputs && outputFingerprint(outDir, previous.unchanged.outputs) === previous.unchanged.outputDigest) {
-    await store?.close().catch(() => undefined);
-    return { outDir, pages: previous.pages, cachedPages: previous.pages, warnings: previous.warnings ?? [], seconds: (performance.now() - started) / 1000, searchSeconds: 0, unchanged: true };
-  }
-  const pool = options.workerUrl && !previous ? startPool({ workerUrl: options.workerUrl, threads: options.threads, highlighting: config.markdown }) : undefined;
-  try {
-    return await buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, inputs });
-  } finally {
-    // The workers commit their cache writes before they stop, and the store closes after them.
-    await pool?.close();
-    await store?.close().catch(() => undefined);
-  }
-}
-
 /** What `buildWith` starts from: the options, the config, and what the previous build left. */
-interface BuildStart {
+export interface BuildStart {
   options: BuildOptions;
   started: number;
   root: string;
@@ -158,7 +124,7 @@ interface BuildStart {
  * check passed) and the files no page needs any more removed, so a rebuild costs what changed. Without
  * one the whole output is staged and swapped in.
  */
-async function buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, inputs }: BuildStart): Promise<BuildReport> {
+export async function buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, inputs }: BuildStart): Promise<BuildReport> {
   const displayPrefix = `${posixRelative(root, config.contentDir)}/`;
   options.onProgress?.({ stage: 'content' });
   const lastUpdatesPromise = readLastUpdates(config.contentDir);

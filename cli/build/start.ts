@@ -1,0 +1,50 @@
+/**
+ * `buildSite`, the entry of a build: the config, the output folder's checks, the store, and the check
+ * that nothing changed since the last build (cli/build/unchanged.ts). It loads the rest of the build
+ * (cli/build/index.ts and the content, markdown, rendering and bundling modules behind it) only when
+ * there is something to build, so a build with nothing to do starts in a fraction of the time.
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { loadConfig } from './config-file';
+import type { BuildOptions, BuildReport } from './index';
+import { startPool } from './pool';
+import { openStore } from './store';
+import { inputFingerprint, outputFingerprint } from './unchanged';
+import { checkOutDir, realPath, removeDeadStaging } from './write';
+
+/** Builds the site into `outDir`; throws a `DocsError` (and leaves `outDir` untouched) on any error. */
+export async function buildSite(options: BuildOptions): Promise<BuildReport> {
+  const started = performance.now();
+  const root = resolve(options.root);
+  // The real folder (symbolic links resolved), so the checks and the staging folder see what is replaced.
+  const outDir = realPath(options.outDir ?? join(root, 'dist'));
+  options.onProgress?.({ stage: 'config' });
+  const loaded = await loadConfig(root, options.env ?? {});
+  const config = options.gate ? { ...loaded, site: { ...loaded.site, gated: true } } : loaded;
+  checkOutDir(outDir, { root, contentDir: config.contentDir, sources: [config.contentDir, join(root, 'site.config.ts'), join(root, 'templates'), ...config.openapi.map((spec) => join(root, spec.file))] }, options.force);
+  removeDeadStaging(outDir);
+  const cacheDir = options.cache === false ? undefined : join(root, 'node_modules', '.cache', 'docs');
+  const store = cacheDir ? openStore(cacheDir) : undefined;
+  // The record of the output this folder holds, when the store has one: the build then updates it in
+  // place. Without one every page will be rendered: the workers start now and warm up (imports,
+  // highlighter) while this thread reads the content. A rebuild starts them only if needed.
+  const record = store?.meta.get('output');
+  const previous = record && record.outDir === outDir && existsSync(outDir) ? record : undefined;
+  // Nothing changed since that build, in the sources or in the output: the output stands (unchanged.ts).
+  const inputs = options.unchanged && store ? inputFingerprint(root, config, outDir) : undefined;
+  if (inputs && previous?.unchanged?.inputs === inputs && outputFingerprint(outDir, previous.unchanged.outputs) === previous.unchanged.outputDigest) {
+    await store?.close().catch(() => undefined);
+    return { outDir, pages: previous.pages, cachedPages: previous.pages, warnings: previous.warnings ?? [], seconds: (performance.now() - started) / 1000, searchSeconds: 0, unchanged: true };
+  }
+  const pool = options.workerUrl && !previous ? startPool({ workerUrl: options.workerUrl, threads: options.threads, highlighting: config.markdown }) : undefined;
+  try {
+    // The rest of the build (content, markdown, React, esbuild, the OpenAPI parser) loads only now.
+    const { buildWith } = await import('./index');
+    return await buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, inputs });
+  } finally {
+    // The workers commit their cache writes before they stop, and the store closes after them.
+    await pool?.close();
+    await store?.close().catch(() => undefined);
+  }
+}
