@@ -10,7 +10,7 @@ import { hash } from '../util/hash';
 import { PACKAGE_ROOT } from '../util/package-root';
 import { posixRelative } from '../util/fs';
 import type { AssetUrls } from './render';
-import { generatorVersion } from './store';
+import { generatorVersion } from './version';
 import { HEAD_SCRIPT_OPTIONS } from '../../runtime/head-script';
 
 function runtimeSources(dir: string): string[] {

@@ -1,8 +1,8 @@
 /** Loads `site.config.ts`: compiled by esbuild, imported, and handed to `resolveConfig`. */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { posixRelative } from '../util/fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DocsError } from '../util/errors';
 import { resolveConfig, type ResolvedConfig } from './config';
@@ -19,30 +19,7 @@ export async function loadConfig(root: string, env: Record<string, string | unde
     throw new DocsError('config', [{ file: join(root, NAMES[0]!), message: 'no site config found', fix: 'create site.config.ts with `export default defineConfig({ … })`' }]);
   }
   const file = join(root, name);
-  const { build } = await import('esbuild');
-  let code: string;
-  try {
-    const result = await build({
-      entryPoints: [file],
-      bundle: true,
-      write: false,
-      format: 'esm',
-      platform: 'node',
-      packages: 'external',
-      alias: { docs: join(PACKAGE_ROOT, 'cli/public.ts') },
-      logLevel: 'silent',
-    });
-    code = result.outputFiles[0]!.text;
-  } catch (error) {
-    const errors = (error as { errors?: { text: string; location?: { file: string; line: number; column: number; lineText: string } }[] }).errors ?? [];
-    throw new DocsError(
-      'config',
-      errors.length > 0
-        ? errors.map((e) => ({ file: e.location ? join(root, e.location.file.replace(/^.*?site\.config/, 'site.config')) : file, line: e.location?.line, column: e.location ? e.location.column + 1 : undefined, message: `does not compile: ${e.text}`, fix: 'correct the TypeScript syntax at that place' }))
-        : [{ file, message: `does not compile: ${(error as Error).message}` }],
-    );
-  }
-  const compiled = writeCompiledConfig(root, code);
+  const compiled = reusableConfig(root, file) ?? (await compileConfig(root, file));
   let raw: unknown;
   try {
     raw = ((await import(pathToFileURL(compiled).href)) as { default?: unknown }).default;
@@ -53,6 +30,78 @@ export async function loadConfig(root: string, env: Record<string, string | unde
   const config = resolveConfig(raw, { root, configFile: name, env });
   checkSidebarFolders(config);
   return config;
+}
+
+/** Compiles the config with esbuild (its own imports bundled, packages left to Node) and writes it (`writeCompiledConfig`). */
+async function compileConfig(root: string, file: string): Promise<string> {
+  const { build } = await import('esbuild');
+  let code: string;
+  let inputs: string[];
+  try {
+    const result = await build({
+      entryPoints: [file],
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'node',
+      packages: 'external',
+      alias: { docs: join(PACKAGE_ROOT, 'cli/public.ts') },
+      logLevel: 'silent',
+      metafile: true,
+    });
+    code = result.outputFiles[0]!.text;
+    inputs = Object.keys(result.metafile.inputs).map((input) => resolve(input));
+  } catch (error) {
+    const errors = (error as { errors?: { text: string; location?: { file: string; line: number; column: number; lineText: string } }[] }).errors ?? [];
+    throw new DocsError(
+      'config',
+      errors.length > 0
+        ? errors.map((e) => ({ file: e.location ? join(root, e.location.file.replace(/^.*?site\.config/, 'site.config')) : file, line: e.location?.line, column: e.location ? e.location.column + 1 : undefined, message: `does not compile: ${e.text}`, fix: 'correct the TypeScript syntax at that place' }))
+        : [{ file, message: `does not compile: ${(error as Error).message}` }],
+    );
+  }
+  const compiled = writeCompiledConfig(root, code);
+  // What the next load checks instead of compiling again: the files esbuild read, as they were.
+  const record: CompiledConfig = { entry: file, compiled, inputs: inputs.map((input) => [input, fileStats(input)]) };
+  try {
+    writeFileSync(join(root, 'node_modules', '.cache', 'docs', 'config', RECORD), JSON.stringify(record));
+  } catch {
+    // Not written (a read-only site): the next load compiles again.
+  }
+  return compiled;
+}
+
+/** `config/last.json` in the site's cache: the last compiled config and the files it was made from. */
+interface CompiledConfig {
+  /** The config file it was compiled from. */
+  entry: string;
+  compiled: string;
+  inputs: [path: string, stats: string][];
+}
+const RECORD = 'last.json';
+
+function fileStats(path: string): string {
+  try {
+    const stats = statSync(path);
+    return `${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+  } catch {
+    return 'missing';
+  }
+}
+
+/**
+ * The compiled config of the last load, when none of the files it was compiled from (the config, the
+ * files it imports, docs' own `cli/public.ts`) has changed since: starting esbuild costs a build with
+ * nothing to do some 30–50 ms.
+ */
+function reusableConfig(root: string, entry: string): string | undefined {
+  try {
+    const record = JSON.parse(readFileSync(join(root, 'node_modules', '.cache', 'docs', 'config', RECORD), 'utf8')) as CompiledConfig;
+    const fresh = record.entry === entry && record.inputs.length > 0 && record.inputs.every(([path, stats]) => fileStats(path) === stats) && existsSync(record.compiled);
+    return fresh ? record.compiled : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

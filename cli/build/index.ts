@@ -3,7 +3,7 @@
  * pool), links, bundle, write. Every file operation of the build lives here or in the page jobs.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { outputFingerprint, outputPaths } from './unchanged';
+import { dropUnchanged, outputFingerprint, outputPaths, writeUnchanged, type UnchangedRecord } from './unchanged';
 export { buildSite } from './start';
 import { SHELL_DIR } from '../serve/gate';
 import { basename, dirname, join } from 'node:path';
@@ -170,6 +170,14 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     state: { root, config, files, api, content, lastUpdates, context: { ...context, outDir, published: undefined, cache: undefined }, results },
   });
 
+  // Before the output changes, the records that describe it go: a build killed while it writes leaves
+  // neither the store's record of the output nor a fingerprint saying nothing changed.
+  // (The fingerprint goes even from a build without the cache, `--no-cache`.)
+  const recordDir = cacheDir ?? join(root, 'node_modules', '.cache', 'docs');
+  const forgetOutput = (): void => {
+    dropUnchanged(recordDir);
+    store?.meta.removeSync('output');
+  };
   createStaging(staging, outDir);
   try {
     const { results, keys: pageKeys, rendered } = await buildPages({ context, jobs, keys, reusable, workerUrl: options.workerUrl, threads: options.threads, pool, store, onProgress: options.onProgress });
@@ -206,7 +214,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     if (options.searchBlocks) results.forEach((result, i) => (result.search = blocksOf(i)));
 
     const assets = listFiles(bundle.assetsDir).map((file) => `assets/${file}`);
-    const record: OutputRecord = { outDir, pages: jobs.length, search: index, warnings };
+    const record: OutputRecord = { outDir, pages: jobs.length, search: index };
     // Every file the output holds once published.
     const wanted = new Set([...Object.keys(written), ...assets, ...results.flatMap((result) => result.files), ...index.files]);
     if (present) {
@@ -215,7 +223,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
       linkBundle(bundle, staging, (file) => !present.has(file));
       const stale = [...present].filter((file) => !wanted.has(file));
       if (rendered.length > 0 || stale.length > 0 || listFiles(staging).length > 0) {
-        store?.meta.removeSync('output');
+        forgetOutput();
         crashPoint('publish');
         publishInPlace(staging, outDir, stale, () => crashPoint('mid-publish'));
       } else {
@@ -224,17 +232,20 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     } else {
       for (const [file, bytes] of Object.entries(written)) writeOutput(staging, file, bytes);
       linkBundle(bundle, staging);
-      store?.meta.removeSync('output');
+      forgetOutput();
       crashPoint('publish');
       publishStaging(staging, outDir);
     }
     crashPoint('published');
+    let unchanged: UnchangedRecord | undefined;
     if (inputs) {
       const outputs = outputPaths(wanted, Object.keys(written));
       const outputDigest = outputFingerprint(outDir, outputs);
-      if (outputDigest) record.unchanged = { inputs, outputs, outputDigest };
+      if (outputDigest) unchanged = { outDir, pages: jobs.length, warnings, inputs, refFiles: api.refFiles, outputs, outputDigest };
     }
-    if (store) await saveState(store, { record, jobs, results, keys: pageKeys, rendered });
+    if (store && (await saveState(store, { record, jobs, results, keys: pageKeys, rendered })) && unchanged && cacheDir) writeUnchanged(cacheDir, unchanged);
+    // A build that records no fingerprint (docs serve's) leaves none of an earlier one behind.
+    else dropUnchanged(recordDir);
     return report(results, warnings);
   } catch (error) {
     discardStaging(staging);
@@ -264,7 +275,7 @@ function writeOutput(staging: string, rel: string, bytes: string | Buffer): void
  * results and search blocks, no entry for a route that is gone, no markdown entry no page uses, and
  * last the output record that makes the rest count.
  */
-async function saveState(store: BuildStore, { record, jobs, results, keys, rendered }: { record: OutputRecord; jobs: PageJob[]; results: PageResult[]; keys: string[]; rendered: number[] }): Promise<void> {
+async function saveState(store: BuildStore, { record, jobs, results, keys, rendered }: { record: OutputRecord; jobs: PageJob[]; results: PageResult[]; keys: string[]; rendered: number[] }): Promise<boolean> {
   const routes = new Set(jobs.map((job) => job.route));
   const used = new Set(results.map((result) => result.markdownKey));
   try {
@@ -282,8 +293,10 @@ async function saveState(store: BuildStore, { record, jobs, results, keys, rende
       }
       store.meta.put('output', record);
     });
+    return true;
   } catch {
     // A store that cannot be written costs the next build its speed, not this build.
+    return false;
   }
 }
 
@@ -293,6 +306,8 @@ export interface ApiPages {
   source: Map<string, string>;
   editUrl: Map<string, string>;
   lastUpdated: Map<string, LastUpdated>;
+  /** The files the specs' `$ref`s named, with their stats when read (`LoadedSpec.refFiles`). */
+  refFiles: [path: string, stats: string][];
 }
 
 /**
@@ -300,8 +315,8 @@ export interface ApiPages {
  * of the content folder below each spec's route; their edit link and last update are the spec's.
  */
 async function generateApiPages(root: string, config: ResolvedConfig, files: ContentFiles, displayPrefix: string): Promise<ApiPages> {
-  const pages: ApiPages = { source: new Map(), editUrl: new Map(), lastUpdated: new Map() };
   const specs = await loadSpecs(root, config.openapi);
+  const pages: ApiPages = { source: new Map(), editUrl: new Map(), lastUpdated: new Map(), refFiles: specs.flatMap((spec) => spec.refFiles) };
   // The edit URL points into the content folder; a spec's is the same base with its own path.
   const editBase = config.editUrl.endsWith(displayPrefix) ? config.editUrl.slice(0, -displayPrefix.length) : undefined;
   const updatesByDir = new Map<string, Promise<Map<string, LastUpdated>>>();

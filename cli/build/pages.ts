@@ -12,7 +12,8 @@ import { imageChecker } from './images';
 import type { OnProgress } from './progress';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
 import { runPageJobs, type RenderPool } from './pool';
-import { generatorVersion, type BuildStore, type PageOutput } from './store';
+import type { BuildStore, PageOutput } from './store';
+import { generatorVersion } from './version';
 
 /**
  * Each page's output key: a hash of every input of its bytes (the generator, the shared context, the

@@ -9,8 +9,7 @@ import { join, resolve } from 'node:path';
 import { loadConfig } from './config-file';
 import type { BuildOptions, BuildReport } from './index';
 import { startPool } from './pool';
-import { openStore } from './store';
-import { inputFingerprint, outputFingerprint } from './unchanged';
+import { inputFingerprint, outputFingerprint, readUnchanged, sameFiles } from './unchanged';
 import { checkOutDir, realPath, removeDeadStaging } from './write';
 
 /** Builds the site into `outDir`; throws a `DocsError` (and leaves `outDir` untouched) on any error. */
@@ -25,23 +24,25 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   checkOutDir(outDir, { root, contentDir: config.contentDir, sources: [config.contentDir, join(root, 'site.config.ts'), join(root, 'templates'), ...config.openapi.map((spec) => join(root, spec.file))] }, options.force);
   removeDeadStaging(outDir);
   const cacheDir = options.cache === false ? undefined : join(root, 'node_modules', '.cache', 'docs');
+  // Nothing changed since the last build into this folder, in the sources or in the output: the
+  // output stands (unchanged.ts). Checked before the store is even opened.
+  const inputs = options.unchanged && cacheDir ? inputFingerprint(root, config, outDir) : undefined;
+  const last = inputs && cacheDir ? readUnchanged(cacheDir, outDir) : undefined;
+  if (last && last.inputs === inputs && sameFiles(last.refFiles) && outputFingerprint(outDir, last.outputs) === last.outputDigest) {
+    return { outDir, pages: last.pages, cachedPages: last.pages, warnings: last.warnings, seconds: (performance.now() - started) / 1000, searchSeconds: 0, unchanged: true };
+  }
+  const { openStore } = await import('./store');
   const store = cacheDir ? openStore(cacheDir) : undefined;
   // The record of the output this folder holds, when the store has one: the build then updates it in
   // place. Without one every page will be rendered: the workers start now and warm up (imports,
   // highlighter) while this thread reads the content. A rebuild starts them only if needed.
   const record = store?.meta.get('output');
   const previous = record && record.outDir === outDir && existsSync(outDir) ? record : undefined;
-  // Nothing changed since that build, in the sources or in the output: the output stands (unchanged.ts).
-  const inputs = options.unchanged && store ? inputFingerprint(root, config, outDir) : undefined;
-  if (inputs && previous?.unchanged?.inputs === inputs && outputFingerprint(outDir, previous.unchanged.outputs) === previous.unchanged.outputDigest) {
-    await store?.close().catch(() => undefined);
-    return { outDir, pages: previous.pages, cachedPages: previous.pages, warnings: previous.warnings ?? [], seconds: (performance.now() - started) / 1000, searchSeconds: 0, unchanged: true };
-  }
   const pool = options.workerUrl && !previous ? startPool({ workerUrl: options.workerUrl, threads: options.threads, highlighting: config.markdown }) : undefined;
   try {
     // The rest of the build (content, markdown, React, esbuild, the OpenAPI parser) loads only now.
     const { buildWith } = await import('./index');
-    return await buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, inputs });
+    return await buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, inputs: store ? inputs : undefined });
   } finally {
     // The workers commit their cache writes before they stop, and the store closes after them.
     await pool?.close();

@@ -20,16 +20,14 @@
  * stored LZ4-compressed (LMDB's `compression`): 125 MB instead of 272 MB at 10,000 pages, and the peak
  * RSS of a cold build 1,046 MB instead of 1,148 MB (the pages of the store a process touches count in it).
  */
-import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { open, type Database } from 'lmdb';
 import type { SearchBlock } from '../../runtime/search/format';
 import { hash } from '../util/hash';
 import type { MarkdownOptions } from './markdown/index';
 import type { MarkdownEntry, PageResult } from './page-job';
-import type { UnchangedRecord } from './unchanged';
+import { generatorVersion } from './version';
 import type { Diagnostic } from '../util/errors';
 
 /** The store's file below the cache folder (LMDB adds `<name>-lock` beside it). */
@@ -55,10 +53,6 @@ export interface OutputRecord {
    * point. The index is made from the pages alone, so when every page is reused it is this one.
    */
   search: { files: string[]; entry: string };
-  /** The fingerprints that let the next build stop at once when nothing changed (cli/build/unchanged.ts). */
-  unchanged?: UnchangedRecord;
-  /** The build's warnings, reported again by a build that stops at once. */
-  warnings?: Diagnostic[];
 }
 
 /** The build store's databases. */
@@ -112,35 +106,6 @@ export function openStore(cacheDir: string): BuildStore | undefined {
     }
   }
   return undefined;
-}
-
-let generatorHash: string | undefined;
-
-/**
- * A hash of the generator's own code (the compiled CLI, or the sources when run from them), so that
- * a new version of `docs` never reuses output or cache entries of an older one. The compiled CLI
- * carries it in its `stamp.json` (bin/ensure-built.mjs hashes the code once, when it compiles it).
- */
-export function generatorVersion(): string {
-  if (generatorHash) return generatorHash;
-  const here = dirname(fileURLToPath(import.meta.url));
-  try {
-    const stamp = JSON.parse(readFileSync(join(here, 'stamp.json'), 'utf8')) as { version?: string };
-    if (stamp.version) return (generatorHash = stamp.version);
-  } catch {
-    // Running from the sources: hash them below.
-  }
-  const hasher = createHash('sha256');
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir).sort()) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (/\.(m?js|tsx?)$/.test(name)) hasher.update(name).update(readFileSync(path));
-    }
-  };
-  walk(here);
-  generatorHash = hasher.digest('hex');
-  return generatorHash;
 }
 
 /** What every markdown key of a build shares: the generator, the markdown settings and the route map. */

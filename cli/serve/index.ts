@@ -151,6 +151,9 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   // started again on another port (`--port 0`, a busy 3000) keeps every page the last one built.
   const env = { ...options.env, DOCS_BACKEND_URL: options.backend ?? '/' };
   let session: SiteSession | undefined;
+  // The files the specs' `$ref`s name, wherever they are in the site: watched once the watcher runs.
+  let refFiles: string[] = [];
+  let watchRefFiles: ((paths: string[]) => void) | undefined;
   const fullBuild = async (): Promise<void> => {
     // The first build is the one a writer waits for: a live line on a terminal shows how far it is.
     session?.dispose();
@@ -158,6 +161,8 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     const report = await buildSite({ root, outDir, env, workerUrl: options.workerUrl, onProgress: progress.update, gate: options.gate, searchBlocks: true, keepSources: true }).finally(progress.clear);
     // Never stopped early: docs serve does not ask for `unchanged`, so the state is there.
     session = new SiteSession(report.state!);
+    refFiles = report.state!.api.refFiles.map(([path]) => path);
+    watchRefFiles?.(refFiles);
     outDir = report.outDir;
     built = true;
     for (const warning of report.warnings) options.log(`warning ${formatDiagnostic(warning)}`);
@@ -236,6 +241,8 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     }, 20);
   };
   watcher.on('all', (_event, path) => schedule([path]));
+  watchRefFiles = (paths) => watcher.add(paths);
+  watchRefFiles(refFiles);
   await new Promise<void>((ready) => watcher.once('ready', () => ready()));
   // A file saved before the watcher had read its folder is not reported (at 10,000 pages the watcher
   // reads the tree for seconds, and the first build from warm caches is done before it): every file

@@ -175,10 +175,18 @@ describe('a build with nothing to do', () => {
     const dist = join(site, 'dist');
     const page = join(site, 'content/guide/index.md');
     const git = (...args: string[]): void => void execFileSync('git', ['-c', 'user.name=Ada', '-c', 'user.email=ada@quad.example', ...args], { cwd: site, stdio: 'ignore' });
+    // The spec's response schema lives in a file of its own.
+    const spec = join(site, 'specs/api.yaml');
+    writeFileSync(spec, readFileSync(spec, 'utf8').replace("$ref: '#/components/schemas/Team'", "$ref: './schemas/team-summary.yaml'"));
+    mkdirSync(join(site, 'specs/schemas'));
+    writeFileSync(join(site, 'specs/schemas/team-summary.yaml'), 'type: object\nproperties:\n  name:\n    type: string\n');
     git('init', '-q');
     git('add', '.');
     git('commit', '-qm', 'first');
     expect(build(site).unchanged).toBe(false);
+    expect(build(site).unchanged).toBe(true);
+    // A file beside the spec that no $ref names is not read: nothing to do.
+    writeFileSync(join(site, 'specs/notes.txt'), 'Ask the backend team before renaming an operation.\n');
     expect(build(site).unchanged).toBe(true);
     const changes: [string, () => void][] = [
       [
@@ -191,7 +199,8 @@ describe('a build with nothing to do', () => {
       ],
       ['a page added', () => writeFileSync(join(site, 'content/guide/new.md'), '---\ntitle: New\n---\n\nA new page.\n')],
       ['a page removed', () => rmSync(join(site, 'content/guide/new.md'))],
-      ['a file beside the OpenAPI spec (a $ref may name it)', () => writeFileSync(join(site, 'specs/team.yaml'), 'type: object\n')],
+      ['a file the OpenAPI spec\'s $ref names', () => appendFileSync(join(site, 'specs/schemas/team-summary.yaml'), '  size:\n    type: integer\n')],
+      ['the OpenAPI spec', () => appendFileSync(spec, '# Reviewed.\n')],
       ['the config', () => appendFileSync(join(site, 'site.config.ts'), '\n// Reviewed.\n')],
       ['a template', () => (mkdirSync(join(site, 'templates')), writeFileSync(join(site, 'templates/favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>'))],
       ['a new commit (last-update dates)', () => git('commit', '-q', '--allow-empty', '-m', 'second')],
@@ -204,6 +213,13 @@ describe('a build with nothing to do', () => {
       expect(build(site).unchanged, what).toBe(false);
       expect(build(site).unchanged, `${what}, then nothing`).toBe(true);
     }
+    // The config is compiled once and reused while none of its files changed: a file it imports, edited,
+    // is compiled again and seen.
+    const shared = join(site, '../_shared/config.ts');
+    writeFileSync(shared, readFileSync(shared, 'utf8').replace("title: 'Docs',", "title: 'Handbook',"));
+    expect(build(site).unchanged).toBe(false);
+    expect(readFileSync(join(dist, 'index.html'), 'utf8')).toContain('Handbook');
+    expect(build(site).unchanged).toBe(true);
     // What the full builds repaired is what a clean build writes.
     const kept = snapshotTree(dist);
     rmSync(dist, { recursive: true });

@@ -1,9 +1,9 @@
-import { copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../runtime/manifest';
-import { copyFixture, readRoute, REPO, runDocs } from '../support/site';
+import { copyFixture, readRoute, REPO, runDocs, type CliRun } from '../support/site';
 
 const EXAMPLES = join(REPO, 'node_modules', '@readme', 'oas-examples', '3.0', 'json');
 
@@ -100,4 +100,83 @@ describe('a broken spec', () => {
     expect(run.stderr).toContain('Build failed: 1 error; the previous output was left untouched.');
     expect(existsSync(join(site, 'dist'))).toBe(false);
   });
+});
+
+describe('a spec split over files', () => {
+  /** The fixture with `specs/split.yaml`, whose `$ref`s name files beside it and files those name. */
+  const splitSite = (): string => {
+    const site = copyFixture('openapi');
+    mkdirSync(join(site, 'specs', 'schemas'));
+    writeFileSync(
+      join(site, 'specs', 'split.yaml'),
+      [
+        'openapi: 3.0.3',
+        'info:',
+        '  title: Teams API',
+        '  version: 1.0.0',
+        'paths:',
+        '  /teams/{teamId}:',
+        '    get:',
+        '      operationId: getTeam',
+        '      summary: Get a team',
+        '      parameters:',
+        "        - $ref: './parameters.yaml#/teamId'",
+        '      responses:',
+        "        '200':",
+        '          description: The team.',
+        '          content:',
+        '            application/json:',
+        '              schema:',
+        '                $ref: schemas/team.yaml',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(join(site, 'specs', 'parameters.yaml'), 'teamId:\n  name: teamId\n  in: path\n  required: true\n  description: Number of the team on the lap counter.\n  schema:\n    type: integer\n');
+    writeFileSync(join(site, 'specs', 'schemas', 'team.yaml'), "type: object\nrequired: [id]\nproperties:\n  id:\n    type: integer\n  captain:\n    $ref: './member.yaml'\n");
+    writeFileSync(join(site, 'specs', 'schemas', 'member.yaml'), 'type: object\nproperties:\n  nickname:\n    type: string\n    description: Shown on the big screen beside the lap count.\n');
+    return site;
+  };
+  const build = (site: string): CliRun => runDocs(['build'], { cwd: site, env: { DOCS_TEST_SPEC: 'specs/split.yaml' } });
+
+  it('reads the files its $refs name, each relative to the file that holds the $ref', () => {
+    const site = splitSite();
+    const run = build(site);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(site, 'dist', 'manifest.json'), 'utf8')) as Manifest;
+    const operation = manifest.routes.find((route) => route.path.startsWith('/guide/api/') && /team/i.test(route.path))!;
+    const html = readRoute(join(site, 'dist'), operation.path);
+    expect(html).toContain('Number of the team on the lap counter.');
+    expect(html).toContain('captain');
+    expect(html).toContain('Shown on the big screen beside the lap count.');
+  });
+
+  for (const [what, change, expected] of [
+    ['a file that does not exist', (site: string) => writeFileSync(join(site, 'specs', 'schemas', 'member.yaml'), "type: object\nproperties:\n  badge:\n    $ref: './badge.yaml'\n"), "specs/schemas/member.yaml:4#/properties/badge/$ref: $ref \"./badge.yaml\" names a file that does not exist (specs/schemas/badge.yaml)"],
+    ['a URL', (site: string) => writeFileSync(join(site, 'specs', 'schemas', 'team.yaml'), "type: object\nproperties:\n  captain:\n    $ref: 'https://schemas.example.com/member.yaml'\n"), 'specs/schemas/team.yaml:4#/properties/captain/$ref: $ref "https://schemas.example.com/member.yaml" names a URL: a build never reads the network'],
+    ['a file outside the site', (site: string) => {
+      writeFileSync(join(site, '..', 'secret.yaml'), 'type: string\ndescription: not for the docs\n');
+      writeFileSync(join(site, 'specs', 'schemas', 'team.yaml'), "type: object\nproperties:\n  captain:\n    $ref: '../../../secret.yaml'\n");
+    }, 'specs/schemas/team.yaml:4#/properties/captain/$ref: $ref "../../../secret.yaml" names a file outside the site\'s folder'],
+    ['a link out of the site', (site: string) => {
+      writeFileSync(join(site, '..', 'secret.yaml'), 'type: string\ndescription: not for the docs\n');
+      symlinkSync(join(site, '..', 'secret.yaml'), join(site, 'specs', 'schemas', 'linked.yaml'));
+      writeFileSync(join(site, 'specs', 'schemas', 'team.yaml'), "type: object\nproperties:\n  captain:\n    $ref: './linked.yaml'\n");
+    }, 'specs/schemas/team.yaml:4#/properties/captain/$ref: $ref "./linked.yaml" names a file outside the site\'s folder'],
+    ['a file that is not YAML', (site: string) => writeFileSync(join(site, 'specs', 'schemas', 'member.yaml'), 'type: object\nproperties:\n  nickname: [string\n'), 'specs/schemas/member.yaml:4:1: is not valid YAML'],
+  ] as const) {
+    it(`fails on a $ref to ${what}, naming the file and line of the $ref, and keeps the output`, () => {
+      const site = splitSite();
+      expect(build(site).code).toBe(0);
+      const before = readFileSync(join(site, 'dist', 'manifest.json'), 'utf8');
+      change(site);
+      const run = build(site);
+      expect(run.stderr).toContain(expected);
+      expect(run.stderr).not.toContain('internal error');
+      expect(run.stderr).not.toContain('not for the docs');
+      expect(run.stderr).toContain('Build failed: 1 error; the previous output was left untouched.');
+      expect(run.code).toBe(1);
+      expect(readFileSync(join(site, 'dist', 'manifest.json'), 'utf8')).toBe(before);
+    });
+  }
 });

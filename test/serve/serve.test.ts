@@ -1,4 +1,4 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -198,6 +198,25 @@ describe('docs serve --dist and shutdown', () => {
     writeFileSync(file, readFileSync(file, 'utf8').replace(/^title: .*$/m, 'title: Saved while starting'));
     await server.waitFor(/Updated \/guide\/faq in \d+ ms/, 15_000);
     expect((await rawRequest(server.url, '/guide/faq')).body.toString()).toContain('Saved while starting');
+    expect(await server.stop()).toBe(0);
+  });
+
+  it('rebuilds when a file an OpenAPI $ref names is saved, wherever it is in the site', async () => {
+    const site = copyFixture('openapi');
+    const spec = join(site, 'specs/api.yaml');
+    writeFileSync(spec, readFileSync(spec, 'utf8').replace("$ref: '#/components/schemas/Team'", "$ref: '../shared/team-summary.yaml'"));
+    mkdirSync(join(site, 'shared'));
+    const schema = join(site, 'shared/team-summary.yaml');
+    writeFileSync(schema, 'type: object\nproperties:\n  name:\n    type: string\n    description: Shown on the scoreboard.\n');
+    const server = await startServe(site);
+    const operation = async (): Promise<string> => (await rawRequest(server.url, '/guide/api/get-team')).body.toString();
+    expect(await operation()).toContain('Shown on the scoreboard.');
+    const events = openEvents(server.url);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    writeFileSync(schema, readFileSync(schema, 'utf8').replace('Shown on the scoreboard.', 'Shown on the lap counter.'));
+    await events.next('reload');
+    expect(await operation()).toContain('Shown on the lap counter.');
+    events.close();
     expect(await server.stop()).toBe(0);
   });
 

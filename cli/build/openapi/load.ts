@@ -2,12 +2,14 @@
  * Stage 4a, openapi: read, validate and dereference each spec with @readme/openapi-parser. Every
  * problem names the file, the line and the JSON pointer.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { normaliseText } from '../sources';
-import { join } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { OpenAPIV3 } from 'openapi-types';
 import { DocsError, type Diagnostic } from '../../util/errors';
 import type { OpenApiConfig } from '../config';
+import { statsKey } from '../unchanged';
 import { findRef, mapSource, readValidatorMessage } from './spec-errors';
 
 /** A valid spec, dereferenced (`$ref`s replaced by their targets; cycles stay as object cycles). */
@@ -16,6 +18,11 @@ export interface LoadedSpec {
   /** The file as the writer knows it, relative to the site root, e.g. `specs/24urenloop.yaml`. */
   file: string;
   document: OpenAPIV3.Document;
+  /**
+   * The other files its `$ref`s named, each with its size, mtime and ctime when it was read: a build
+   * with nothing to do checks them (cli/build/unchanged.ts), `docs serve` watches them.
+   */
+  refFiles: [path: string, stats: string][];
 }
 
 const SPEC_FIX = 'correct the spec at that place; the OpenAPI rules are at https://spec.openapis.org/oas/v3.0.3 (3.0) and https://spec.openapis.org/oas/v3.1.0 (3.1)';
@@ -24,6 +31,7 @@ const SPEC_FIX = 'correct the spec at that place; the OpenAPI rules are at https
 export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise<LoadedSpec[]> {
   if (configs.length === 0) return [];
   const { validate, dereference } = await import('@readme/openapi-parser');
+  const siteRoot = realpathSync(root);
   const problems: Diagnostic[] = [];
   const loaded: LoadedSpec[] = [];
   for (const [index, config] of configs.entries()) {
@@ -46,7 +54,18 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
       problems.push({ file, line: 1, pointer: '', message: 'is not an OpenAPI document (no `openapi` version at the top)', fix: 'start the file with `openapi: 3.0.3` (or 3.1.0), then `info` and `paths`' });
       continue;
     }
-    const result = await validate(structuredClone(spec) as never);
+    // `$ref`s to other files are read relative to the file that holds them, from the site's folder
+    // only and never from the network (refFileResolver); the parser is given the spec with those
+    // paths made absolute, since it is handed an object, not a file.
+    const refs = refFileResolver(siteRoot, path, spec);
+    const options = { resolve: { external: true, file: refs.resolver, http: { canRead: false } } } as never;
+    let result: Awaited<ReturnType<typeof validate>>;
+    try {
+      result = await validate(refs.localised(), options);
+    } catch (error) {
+      problems.push(refs.problem() ?? { file, message: `cannot resolve a $ref: ${(error as Error).message}`, fix: REF_FIX });
+      continue;
+    }
     if (!result.valid) {
       for (const error of result.errors) {
         const { text, pointer: framed } = readValidatorMessage(error.message, spec);
@@ -74,14 +93,121 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
       continue;
     }
     try {
-      const document = (await dereference(structuredClone(spec) as never, { dereference: { circular: true } })) as unknown as OpenAPIV3.Document;
-      loaded.push({ config, file, document });
+      const document = (await dereference(refs.localised(), { ...(options as object), dereference: { circular: true } } as never)) as unknown as OpenAPIV3.Document;
+      loaded.push({ config, file, document, refFiles: refs.files() });
     } catch (error) {
-      problems.push({ file, message: `cannot resolve a $ref: ${(error as Error).message}`, fix: 'point every $ref at an existing component, e.g. #/components/schemas/Team' });
+      problems.push(refs.problem() ?? { file, message: `cannot resolve a $ref: ${(error as Error).message}`, fix: REF_FIX });
     }
   }
   if (problems.length > 0) throw new DocsError('content', problems);
   return loaded;
+}
+
+const REF_FIX = 'point every $ref at an existing component, e.g. #/components/schemas/Team, or at a file beside the spec, e.g. ./schemas/team.yaml';
+
+/** A `$ref` that names another file or a URL rather than a place in its own document. */
+const external = (ref: unknown): ref is string => typeof ref === 'string' && ref !== '' && !ref.startsWith('#');
+/** A `$ref` with a scheme (`https://…`, `file:…`), not a path. */
+const withScheme = (ref: string): boolean => /^[a-z][a-z0-9+.-]*:/i.test(ref) && !/^[a-z]:[\\/]/i.test(ref);
+
+/** Every `$ref` below `node`, with its JSON pointer. */
+function* refsIn(node: unknown, pointer = '', seen = new Set<object>()): Generator<[ref: string, pointer: string]> {
+  if (node === null || typeof node !== 'object' || seen.has(node)) return;
+  seen.add(node);
+  const ref = (node as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string') yield [ref, `${pointer}/$ref`];
+  for (const [key, child] of Object.entries(node)) yield* refsIn(child, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, seen);
+}
+
+/**
+ * What lets a spec's `$ref`s name other files (`$ref: ./schemas/team.yaml#/Team`), as OpenAPI tools
+ * allow, without letting a spec read what it should not: a file is read only when it is inside the
+ * site's folder (symbolic links resolved), never a URL (a build reads no network: it must give the
+ * same output offline and in CI, and must not fetch what a spec names). Each refusal, missing file or
+ * unreadable YAML becomes one problem naming the file and line of the `$ref` that asked for it.
+ */
+function refFileResolver(siteRoot: string, specPath: string, spec: Record<string, unknown>) {
+  const display = (path: string): string => relative(siteRoot, path).split(sep).join('/');
+  // Files read so far (their text, for finding a failed $ref's line), and the first problem met.
+  const read = new Map<string, { text: string; stats: string }>();
+  let problem: Diagnostic | undefined;
+  // The file whose `$ref` asks for `target` (an absolute path or a URL), and that $ref's line.
+  const askedBy = (target: string): { file: string; ref: string; line?: number; pointer?: string } => {
+    const holders: [string, unknown, string][] = [[specPath, spec, readFileSync(specPath, 'utf8')], ...[...read].map(([path, { text }]): [string, unknown, string] => [path, mapSource(text).document.toJS(), text])];
+    for (const [holder, document, text] of holders) {
+      for (const [ref, pointer] of refsIn(document)) {
+        if (!external(ref)) continue;
+        const named = withScheme(ref) ? ref.split('#')[0]! : resolve(dirname(holder), decodeURI(ref.split('#')[0]!));
+        if (named !== target) continue;
+        const place = mapSource(normaliseText(text)).lineOf(pointer);
+        return { file: display(holder), ref, line: place?.line, pointer };
+      }
+    }
+    return { file: display(specPath), ref: target };
+  };
+  const refuse = (target: string, message: (ref: string) => string, fix: string): Error => {
+    const at = askedBy(target);
+    problem ??= { file: at.file, line: at.line, pointer: at.pointer, message: message(at.ref), fix };
+    return new Error(problem.message);
+  };
+  const resolver = {
+    order: 1,
+    canRead: true,
+    read(file: { url: string }): string {
+      const url = file.url;
+      if (withScheme(url) && !url.startsWith('file:')) {
+        throw refuse(url, (ref) => `$ref "${ref}" names a URL: a build never reads the network`, 'save the file in the site\'s folder (beside the spec) and refer to it by its path, e.g. ./schemas/team.yaml');
+      }
+      const path = url.startsWith('file:') ? fileURLToPath(url) : url;
+      let real: string;
+      try {
+        real = realpathSync(path);
+      } catch {
+        throw refuse(path, (ref) => `$ref "${ref}" names a file that does not exist (${display(path)})`, 'check the path: a $ref is relative to the file that holds it');
+      }
+      if (!real.startsWith(siteRoot + sep)) {
+        throw refuse(path, (ref) => `$ref "${ref}" names a file outside the site's folder`, 'keep the specs and the files they refer to inside the site\'s folder (beside site.config.ts)');
+      }
+      const stats = statSync(real);
+      if (!stats.isFile()) throw refuse(path, (ref) => `$ref "${ref}" names a folder, not a file`, 'name a YAML or JSON file');
+      const text = normaliseText(readFileSync(real, 'utf8'));
+      const source = mapSource(text);
+      const error = source.document.errors[0];
+      if (error) {
+        const place = error.linePos?.[0];
+        problem ??= { file: display(real), line: place?.line, column: place?.col, message: `is not valid YAML: ${error.message.split('\n')[0]}`, fix: 'fix the YAML syntax (indentation, quotes, colons)' };
+        throw new Error(problem.message);
+      }
+      read.set(path, { text, stats: statsKey(stats) });
+      return text;
+    },
+  };
+  return {
+    resolver,
+    /** A copy of the spec whose file `$ref`s are absolute paths (the parser resolves them against nothing else). */
+    localised: (): never => {
+      const copy = structuredClone(spec);
+      for (const node of objectsWithRefs(copy)) {
+        const ref = node.$ref;
+        if (external(ref) && !withScheme(ref) && !isAbsolute(ref)) {
+          const [target, fragment] = [ref.split('#')[0]!, ref.includes('#') ? ref.slice(ref.indexOf('#')) : ''];
+          node.$ref = target === '' ? fragment : resolve(dirname(specPath), decodeURI(target)) + fragment;
+        }
+      }
+      return copy as never;
+    },
+    problem: (): Diagnostic | undefined => problem,
+    files: (): [string, string][] => [...read].map(([path, { stats }]) => [path, stats]),
+  };
+}
+
+/** Every object below `node` that has a `$ref`. */
+function objectsWithRefs(node: unknown, seen = new Set<object>(), found: { $ref?: unknown }[] = []): { $ref: string }[] {
+  if (node === null || typeof node !== 'object' || seen.has(node)) return found as { $ref: string }[];
+  seen.add(node);
+  if (typeof (node as { $ref?: unknown }).$ref === 'string') found.push(node as { $ref?: unknown });
+  for (const child of Object.values(node)) objectsWithRefs(child, seen, found);
+  return found as { $ref: string }[];
 }
 
 /** `, e.g. one of: A, B` — the schema names the spec does have, when the missing one is a schema. */
