@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { DocsError } from '../util/errors';
 import { resolveConfig, type ResolvedConfig } from './config';
 import { hash } from '../util/hash';
+import { statsKey } from './unchanged';
 import { PACKAGE_ROOT } from '../util/package-root';
 
 /** The config file names looked for, in order. */
@@ -82,8 +83,7 @@ const RECORD = 'last.json';
 
 function fileStats(path: string): string {
   try {
-    const stats = statSync(path);
-    return `${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+    return statsKey(statSync(path));
   } catch {
     return 'missing';
   }
