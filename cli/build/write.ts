@@ -10,7 +10,7 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
-import { ensureDir, listFiles } from '../util/fs';
+import { listFiles } from '../util/fs';
 import { DocsError, type Diagnostic } from '../util/errors';
 
 /** The file every output folder holds, so a later build can tell its own output from anything else. */
@@ -177,11 +177,13 @@ export function publishInPlace(staging: string, outDir: string, stale: string[],
     for (const [i, file] of files.entries()) {
       if (i === Math.floor(files.length / 2)) halfway?.();
       const target = join(outDir, file);
-      ensureDir(dirname(target), created);
+      ownFolder(outDir, posix.dirname(file), created);
       renameSync(join(staging, file), target);
     }
     const emptied = new Set<string>();
     for (const file of stale) {
+      // A link or file that stood where a folder is now needed was replaced by that folder above.
+      if (lstatSync(join(outDir, file), { throwIfNoEntry: false })?.isDirectory()) continue;
       rmSync(join(outDir, file), { force: true });
       for (let dir = posix.dirname(file); dir !== '.'; dir = posix.dirname(dir)) emptied.add(dir);
     }
@@ -197,6 +199,24 @@ export function publishInPlace(staging: string, outDir: string, stale: string[],
     throw ioError(error, outDir, 'cannot update the output folder');
   }
   rmSync(staging, { recursive: true, force: true });
+}
+
+/**
+ * Makes `rel` (a folder below `outDir`) a real folder, each of its parts too: a symbolic link found on
+ * the way (to a folder elsewhere, put there by hand or by another tool) or a file is removed — the link
+ * itself, never what it points at — and a folder made in its place, so that no file of the build is
+ * ever written through a link to outside the output folder.
+ */
+function ownFolder(outDir: string, rel: string, checked: Set<string>): void {
+  if (rel === '.' || rel === '' || checked.has(rel)) return;
+  ownFolder(outDir, posix.dirname(rel), checked);
+  const path = join(outDir, rel);
+  const stats = lstatSync(path, { throwIfNoEntry: false });
+  if (!stats?.isDirectory()) {
+    if (stats) rmSync(path, { force: true });
+    mkdirSync(path);
+  }
+  checked.add(rel);
 }
 
 /** Removes a staging folder after a failed build. */

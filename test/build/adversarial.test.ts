@@ -4,7 +4,7 @@
  * alarm. Every refusal asserts the exit code, the message and an untouched output and sources.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -78,6 +78,28 @@ describe('docs build never destroys or escapes', () => {
     expect(existsSync(join(root, 'photos', 'holiday.jpg'))).toBe(false);
     expect(readFileSync(join(root, 'photos', '.docs-output.json'), 'utf8')).toContain('"generator":"docs"');
     expect(runDocs(['build', '--out', 'photos'], { cwd: root }).code).toBe(0);
+  });
+
+  it('never writes through a symbolic link found inside the output: the link goes, a real folder takes its place', () => {
+    const { root, dist, output } = site();
+    // Built here once, so the next build updates the output in place.
+    expect(runDocs(['build', '--root', root]).code).toBe(0);
+    // A folder of the output replaced by hand with a link to a folder of someone else's files.
+    const victim = join(root, '..', 'victim');
+    mkdirSync(victim);
+    writeFileSync(join(victim, 'index.html'), 'MY OWN FILE');
+    rmSync(join(dist, 'guide'), { recursive: true });
+    symlinkSync(victim, join(dist, 'guide'));
+    appendFileSync(join(root, 'content/guide/faq.md'), '\nOne more answer.\n');
+    const run = runDocs(['build', '--root', root]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(readdirSync(victim)).toEqual(['index.html']);
+    expect(readFileSync(join(victim, 'index.html'), 'utf8')).toBe('MY OWN FILE');
+    // The output is whole again: every page the link hid is a real file, as before.
+    const pages = (tree: Map<string, string>): string[] => [...tree.keys()].filter((file) => file.endsWith('.html')).sort();
+    expect(pages(snapshotTree(dist))).toEqual(pages(output));
+    expect(lstatSync(join(dist, 'guide')).isDirectory()).toBe(true);
+    expect(readRoute(dist, '/guide/faq')).toContain('One more answer.');
   });
 
   it('refuses a slug or id that climbs out of the output, naming the file and the line', () => {
