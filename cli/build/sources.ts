@@ -100,7 +100,13 @@ export function readContentFolder(dir: string, displayPrefix: string): ContentFi
       if (!wanted) continue;
       let bytes: Buffer;
       try {
-        const size = statSync(path).size;
+        const stats = statSync(path);
+        // A pipe, a socket or a device (a link to /dev/zero, say) would be read forever, or block.
+        if (!stats.isFile()) {
+          problems.push({ file: display, message: 'is not a regular file (a pipe, a socket or a device)', fix: 'replace it with a file, or move it out of the content folder' });
+          continue;
+        }
+        const size = stats.size;
         if (size > MAX_FILE_BYTES) {
           problems.push({ file: display, message: `is ${(size / 1024 / 1024).toFixed(1)} MiB, more than a page may be (${MAX_FILE_BYTES / 1024 / 1024} MiB)`, fix: 'split it into several pages, or link large data as a file instead of pasting it' });
           continue;

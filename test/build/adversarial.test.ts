@@ -203,6 +203,9 @@ describe('docs build does not crash or hang on any input', () => {
     }, /content\/guide\/a\.md: is a symbolic link that leads back to itself \(a loop\)/],
     ['a dangling symbolic link to a page', (root) => symlinkSync('gone.md', join(root, 'content/guide/moved.md')), /content\/guide\/moved\.md: is a symbolic link to a file that does not exist/],
     ['a folder linked into itself', (root) => symlinkSync('..', join(root, 'content/guide/loop')), /content\/guide\/loop: is a symbolic link to a folder that holds it \(a loop\)/],
+    // Read, these never end: a pipe waits for a writer, a device has no end.
+    ['a page that is a named pipe', (root) => void spawnSync('mkfifo', [join(root, 'content/guide/pipe.md')]), /content\/guide\/pipe\.md: is not a regular file \(a pipe, a socket or a device\)/],
+    ['a page linked to /dev/zero', (root) => symlinkSync('/dev/zero', join(root, 'content/guide/zero.md')), /content\/guide\/zero\.md: is not a regular file \(a pipe, a socket or a device\)/],
   ];
   for (const [name, change, message] of cases) {
     it(`fails on ${name} with its file and line, exit 1, output untouched`, () => {
@@ -213,6 +216,15 @@ describe('docs build does not crash or hang on any input', () => {
       expect(snapshotTree(dist)).toEqual(output);
     });
   }
+
+  it('builds a fence that marks lines far past its end, at once', () => {
+    const { root } = site();
+    writeFileSync(join(root, 'content/guide/marked.md'), `# Marked\n\n${'```js {1-20000000}\nconst lap = 1;\n```\n\n'.repeat(12)}`);
+    // (A set of 20 million marked lines per fence took 7 s each and 1.9 GB: the twelve ran past the test's timeout.)
+    const run = runDocs(['build'], { cwd: root });
+    expect(run.code, run.stderr).toBe(0);
+    expect(readRoute(join(root, 'dist'), '/guide/marked').match(/line highlighted/g)).toHaveLength(12);
+  });
 
   it('names an output folder it cannot create or write, and a page it cannot read, exit 2 and 1, never a stack trace', () => {
     const { root, dist, output } = site();

@@ -21,8 +21,14 @@ export interface FenceMeta {
   highlight: Set<number>;
 }
 
-/** Parses `ts title="a.ts" {1,3-4}`. */
-export function parseFenceMeta(lang: string | null | undefined, meta: string | null | undefined): FenceMeta {
+/** Lines one range may mark when the code's length is not known (a tab's label needs none). */
+const MAX_MARKED_LINES = 100_000;
+
+/**
+ * Parses `ts title="a.ts" {1,3-4}`. Highlighted lines past `lines` (the code's line count, when
+ * given) are dropped: `{1-20000000}` on a short fence marks its lines, and costs no more than they do.
+ */
+export function parseFenceMeta(lang: string | null | undefined, meta: string | null | undefined, lines = Number.POSITIVE_INFINITY): FenceMeta {
   const info = meta ?? '';
   const title = /title=(?:"([^"]*)"|'([^']*)'|(\S+))/.exec(info);
   const highlight = new Set<number>();
@@ -31,7 +37,7 @@ export function parseFenceMeta(lang: string | null | undefined, meta: string | n
     for (const part of ranges[1]!.split(',')) {
       const [from, to] = part.trim().split('-').map(Number);
       if (from === undefined || Number.isNaN(from)) continue;
-      for (let line = from; line <= (to ?? from); line++) highlight.add(line);
+      for (let line = Math.max(1, from), last = Math.min(to ?? from, lines, from + MAX_MARKED_LINES); line <= last; line++) highlight.add(line);
     }
   }
   return { lang: (lang ?? '').toLowerCase(), title: title ? (title[1] ?? title[2] ?? title[3]) : undefined, highlight };
@@ -66,7 +72,7 @@ export interface CodeHandlerOptions {
 
 /** Builds the hast of one fence. */
 export function renderFence(node: Code, options: CodeHandlerOptions): Element {
-  const meta = parseFenceMeta(node.lang, node.meta);
+  const meta = parseFenceMeta(node.lang, node.meta, node.value.split('\n').length);
   if (meta.lang === 'mermaid') {
     options.onMermaid();
     // The frame holds the source until the runtime draws the diagram into it; its box is the size the
