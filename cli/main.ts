@@ -30,6 +30,11 @@ export async function main(argv: string[]): Promise<number> {
     .option('--gate', 'build for the gated host (docs serve --dist OUT --gate): logins go to the site itself')
     .action(async (options: { root: string; out?: string; cache: boolean; archive?: string; json?: boolean; force?: boolean; gate?: boolean }) => {
       json = options.json === true;
+      if (options.archive) {
+        // A folder that cannot take the archive is found before the output is replaced.
+        const { checkArchiveFolder } = await import('./build/write');
+        checkArchiveFolder(resolve(options.archive));
+      }
       progress = createProgressLine(process.stderr, !json);
       const report = await buildSite({
         root: resolve(options.root),

@@ -125,6 +125,9 @@ function writeCompiledConfig(root: string, code: string): string {
 
 /** Every sidebar's folder must exist: a misspelt `dir` would otherwise leave its sidebar silently empty. */
 function checkSidebarFolders(config: ResolvedConfig): void {
+  if (existsSync(config.contentDir) && !statSync(config.contentDir).isDirectory()) {
+    throw new DocsError('config', [{ file: config.configFile, pointer: '/contentDir', message: `the content folder ${posixRelative(config.root, config.contentDir)} is a file, not a folder`, fix: 'point contentDir at the folder of the pages (default "content")' }]);
+  }
   // An empty or missing content folder is reported by the content stage, as the one problem it is.
   if (!existsSync(config.contentDir) || readdirSync(config.contentDir).length === 0) return;
   const problems = config.sidebars.flatMap((sidebar, i) => {

@@ -254,6 +254,14 @@ export function resolveConfig(raw: unknown, options: ResolveConfigOptions): Reso
 /** Cross-field checks that a shape cannot express. */
 function checkReferences(config: UserConfig): { path: string; message: string; fix?: string }[] {
   const problems: { path: string; message: string; fix?: string }[] = [];
+  if (config.locale !== undefined) {
+    try {
+      // Dates on every page are written in this locale: one the platform does not know would fail there.
+      new Intl.DateTimeFormat(config.locale);
+    } catch {
+      problems.push({ path: 'locale', message: `"${config.locale}" is not a locale (a BCP 47 language tag)`, fix: 'write it as language-REGION, e.g. "en-GB" or "nl-BE"' });
+    }
+  }
   const ids = new Set<string>();
   config.sidebars.forEach((sidebar, i) => {
     if (ids.has(sidebar.id)) problems.push({ path: `sidebars[${i}].id`, message: `repeats the sidebar id "${sidebar.id}"`, fix: 'give every sidebar its own id' });

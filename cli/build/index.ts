@@ -461,7 +461,9 @@ export function checkResults(results: PageResult[], links: LinkReport = checkLin
 /** A file of the site's own `templates/` folder, else the generator's default. */
 function templateFile(root: string, name: string): string {
   const own = join(root, 'templates', name);
-  return existsSync(own) ? own : join(PACKAGE_ROOT, 'templates', name);
+  if (!existsSync(own)) return join(PACKAGE_ROOT, 'templates', name);
+  if (!statSync(own).isFile()) throw new DocsError('content', [{ file: `templates/${name}`, message: 'is a folder, not a file', fix: `put the site's own ${name} there, or remove the folder to use the default` }]);
+  return own;
 }
 
 /**

@@ -5,7 +5,7 @@
  * there is something to build, so a build with nothing to do starts in a fraction of the time.
  */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { loadConfig } from './config-file';
 import type { BuildOptions, BuildReport } from './index';
 import { startPool } from './pool';
@@ -21,7 +21,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   options.onProgress?.({ stage: 'config' });
   const loaded = await loadConfig(root, options.env ?? {});
   const config = options.gate ? { ...loaded, site: { ...loaded.site, gated: true } } : loaded;
-  checkOutDir(outDir, { root, contentDir: config.contentDir, sources: [config.contentDir, join(root, 'site.config.ts'), join(root, 'templates'), ...config.openapi.map((spec) => join(root, spec.file))] }, options.force);
+  checkOutDir(outDir, { root, contentDir: config.contentDir, sources: [config.contentDir, join(root, 'site.config.ts'), join(root, 'templates'), ...config.openapi.map((spec) => join(root, spec.file))], specDirs: config.openapi.map((spec) => dirname(join(root, spec.file))) }, options.force);
   removeDeadStaging(outDir);
   const cacheDir = options.cache === false ? undefined : join(root, 'node_modules', '.cache', 'docs');
   // Nothing changed since the last build into this folder, in the sources or in the output: the

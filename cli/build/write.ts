@@ -27,6 +27,8 @@ export interface ProtectedPaths {
   sources: string[];
   /** The content folder: an output inside it would mix built files with pages. */
   contentDir: string;
+  /** The OpenAPI specs' folders (the site root aside): their `$ref`s may name any file below them. */
+  specDirs?: string[];
 }
 
 /** `path` with every existing part resolved through symbolic links (the rest kept as written). */
@@ -73,6 +75,9 @@ export function checkOutDir(outDir: string, paths: ProtectedPaths, force = false
   }
   const content = realPath(paths.contentDir);
   if (isWithin(out, content)) refuse(`it is inside the content folder ${content}; built files would be mixed with your pages`, fix);
+  for (const dir of (paths.specDirs ?? []).map(realPath)) {
+    if (dir !== root && isWithin(out, dir)) refuse(`it is inside ${dir}, the folder of an OpenAPI spec, whose $refs may name the files a build would replace`, fix);
+  }
   if (!existsSync(out)) return;
   if (!statSync(out).isDirectory()) refuse('it is a file, not a folder', `remove ${out} or choose another output folder`);
   const entries = readdirSync(out);
@@ -233,6 +238,7 @@ const IO_CODES: Record<string, string> = {
   EDQUOT: 'the disk quota is used up',
   ENOTDIR: 'a part of the path is a file, not a folder',
   EEXIST: 'a file is in the way',
+  ENOENT: 'a folder on the way does not exist (a broken symbolic link?)',
   EISDIR: 'a folder is in the way',
   ELOOP: 'too many symbolic links (a loop)',
   ENAMETOOLONG: 'the path is too long',
@@ -265,6 +271,16 @@ function isEarlierOutput(dir: string): boolean {
  * Throws a usage error when `--archive FILE` (and the `SHA256SUMS` written beside it) would overwrite
  * a source of the site or land inside the output or content folder.
  */
+/** Before a build with `--archive`: the archive's folder exists, and the archive would not replace a folder. */
+export function checkArchiveFolder(file: string): void {
+  const refuse = (message: string, fix: string): never => {
+    throw new DocsError('usage', [{ file, message: `cannot be the archive: ${message}`, fix }]);
+  };
+  const folder = statSync(dirname(file), { throwIfNoEntry: false });
+  if (!folder?.isDirectory()) refuse(`its folder ${dirname(file)} ${folder ? 'is a file' : 'does not exist'}`, 'create the folder first, or write the archive beside the site, e.g. --archive portal.tar.gz');
+  if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) refuse('a folder has that name', 'choose a file name, e.g. --archive portal.tar.gz');
+}
+
 export function checkArchivePath(file: string, report: { outDir: string; state: { root: string; config: { contentDir: string; openapi: { file: string }[] } } }): void {
   const { root, config } = report.state;
   const refuse = (message: string): never => {

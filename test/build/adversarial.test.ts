@@ -226,6 +226,28 @@ describe('docs build does not crash or hang on any input', () => {
     expect(readRoute(join(root, 'dist'), '/guide/marked').match(/line highlighted/g)).toHaveLength(12);
   });
 
+  it('names a bad locale, a content folder that is a file, a template that is a folder, a broken link as output and an archive folder that is not there, never a stack trace', () => {
+    const { root, dist, output } = site();
+    const config = readFileSync(join(root, 'site.config.ts'), 'utf8');
+    writeFileSync(join(root, 'site.config.ts'), config.replace('fixtureConfig()', "fixtureConfig({ locale: 'xx_ZZ!!' })"));
+    expectRefused(runDocs(['build'], { cwd: root }), 2, /`locale` "xx_ZZ!!" is not a locale/, /fix: write it as language-REGION, e.g. "en-GB"/);
+    writeFileSync(join(root, 'site.config.ts'), config.replace('fixtureConfig()', "fixtureConfig({ contentDir: 'notes.txt' })"));
+    writeFileSync(join(root, 'notes.txt'), 'not a folder');
+    expectRefused(runDocs(['build'], { cwd: root }), 2, /the content folder notes\.txt is a file, not a folder/);
+    writeFileSync(join(root, 'site.config.ts'), config);
+    mkdirSync(join(root, 'templates/page.html'), { recursive: true });
+    expectRefused(runDocs(['build'], { cwd: root }), 1, /templates\/page\.html: is a folder, not a file/);
+    rmSync(join(root, 'templates'), { recursive: true });
+    symlinkSync(join(root, 'gone'), join(root, 'dangling'));
+    expectRefused(runDocs(['build', '--out', 'dangling/out'], { cwd: root }), 2, /a folder on the way does not exist/);
+    // The archive's folder is checked before the output is replaced, not after.
+    appendFileSync(join(root, 'content/guide/faq.md'), '\nA late answer.\n');
+    expectRefused(runDocs(['build', '--archive', '/nonexistent-folder/site.tar.gz'], { cwd: root }), 2, /cannot be the archive: its folder \/nonexistent-folder does not exist/);
+    mkdirSync(join(root, 'site.tar.gz'));
+    expectRefused(runDocs(['build', '--archive', 'site.tar.gz'], { cwd: root }), 2, /cannot be the archive: a folder has that name/);
+    expect(snapshotTree(dist)).toEqual(output);
+  });
+
   it('names an output folder it cannot create or write, and a page it cannot read, exit 2 and 1, never a stack trace', () => {
     const { root, dist, output } = site();
     writeFileSync(join(root, 'blocker'), 'a file where a folder should be');

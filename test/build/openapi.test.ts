@@ -151,6 +151,15 @@ describe('a spec split over files', () => {
     expect(html).toContain('Shown on the big screen beside the lap count.');
   });
 
+  it('refuses an output folder among the files the specs refer to, even with --force', () => {
+    const site = splitSite();
+    const run = runDocs(['build', '--out', 'specs/schemas', '--force'], { cwd: site, env: { DOCS_TEST_SPEC: 'specs/split.yaml' } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('cannot be the output folder: it is inside');
+    expect(run.stderr).toContain('the folder of an OpenAPI spec');
+    expect(readFileSync(join(site, 'specs', 'schemas', 'member.yaml'), 'utf8')).toContain('Shown on the big screen');
+  });
+
   for (const [what, change, expected] of [
     ['a file that does not exist', (site: string) => writeFileSync(join(site, 'specs', 'schemas', 'member.yaml'), "type: object\nproperties:\n  badge:\n    $ref: './badge.yaml'\n"), "specs/schemas/member.yaml:4#/properties/badge/$ref: $ref \"./badge.yaml\" names a file that does not exist (specs/schemas/badge.yaml)"],
     ['a URL', (site: string) => writeFileSync(join(site, 'specs', 'schemas', 'team.yaml'), "type: object\nproperties:\n  captain:\n    $ref: 'https://schemas.example.com/member.yaml'\n"), 'specs/schemas/team.yaml:4#/properties/captain/$ref: $ref "https://schemas.example.com/member.yaml" names a URL: a build never reads the network'],
