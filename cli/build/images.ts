@@ -7,6 +7,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { hash } from '../util/hash';
+import { leadsInside, publishableRoot } from '../util/fs';
 
 /** An image a page uses: its path below the content folder and its output file (below the output folder). */
 export interface PageImage {
@@ -18,11 +19,12 @@ export interface PageImage {
 const IMAGE = /^\.(?:png|jpe?g|gif|svg|webp|avif|ico|bmp)$/i;
 
 /** The output file an image's current bytes belong in, with the bytes; undefined when it does not exist. */
-export function readImage(contentDir: string, rel: string): { file: string; bytes: Buffer } | undefined {
+export function readImage(contentDir: string, rel: string): { file: string; bytes: Buffer } | 'outside' | undefined {
   const path = join(contentDir, rel);
   let bytes: Buffer;
   try {
     if (!statSync(path).isFile()) return undefined;
+    if (!leadsInside(path, publishableRoot(contentDir))) return 'outside';
     bytes = readFileSync(path);
   } catch {
     return undefined;
@@ -43,7 +45,10 @@ export function imageChecker(contentDir: string): (images: PageImage[]) => boole
   const known = new Map<string, string | null>();
   const fileOf = (source: string): string | null => {
     let file = known.get(source);
-    if (file === undefined) known.set(source, (file = readImage(contentDir, source)?.file ?? null));
+    if (file === undefined) {
+      const image = readImage(contentDir, source);
+      known.set(source, (file = typeof image === 'object' ? image.file : null));
+    }
     return file;
   };
   return (images) => images.every((image) => fileOf(image.source) === image.file);

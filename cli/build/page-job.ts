@@ -183,7 +183,7 @@ export class PageBuilder {
     const { cache } = this.context;
     const key = cache && this.store ? markdownKey(cache.salt, job.rel, job.body) : undefined;
     const entry = key ? this.store!.markdown.get(key) : undefined;
-    if (entry && entry.images.every((image) => this.copyImage(image.source)?.file === image.file)) return { markdown: entry, images: entry.images, cached: true, key };
+    if (entry && entry.images.every((image) => (this.copyImage(image.source) || undefined)?.file === image.file)) return { markdown: entry, images: entry.images, cached: true, key };
     const rendered = await this.render(job);
     // Written in the background (LMDB batches a thread's writes into one transaction); a cache that
     // cannot be written costs the next build its speed, not this build. Both writes go in the same
@@ -199,8 +199,9 @@ export class PageBuilder {
   private async render(job: PageJob): Promise<{ markdown: RenderedMarkdown; images: PageImage[] }> {
     const renderer = await this.warm();
     const images: PageImage[] = [];
-    const copy = (rel: string): string | undefined => {
+    const copy = (rel: string): string | false | undefined => {
       const image = this.copyImage(rel);
+      if (image === false) return false;
       if (image) images.push(image);
       return image && `/${image.file}`;
     };
@@ -223,9 +224,10 @@ export class PageBuilder {
     this.writeFile(rel, content);
   }
 
-  /** Copies an image below the content folder to its hashed file (see `readImage`); undefined when missing. */
-  private copyImage(rel: string): PageImage | undefined {
+  /** Copies an image below the content folder to its hashed file (see `readImage`); undefined when missing, false when it leads out of the repository. */
+  private copyImage(rel: string): PageImage | false | undefined {
     const image = readImage(this.context.contentDir, rel);
+    if (image === 'outside') return false;
     if (!image) return undefined;
     this.writeHashed(image.file, image.bytes);
     return { source: rel, file: image.file };

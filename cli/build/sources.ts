@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { DocsError, type Diagnostic } from '../util/errors';
-import { posixRelative } from '../util/fs';
+import { leadsInside, posixRelative, publishableRoot } from '../util/fs';
 import type { SourceFile } from './content';
 
 
@@ -54,6 +54,7 @@ export function readContentFolder(dir: string, displayPrefix: string): ContentFi
   } catch {
     return files;
   }
+  const boundary = publishableRoot(dir);
   /** Folders entered, by real path, so a link back up the tree is entered once. */
   const entered = new Set<string>([rootReal]);
   const walk = (folder: string): void => {
@@ -89,6 +90,10 @@ export function readContentFolder(dir: string, displayPrefix: string): ContentFi
           problems.push({ file: display, message: readFailure(error), fix: 'fix or delete the symbolic link' });
           continue;
         }
+        if (!leadsInside(real, boundary)) {
+          problems.push({ file: display, message: 'is a symbolic link to a folder outside the site\'s repository, whose files a build does not publish', fix: 'move or copy the folder into the content folder' });
+          continue;
+        }
         if (entered.has(real) || rootReal.startsWith(`${real}/`)) {
           problems.push({ file: display, message: 'is a symbolic link to a folder that holds it (a loop)', fix: 'delete the link, or point it at a folder outside this tree' });
           continue;
@@ -101,6 +106,10 @@ export function readContentFolder(dir: string, displayPrefix: string): ContentFi
       let bytes: Buffer;
       try {
         const stats = statSync(path);
+        if (entry.isSymbolicLink() && !leadsInside(path, boundary)) {
+          problems.push({ file: display, message: 'is a symbolic link to a file outside the site\'s repository, which a build does not publish', fix: 'move or copy the file into the content folder' });
+          continue;
+        }
         // A pipe, a socket or a device (a link to /dev/zero, say) would be read forever, or block.
         if (!stats.isFile()) {
           problems.push({ file: display, message: 'is not a regular file (a pipe, a socket or a device)', fix: 'replace it with a file, or move it out of the content folder' });

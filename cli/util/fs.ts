@@ -1,6 +1,44 @@
 /** Small file and path helpers shared by the build and the dev server. */
-import { mkdirSync, readdirSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+
+const boundaries = new Map<string, string>();
+
+/**
+ * The folder whose files a build may publish, for the content folder `contentDir`: the git repository
+ * that holds it (so a page may link in the repository's own README from above the site), else the
+ * site's folder (the nearest one with a site config). A symbolic link in the content that leads out
+ * of it — to `/etc/passwd`, `~/.ssh` — is refused, not published.
+ */
+export function publishableRoot(contentDir: string): string {
+  let boundary = boundaries.get(contentDir);
+  if (boundary) return boundary;
+  const real = realpathSync.native(contentDir);
+  let site: string | undefined;
+  for (let at = real; ; at = dirname(at)) {
+    if (existsSync(join(at, '.git'))) {
+      boundary = at;
+      break;
+    }
+    site ??= ['site.config.ts', 'site.config.mjs', 'site.config.js'].some((name) => existsSync(join(at, name))) ? at : undefined;
+    if (dirname(at) === at) {
+      boundary = site ?? dirname(real);
+      break;
+    }
+  }
+  boundaries.set(contentDir, boundary);
+  return boundary;
+}
+
+/** True when the real path of `path` lies inside `folder` (a real path). */
+export function leadsInside(path: string, folder: string): boolean {
+  try {
+    const real = realpathSync.native(path);
+    return real === folder || real.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+  } catch {
+    return true; // Missing: the caller reports that.
+  }
+}
 
 /**
  * Creates `dir` (and its parents) unless this caller already did: `created` remembers, so writing a

@@ -205,7 +205,13 @@ describe('docs build does not crash or hang on any input', () => {
     ['a folder linked into itself', (root) => symlinkSync('..', join(root, 'content/guide/loop')), /content\/guide\/loop: is a symbolic link to a folder that holds it \(a loop\)/],
     // Read, these never end: a pipe waits for a writer, a device has no end.
     ['a page that is a named pipe', (root) => void spawnSync('mkfifo', [join(root, 'content/guide/pipe.md')]), /content\/guide\/pipe\.md: is not a regular file \(a pipe, a socket or a device\)/],
-    ['a page linked to /dev/zero', (root) => symlinkSync('/dev/zero', join(root, 'content/guide/zero.md')), /content\/guide\/zero\.md: is not a regular file \(a pipe, a socket or a device\)/],
+    ['a page linked to /dev/zero', (root) => symlinkSync('/dev/zero', join(root, 'content/guide/zero.md')), /content\/guide\/zero\.md: is a symbolic link to a file outside the site's repository/],
+    ['a page linked to /etc/passwd', (root) => symlinkSync('/etc/passwd', join(root, 'content/guide/users.md')), /content\/guide\/users\.md: is a symbolic link to a file outside the site's repository/],
+    ['a folder linked to /etc', (root) => symlinkSync('/etc', join(root, 'content/guide/etc')), /content\/guide\/etc: is a symbolic link to a folder outside the site's repository/],
+    ['an image linked to /etc/passwd', (root) => {
+      symlinkSync('/etc/passwd', join(root, 'content/guide/users.png'));
+      appendFileSync(join(root, 'content/guide/faq.md'), '\n![Users](./users.png)\n');
+    }, /content\/guide\/faq\.md:\d+:\d+: image "\.\/users\.png" is a symbolic link that leads out of the site's repository/],
   ];
   for (const [name, change, message] of cases) {
     it(`fails on ${name} with its file and line, exit 1, output untouched`, () => {

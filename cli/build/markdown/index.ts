@@ -63,10 +63,10 @@ export interface MarkdownInput {
   rel: string;
   /** Markdown without frontmatter (frontmatter lines blanked). */
   body: string;
-  /** Copies a local image and returns its URL, or undefined when it does not exist. */
-  resolveImage: (rel: string) => string | undefined;
+  /** Copies a local image and returns its URL, undefined when it does not exist, false when it is a link out of the repository. */
+  resolveImage: (rel: string) => string | false | undefined;
   /** Copies another local file a link names and returns its URL, or undefined when it does not exist. */
-  resolveFile: (rel: string) => string | undefined;
+  resolveFile: (rel: string) => string | false | undefined;
 }
 
 /** What the markdown stage produces for one page. */

@@ -9,6 +9,9 @@ import { walk } from '../walk';
 import type { Diagnostic } from '../../../util/errors';
 
 /** An internal link found on a page, checked once every route is known. */
+/** What to do about a link in the content that leads to a file outside the repository (`publishableRoot`). */
+const LEADS_OUT_FIX = 'copy the file into the content folder: a build publishes only files of the repository that holds the site';
+
 export interface FoundLink {
   /** File the link is in, as shown in messages. */
   file: string;
@@ -34,9 +37,9 @@ export interface LinksOptions {
   /** Every route of the site (the values of `routeOfFile`, computed once per build). */
   routes: Set<string>;
   /** Copies a local image (path below the content folder) and returns its public URL; undefined when missing. */
-  resolveImage: (rel: string) => string | undefined;
+  resolveImage: (rel: string) => string | false | undefined;
   /** Copies any other local file a link names, the same way; undefined when missing. */
-  resolveFile: (rel: string) => string | undefined;
+  resolveFile: (rel: string) => string | false | undefined;
   /** Receives the links found. */
   links: FoundLink[];
   warnings: Diagnostic[];
@@ -88,7 +91,8 @@ export function remarkLinks(options: LinksOptions) {
         if (SCHEME.test(node.url) || node.url.startsWith('//') || node.url.startsWith('/')) return;
         const target = resolvePath(dir, decodePercent(splitUrl(node.url).path, decodeURI));
         const url = target === undefined ? undefined : options.resolveImage(target);
-        if (url === undefined) {
+        if (url === false) options.errors.push({ ...at(file, node), message: `image "${node.url}" is a symbolic link that leads out of the site's repository, so it is not published`, fix: LEADS_OUT_FIX });
+        else if (url === undefined) {
           options.errors.push({ ...at(file, node), message: `image "${node.url}" does not exist`, fix: `put the image at ${options.displayPrefix}${target ?? node.url} or correct the path` });
         } else node.url = url;
         return;
@@ -119,7 +123,8 @@ export function remarkLinks(options: LinksOptions) {
         // A file, not a page: copied to the output under a name of its bytes, like an image.
         const target = path.startsWith('/') ? resolvePath('', decodePercent(path, decodeURI)) : resolvePath(dir, decodePercent(path, decodeURI));
         const copied = target === undefined ? undefined : options.resolveFile(target);
-        if (copied !== undefined) node.url = copied + query + rawHash;
+        if (copied === false) options.errors.push({ ...at(file, node), message: `link to "${url}": the file is a symbolic link that leads out of the site's repository, so it is not published`, fix: LEADS_OUT_FIX });
+        else if (copied !== undefined) node.url = copied + query + rawHash;
         else if (path.startsWith('/')) options.warnings.push({ ...at(file, node), message: `link to "${url}": no file ${options.displayPrefix}${target ?? path}, so it is left as written for the host to serve`, fix: 'put the file in the content folder and link it relatively, or link to a full URL' });
         else options.errors.push({ ...at(file, node), message: `link to "${url}": the file ${options.displayPrefix}${target ?? path} does not exist`, fix: 'put the file there or correct the path' });
         return;
