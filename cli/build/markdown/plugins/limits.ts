@@ -11,6 +11,13 @@ import type { Diagnostic } from '../../../util/errors';
 export const MAX_DEPTH = 100;
 /** Most emphasis, bracket, backtick and angle characters one paragraph (lines without a blank one between) may hold. */
 export const MAX_INLINE_MARKUP = 10_000;
+/**
+ * The parser's cost of a paragraph grows about as the square of its markers (6,666 take some 2 s), so
+ * many paragraphs each under the limit still stalled a build (40 of 6,666: 70–90 s). A page's
+ * paragraphs may hold at most this sum of squares, about 10 s of parsing: two paragraphs at the limit,
+ * 200 of 1,000 markers, 20,000 of 100.
+ */
+export const MAX_PAGE_MARKUP_COST = 2 * MAX_INLINE_MARKUP ** 2;
 
 const FENCE = /^\s{0,3}(?:>\s?)*\s*(`{3,}|~{3,})/;
 const CONTAINER = /^\s*(?:>|[-*+](?=\s)|\d{1,9}[.)](?=\s))/;
@@ -40,10 +47,16 @@ export function checkSourceLimits(source: string, file: string): Diagnostic[] {
   let fence: string | undefined;
   let blockStart = -1;
   let markup = 0;
+  let cost = 0;
   let reported = false;
   const endBlock = (): void => {
     if (blockStart !== -1 && markup > MAX_INLINE_MARKUP && !reported) {
       problems.push({ file, line: blockStart + 1, column: 1, message: `this paragraph holds ${markup.toLocaleString('en-GB')} emphasis, link and code markers (*, _, [, ], \`, <), more than the ${MAX_INLINE_MARKUP.toLocaleString('en-GB')} a paragraph may hold`, fix: 'split it with blank lines, or put data in a code block or a linked file' });
+      reported = true;
+    }
+    cost += markup * markup;
+    if (blockStart !== -1 && cost > MAX_PAGE_MARKUP_COST && !reported) {
+      problems.push({ file, line: blockStart + 1, column: 1, message: 'the page holds more emphasis, link and code markers (*, _, [, ], `, <) than a build parses in reasonable time; its paragraphs up to this one are each thick with them', fix: 'split the page, or put data in a code block or a linked file' });
       reported = true;
     }
     blockStart = -1;
