@@ -10,7 +10,7 @@ import type { OpenAPIV3 } from 'openapi-types';
 import { DocsError, type Diagnostic } from '../../util/errors';
 import type { OpenApiConfig } from '../config';
 import { statsKey } from '../unchanged';
-import { findRef, mapSource, readValidatorMessage } from './spec-errors';
+import { ALIAS_BOMB, findRef, isAliasBomb, mapSource, readValidatorMessage, SELF_CONTAINING, selfContaining, specValue } from './spec-errors';
 
 /** A valid spec, dereferenced (`$ref`s replaced by their targets; cycles stay as object cycles). */
 export interface LoadedSpec {
@@ -49,7 +49,20 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
       }
       continue;
     }
-    const spec = source.document.toJS() as Record<string, unknown> | null;
+    let spec: Record<string, unknown> | null;
+    try {
+      spec = specValue(source.document) as Record<string, unknown> | null;
+    } catch (error) {
+      if (!isAliasBomb(error)) throw error;
+      problems.push({ file, message: ALIAS_BOMB.message, fix: ALIAS_BOMB.fix });
+      continue;
+    }
+    const loop = selfContaining(spec);
+    if (loop !== undefined) {
+      const place = source.lineOf(loop);
+      problems.push({ file, line: place?.line, column: place?.column, pointer: loop, message: SELF_CONTAINING.message, fix: SELF_CONTAINING.fix });
+      continue;
+    }
     if (!spec || typeof spec !== 'object' || (!('openapi' in spec) && !('swagger' in spec))) {
       problems.push({ file, line: 1, pointer: '', message: 'is not an OpenAPI document (no `openapi` version at the top)', fix: 'start the file with `openapi: 3.0.3` (or 3.1.0), then `info` and `paths`' });
       continue;
@@ -92,6 +105,19 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
       });
       continue;
     }
+    const fileCycle = refs.cycle();
+    if (fileCycle) {
+      const place = source.lineOf(fileCycle.pointer);
+      problems.push({
+        file,
+        line: place?.line,
+        column: place?.column,
+        pointer: fileCycle.pointer,
+        message: `$ref cycle with no schema in it: ${fileCycle.chain.join(' → ')}`,
+        fix: 'give one of these files a real schema (type, properties); a schema may refer to itself only from inside its properties or items',
+      });
+      continue;
+    }
     try {
       const document = (await dereference(refs.localised(), { ...(options as object), dereference: { circular: true } } as never)) as unknown as OpenAPIV3.Document;
       loaded.push({ config, file, document, refFiles: refs.files() });
@@ -104,6 +130,15 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
 }
 
 const REF_FIX = 'point every $ref at an existing component, e.g. #/components/schemas/Team, or at a file beside the spec, e.g. ./schemas/team.yaml';
+
+/** A `$ref`'s path with its percent-escapes decoded; as written when they are malformed. */
+function decodePath(path: string): string {
+  try {
+    return decodeURI(path);
+  } catch {
+    return path;
+  }
+}
 
 /** A `$ref` that names another file or a URL rather than a place in its own document. */
 const external = (ref: unknown): ref is string => typeof ref === 'string' && ref !== '' && !ref.startsWith('#');
@@ -133,11 +168,11 @@ function refFileResolver(siteRoot: string, specPath: string, spec: Record<string
   let problem: Diagnostic | undefined;
   // The file whose `$ref` asks for `target` (an absolute path or a URL), and that $ref's line.
   const askedBy = (target: string): { file: string; ref: string; line?: number; pointer?: string } => {
-    const holders: [string, unknown, string][] = [[specPath, spec, readFileSync(specPath, 'utf8')], ...[...read].map(([path, { text }]): [string, unknown, string] => [path, mapSource(text).document.toJS(), text])];
+    const holders: [string, unknown, string][] = [[specPath, spec, readFileSync(specPath, 'utf8')], ...[...read].map(([path, { text }]): [string, unknown, string] => [path, specValue(mapSource(text).document), text])];
     for (const [holder, document, text] of holders) {
       for (const [ref, pointer] of refsIn(document)) {
         if (!external(ref)) continue;
-        const named = withScheme(ref) ? ref.split('#')[0]! : resolve(dirname(holder), decodeURI(ref.split('#')[0]!));
+        const named = withScheme(ref) ? ref.split('#')[0]! : resolve(dirname(holder), decodePath(ref.split('#')[0]!));
         if (named !== target) continue;
         const place = mapSource(normaliseText(text)).lineOf(pointer);
         return { file: display(holder), ref, line: place?.line, pointer };
@@ -178,6 +213,22 @@ function refFileResolver(siteRoot: string, specPath: string, spec: Record<string
         problem ??= { file: display(real), line: place?.line, column: place?.col, message: `is not valid YAML: ${error.message.split('\n')[0]}`, fix: 'fix the YAML syntax (indentation, quotes, colons)' };
         throw new Error(problem.message);
       }
+      // Aliases are checked here as in the spec: an alias bomb or a value that contains itself
+      // would otherwise exhaust the memory or the stack of whatever walks the file's data.
+      let value: unknown;
+      try {
+        value = specValue(source.document);
+      } catch (error) {
+        if (!isAliasBomb(error)) throw error;
+        problem ??= { file: display(real), message: ALIAS_BOMB.message, fix: ALIAS_BOMB.fix };
+        throw new Error(problem.message);
+      }
+      const loop = selfContaining(value);
+      if (loop !== undefined) {
+        const place = source.lineOf(loop);
+        problem ??= { file: display(real), line: place?.line, column: place?.column, pointer: loop, message: SELF_CONTAINING.message, fix: SELF_CONTAINING.fix };
+        throw new Error(problem.message);
+      }
       read.set(path, { text, stats: statsKey(stats) });
       return text;
     },
@@ -191,12 +242,58 @@ function refFileResolver(siteRoot: string, specPath: string, spec: Record<string
         const ref = node.$ref;
         if (external(ref) && !withScheme(ref) && !isAbsolute(ref)) {
           const [target, fragment] = [ref.split('#')[0]!, ref.includes('#') ? ref.slice(ref.indexOf('#')) : ''];
-          node.$ref = target === '' ? fragment : resolve(dirname(specPath), decodeURI(target)) + fragment;
+          node.$ref = target === '' ? fragment : resolve(dirname(specPath), decodePath(target)) + fragment;
         }
       }
       return copy as never;
     },
     problem: (): Diagnostic | undefined => problem,
+    /**
+     * A chain of `$ref`s that starts at a `$ref` of the spec to another file and comes back to where
+     * it was with nothing but `$ref`s on the way (a.yaml: `$ref: ./b.yaml`, b.yaml: `$ref: ./a.yaml`):
+     * the same problem as referenceCycle finds inside one file. Read after the validator has read the files.
+     */
+    cycle: (): { pointer: string; chain: string[] } | undefined => {
+      const values = new Map<string, unknown>([[specPath, spec]]);
+      const fileValue = (path: string): unknown => {
+        if (!values.has(path)) {
+          const entry = read.get(path);
+          values.set(path, entry ? specValue(mapSource(entry.text).document) : undefined);
+        }
+        return values.get(path);
+      };
+      const at = (value: unknown, fragment: string): unknown => {
+        let node = value;
+        for (const token of fragment.split('/').slice(1)) {
+          if (node === null || typeof node !== 'object') return undefined;
+          node = (node as Record<string, unknown>)[decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~')];
+        }
+        return node;
+      };
+      const onlyRef = (node: unknown): string | undefined =>
+        node !== null && typeof node === 'object' && !Array.isArray(node) && Object.keys(node).length === 1 && typeof (node as { $ref?: unknown }).$ref === 'string' ? (node as { $ref: string }).$ref : undefined;
+      const target = (holder: string, ref: string): [path: string, fragment: string] | undefined => {
+        if (withScheme(ref)) return undefined;
+        const [path, fragment] = [ref.split('#')[0]!, ref.includes('#') ? ref.slice(ref.indexOf('#') + 1) : ''];
+        return [path === '' ? holder : resolve(dirname(holder), decodePath(path)), fragment];
+      };
+      for (const [ref, pointer] of refsIn(spec)) {
+        // Cycles inside the spec alone are referenceCycle's.
+        if (!external(ref)) continue;
+        const chain: string[] = [];
+        const seen = new Set<string>();
+        for (let next = target(specPath, ref); next !== undefined; ) {
+          const key = `${next[0]}#${next[1]}`;
+          const name = `${display(next[0])}${next[1] ? `#${next[1]}` : ''}`;
+          if (seen.has(key)) return { pointer, chain: [...chain, name] };
+          seen.add(key);
+          chain.push(name);
+          const further = onlyRef(at(fileValue(next[0]), next[1]));
+          next = further === undefined ? undefined : target(next[0], further);
+        }
+      }
+      return undefined;
+    },
     files: (): [string, string][] => [...read].map(([path, { stats }]) => [path, stats]),
   };
 }

@@ -7,7 +7,7 @@ import type { OpenAPIV3 } from 'openapi-types';
 import type { SourceFile } from '../content';
 import type { LoadedSpec } from './load';
 import { codeSamples, sampleRequest, type CodeSample } from './samples';
-import { code, exampleOf, inline, schemaFacts, schemaTree, typeLabel, type Schema } from './schema';
+import { code, exampleOf, inline, json, schemaFacts, schemaTree, typeLabel, type Schema } from './schema';
 
 /** The HTTP methods of a path item, in the order pages list them. */
 const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'trace'] as const;
@@ -132,7 +132,7 @@ function parameterTable(parameters: OpenAPIV3.ParameterObject[]): string[] {
     const schema = (parameter.schema ?? {}) as Schema;
     const facts = schemaFacts(schema, false).concat(parameter.deprecated ? ['deprecated'] : []);
     const example = parameter.example ?? schema.example;
-    const description = [inline(parameter.description), facts.join(' · '), example !== undefined ? `Example: ${code(JSON.stringify(example))}` : ''].filter(Boolean).join(' — ');
+    const description = [inline(parameter.description), facts.join(' · '), example !== undefined ? `Example: ${code(json(example))}` : ''].filter(Boolean).join(' — ');
     lines.push(`| ${code(parameter.name)} | ${code(typeLabel(schema))} | ${parameter.required ? 'required' : 'optional'} | ${description.replace(/\|/g, '\\|')} |`);
   }
   return lines;
@@ -151,11 +151,11 @@ function mediaLines(content: Record<string, OpenAPIV3.MediaTypeObject> | undefin
     const examples = media.examples ? Object.entries(media.examples) : [];
     if (media.example !== undefined || examples.length === 0) {
       const value = media.example ?? exampleOf(schema);
-      if (value !== undefined && type.includes('json')) lines.push(`${exampleLabel}:`, '', ...fenced('json', '', JSON.stringify(value, null, 2)), '');
+      if (value !== undefined && type.includes('json')) lines.push(`${exampleLabel}:`, '', ...fenced('json', '', json(value, 2)), '');
     }
     for (const [name, example] of examples) {
       if (!('value' in example)) continue;
-      lines.push(`${exampleLabel} ${code(name)}${example.summary ? ` — ${inline(example.summary)}` : ''}:`, '', ...fenced('json', '', JSON.stringify(example.value, null, 2)), '');
+      lines.push(`${exampleLabel} ${code(name)}${example.summary ? ` — ${inline(example.summary)}` : ''}:`, '', ...fenced('json', '', json(example.value, 2)), '');
     }
   }
   return lines;

@@ -4,7 +4,7 @@
  * they are. Every sample of every spec is syntax-checked by the tests.
  */
 import type { OpenAPIV3 } from 'openapi-types';
-import { exampleOf, type Schema } from './schema';
+import { acyclic, exampleOf, type Schema } from './schema';
 
 /** The request a sample makes. */
 export interface SampleRequest {
@@ -48,10 +48,10 @@ export interface SampleRequestOptions {
 }
 
 function parameterExample(parameter: OpenAPIV3.ParameterObject): unknown {
-  if (parameter.example !== undefined) return parameter.example;
+  if (parameter.example !== undefined) return acyclic(parameter.example);
   const first = parameter.examples ? Object.values(parameter.examples)[0] : undefined;
-  if (first && 'value' in first) return first.value;
-  return exampleOf(parameter.schema as Schema | undefined);
+  if (first && 'value' in first) return acyclic(first.value);
+  return acyclic(exampleOf(parameter.schema as Schema | undefined));
 }
 
 function text(value: unknown): string {
@@ -119,7 +119,7 @@ export function sampleRequest(options: SampleRequestOptions): SampleRequest {
   const media = content?.['application/json'] ?? Object.entries(content ?? {}).find(([type]) => type.endsWith('+json'))?.[1];
   if (media) {
     const named = media.examples ? Object.values(media.examples)[0] : undefined;
-    body = media.example ?? (named && 'value' in named ? named.value : undefined) ?? exampleOf(media.schema as Schema | undefined) ?? {};
+    body = acyclic(media.example ?? (named && 'value' in named ? named.value : undefined) ?? exampleOf(media.schema as Schema | undefined) ?? {});
     headers.splice(1, 0, ['Content-Type', 'application/json']);
   }
   const search = query.toString();

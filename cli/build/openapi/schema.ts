@@ -43,12 +43,19 @@ export function isNullable(schema: Schema): boolean {
   return schema.nullable === true || types(schema).includes('null');
 }
 
-/** `allOf` parts merged into one object schema (properties, required, description). */
-export function mergeAllOf(schema: Schema): Schema {
+/**
+ * `allOf` parts merged into one object schema (properties, required, description). A part that is
+ * (or contains) a schema already being merged — `A: {allOf: [$ref: A]}`, or A → B → A — adds nothing
+ * and is skipped: the recursion is cut.
+ */
+export function mergeAllOf(schema: Schema, within: Set<Schema> = new Set()): Schema {
   if (!schema.allOf) return schema;
+  if (within.has(schema)) return {};
+  const inner = new Set(within).add(schema);
   const merged: Schema = { ...schema, allOf: undefined, properties: { ...(schema.properties ?? {}) }, required: [...(schema.required ?? [])] };
   for (const part of schema.allOf as Schema[]) {
-    const flat = mergeAllOf(part);
+    if (!part || typeof part !== 'object') continue;
+    const flat = mergeAllOf(part, inner);
     Object.assign(merged.properties!, flat.properties ?? {});
     merged.required!.push(...(flat.required ?? []));
     merged.type ??= flat.type;
@@ -60,12 +67,19 @@ export function mergeAllOf(schema: Schema): Schema {
   return merged;
 }
 
-/** `string (email)`, `array of object`, `integer | null`. */
-export function typeLabel(schema: Schema): string {
+/**
+ * `string (email)`, `array of object`, `integer | null`. An array whose items are an array already
+ * being labelled (`A: {type: array, items: $ref: A}`) ends in `(recursive)`: the recursion is cut.
+ */
+export function typeLabel(schema: Schema, within: Set<Schema> = new Set()): string {
   const flat = mergeAllOf(schema);
   const own = types(flat).filter((type) => type !== 'null');
   let label = own.length > 0 ? own.join(' | ') : flat.properties ? 'object' : flat.oneOf ? 'one of' : flat.anyOf ? 'any of' : 'any';
-  if (own.includes('array') && flat.items) label = `array of ${typeLabel(flat.items as Schema)}`;
+  if (own.includes('array') && flat.items && typeof flat.items === 'object') {
+    const items = flat.items as Schema;
+    const inner = new Set(within).add(schema);
+    label = `array of ${inner.has(items) ? '(recursive)' : typeLabel(items, inner)}`;
+  }
   if (flat.format) label += ` (${flat.format})`;
   return label;
 }
@@ -90,10 +104,38 @@ export function schemaFacts(schema: Schema, required: boolean): string[] {
   if (schema.exclusiveMinimum !== undefined && schema.exclusiveMinimum !== false) facts.push(`greater than ${String(schema.exclusiveMinimum === true ? schema.minimum : schema.exclusiveMinimum)}`);
   if (schema.exclusiveMaximum !== undefined && schema.exclusiveMaximum !== false) facts.push(`less than ${String(schema.exclusiveMaximum === true ? schema.maximum : schema.exclusiveMaximum)}`);
   if (schema.pattern) facts.push(`pattern ${code(schema.pattern)}`);
-  if (schema.enum) facts.push(`one of: ${schema.enum.map((value) => code(JSON.stringify(value))).join(', ')}`);
-  if (schema.const !== undefined) facts.push(`always ${code(JSON.stringify(schema.const))}`);
-  if (schema.default !== undefined) facts.push(`default: ${code(JSON.stringify(schema.default))}`);
+  if (schema.enum) facts.push(`one of: ${schema.enum.map((value) => code(json(value))).join(', ')}`);
+  if (schema.const !== undefined) facts.push(`always ${code(json(schema.const))}`);
+  if (schema.default !== undefined) facts.push(`default: ${code(json(schema.default))}`);
   return facts;
+}
+
+/**
+ * `value` with every place that holds one of its own ancestors replaced by `"(recursive)"`: an
+ * example or default whose `$ref` points back into itself is data with no end, shown with the
+ * recursion cut (JSON.stringify would throw). Values without such a place are returned as they are.
+ */
+export function acyclic(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  let cyclic = false;
+  const copy = (node: unknown, ancestors: Set<object>): unknown => {
+    if (node === null || typeof node !== 'object') return node;
+    if (ancestors.has(node)) {
+      cyclic = true;
+      return '(recursive)';
+    }
+    const inner = new Set(ancestors).add(node);
+    if (Array.isArray(node)) return node.map((item) => copy(item, inner));
+    if (typeof (node as { toJSON?: unknown }).toJSON === 'function') return node;
+    return Object.fromEntries(Object.entries(node).map(([key, child]) => [key, copy(child, inner)]));
+  };
+  const result = copy(value, new Set());
+  return cyclic ? result : value;
+}
+
+/** JSON text of a value from a spec, with any recursion in it cut (acyclic). */
+export function json(value: unknown, space?: number): string {
+  return JSON.stringify(acyclic(value), null, space);
 }
 
 /** The lines of a schema tree, as a markdown list indented by `indent` spaces. */

@@ -96,3 +96,53 @@ export function mapSource(text: string): SourceMap {
     },
   };
 }
+
+/**
+ * How many times a spec's YAML aliases may be expanded (the `yaml` package's own guard against
+ * "billion laughs" is 100, which ordinary reuse of one `&anchor` in many places exceeds).
+ */
+export const MAX_ALIAS_COUNT = 10_000;
+
+/** What a parse of `document` to plain data reports when its aliases expand past MAX_ALIAS_COUNT. */
+export const ALIAS_BOMB = {
+  message: `is not valid YAML: its aliases (*name) expand to more than ${MAX_ALIAS_COUNT} copies of their anchors (&name), which looks like an alias bomb`,
+  fix: 'use anchors and aliases for ordinary reuse only, not aliases of lists of aliases nested many levels deep; for parts of the API used in many places, use a $ref to a component',
+};
+
+/** The document as plain data, with the alias limit raised to MAX_ALIAS_COUNT; throws past it. */
+export function specValue(document: Document): unknown {
+  return document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+}
+
+/** True when `error` is the `yaml` package's refusal of too many alias expansions. */
+export function isAliasBomb(error: unknown): boolean {
+  return error instanceof Error && /alias count/i.test(error.message);
+}
+
+/**
+ * The JSON pointer of the first place in `value` that holds one of its own ancestors: a YAML alias
+ * inside its own anchor (`&x {self: *x}`), the only way data parsed from a file can contain itself.
+ */
+export function selfContaining(value: unknown): string | undefined {
+  const open = new Set<object>();
+  const done = new Set<object>();
+  const visit = (node: unknown, pointer: string): string | undefined => {
+    if (node === null || typeof node !== 'object' || done.has(node)) return undefined;
+    if (open.has(node)) return pointer;
+    open.add(node);
+    for (const [key, child] of Object.entries(node)) {
+      const found = visit(child, `${pointer}/${escapeToken(key)}`);
+      if (found !== undefined) return found;
+    }
+    open.delete(node);
+    done.add(node);
+    return undefined;
+  };
+  return visit(value, '');
+}
+
+/** The problem to report for a value that contains itself. */
+export const SELF_CONTAINING = {
+  message: 'has a YAML alias inside its own anchor: the value at this place contains itself, so it never ends',
+  fix: 'write the value out instead of the alias (*name) that refers back to its own anchor (&name); a schema that contains itself should use $ref: "#/components/schemas/Name" instead',
+};

@@ -1,0 +1,135 @@
+/**
+ * Specs that once ended a build with "internal error" and a stack trace: recursive schemas, YAML
+ * anchors and aliases (ordinary reuse, a bomb, a cycle) and `$ref` cycles. Recursive data builds
+ * with the recursion cut; what cannot be shown is one error naming the spec file, with a fix.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { copyFixture, readRoute, runDocs, type CliRun } from '../support/site';
+
+/** Writes `files` (name → text) into the fixture's `specs` folder and builds it with `specs/<spec>`. */
+function build(files: Record<string, string>, spec: string): { site: string; run: CliRun } {
+  const site = copyFixture('openapi');
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(site, 'specs', name), text);
+  const run = runDocs(['build'], { cwd: site, env: { DOCS_TEST_SPEC: `specs/${spec}` } });
+  return { site, run };
+}
+
+/** One operation `GET /<name>` (operationId `<name>`) answering 200 with `content`. */
+const operation = (name: string, content: string): string => `  /${name}:
+    get:
+      operationId: ${name}
+      responses:
+        "200":
+          description: ok
+          content: {application/json: ${content}}
+`;
+const schemaRef = (name: string): string => `{schema: {$ref: "#/components/schemas/${name}"}}`;
+
+describe('recursive schemas and reused anchors build', () => {
+  let site: string;
+  let run: CliRun;
+  const page = (slug: string): string => readRoute(join(site, 'dist'), `/guide/api/${slug}`);
+  beforeAll(() => {
+    const properties = Array.from({ length: 120 }, (_, i) => `        p${i + 1}: *text`).join('\n');
+    const spec = `openapi: 3.0.3
+info: {title: Crashes, version: "1"}
+x-text: &text {type: string, description: Some text.}
+paths:
+${operation('allofSelf', schemaRef('SelfAll'))}${operation('allofPair', schemaRef('PairA'))}${operation('itemsSelf', schemaRef('Nested'))}${operation('itemsNullable', schemaRef('MaybeNested'))}${operation('wide', schemaRef('Wide'))}${operation('refExample', '{example: {self: {$ref: "#/paths/~1refExample/get/responses/200/content/application~1json/example"}}}')}components:
+  schemas:
+    SelfAll: {allOf: [{$ref: "#/components/schemas/SelfAll"}], properties: {name: {type: string}}}
+    PairA: {allOf: [{$ref: "#/components/schemas/PairB"}], properties: {fromA: {type: string}}}
+    PairB: {allOf: [{$ref: "#/components/schemas/PairA"}], properties: {fromB: {type: integer}}}
+    Nested: {type: array, items: {$ref: "#/components/schemas/Nested"}}
+    MaybeNested: {type: array, nullable: true, items: {$ref: "#/components/schemas/MaybeNested"}}
+    Wide:
+      type: object
+      properties:
+${properties}
+`;
+    ({ site, run } = build({ 'crashes.yaml': spec }, 'crashes.yaml'));
+  }, 60_000);
+
+  it('builds without an error', () => {
+    expect(run.stderr).not.toContain('internal error');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+  });
+
+  it('merges an allOf that refers to itself, directly or through another schema, once', () => {
+    const self = page('allof-self');
+    expect(self).toContain('<code>name</code>');
+    const pair = page('allof-pair');
+    expect(pair).toContain('<code>fromA</code>');
+    expect(pair).toContain('<code>fromB</code>');
+  });
+
+  it('labels an array of itself with the recursion cut', () => {
+    expect(page('items-self')).toContain('<code>array of (recursive)</code>');
+    expect(page('items-nullable')).toContain('<code>array of (recursive)</code>');
+  });
+
+  it('reads one anchor used more than 100 times', () => {
+    const html = page('wide');
+    expect(html).toContain('<code>p1</code>');
+    expect(html).toContain('<code>p120</code>');
+    expect(html).toContain('Some text.');
+  });
+
+  it('shows an example whose $ref points back into itself with the recursion cut', () => {
+    const html = page('ref-example');
+    expect(html).toContain('self');
+    expect(html).toContain('(recursive)');
+  });
+});
+
+describe('3.1 recursive schemas build', () => {
+  it('labels an array of itself that may be null', () => {
+    const spec = `openapi: 3.1.0
+info: {title: Crashes, version: "1"}
+paths:
+${operation('itemsNull', schemaRef('Nested'))}components:
+  schemas:
+    Nested: {type: [array, "null"], items: {$ref: "#/components/schemas/Nested"}}
+`;
+    const { site, run } = build({ 'nested31.yaml': spec }, 'nested31.yaml');
+    expect(run.stderr).not.toContain('internal error');
+    expect(run.code).toBe(0);
+    expect(readRoute(join(site, 'dist'), '/guide/api/items-null')).toContain('<code>array of (recursive)</code>');
+  }, 60_000);
+});
+
+describe('specs that cannot be shown fail with one error naming the file', () => {
+  it('refuses an alias bomb', () => {
+    const levels = ['x-l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
+    for (let level = 1; level <= 9; level++) levels.push(`x-l${level}: &l${level} [${Array(10).fill(`*l${level - 1}`).join(', ')}]`);
+    const spec = `openapi: 3.0.3\ninfo: {title: Bomb, version: "1"}\n${levels.join('\n')}\npaths:\n${operation('a', '{}')}`;
+    const { run } = build({ 'bomb.yaml': spec }, 'bomb.yaml');
+    expect(run.stderr).not.toContain('internal error');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('error specs/bomb.yaml: is not valid YAML: its aliases (*name) expand to more than 10000 copies');
+    expect(run.stderr).toContain('fix: use anchors and aliases for ordinary reuse only');
+  }, 60_000);
+
+  it('refuses an example that is an alias inside its own anchor, at the alias', () => {
+    const spec = `openapi: 3.0.3\ninfo: {title: Cycle, version: "1"}\npaths:\n${operation('a', '{example: &x {self: *x}}')}`;
+    const { run } = build({ 'cycle.yaml': spec }, 'cycle.yaml');
+    expect(run.stderr).not.toContain('internal error');
+    expect(run.code).toBe(1);
+    const line = spec.split('\n').findIndex((text) => text.includes('*x')) + 1;
+    expect(run.stderr).toContain(`error specs/cycle.yaml:${line}:`);
+    expect(run.stderr).toContain('#/paths/~1a/get/responses/200/content/application~1json/example/self: has a YAML alias inside its own anchor');
+    expect(run.stderr).toContain('fix: write the value out instead of the alias');
+  }, 60_000);
+
+  it('refuses a $ref cycle across files with no schema in it', () => {
+    const spec = `openapi: 3.0.3\ninfo: {title: Loop, version: "1"}\npaths:\n${operation('a', schemaRef('A'))}components:\n  schemas:\n    A: {$ref: ./loop-a.yaml}\n`;
+    const { run } = build({ 'loop.yaml': spec, 'loop-a.yaml': '$ref: ./loop-b.yaml\n', 'loop-b.yaml': '$ref: ./loop-a.yaml\n' }, 'loop.yaml');
+    expect(run.stderr).not.toContain('internal error');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('error specs/loop.yaml:');
+    expect(run.stderr).toContain('$ref cycle with no schema in it: specs/loop-a.yaml → specs/loop-b.yaml → specs/loop-a.yaml');
+  }, 60_000);
+});
