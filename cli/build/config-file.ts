@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { DocsError } from '../util/errors';
 import { resolveConfig, type ResolvedConfig } from './config';
 import { hash } from '../util/hash';
-import { statsKey } from './unchanged';
+import { sameFiles, statsKey } from './unchanged';
 import { PACKAGE_ROOT } from '../util/package-root';
 
 /** The config file names looked for, in order. */
@@ -97,7 +97,7 @@ function fileStats(path: string): string {
 function reusableConfig(root: string, entry: string): string | undefined {
   try {
     const record = JSON.parse(readFileSync(join(root, 'node_modules', '.cache', 'docs', 'config', RECORD), 'utf8')) as CompiledConfig;
-    const fresh = record.entry === entry && record.inputs.length > 0 && record.inputs.every(([path, stats]) => fileStats(path) === stats) && existsSync(record.compiled);
+    const fresh = record.entry === entry && record.inputs.length > 0 && sameFiles(record.inputs) && existsSync(record.compiled);
     return fresh ? record.compiled : undefined;
   } catch {
     return undefined;

@@ -5,13 +5,14 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dropUnchanged, outputFingerprint, outputPaths, writeUnchanged, type UnchangedRecord } from './unchanged';
 export { buildSite } from './start';
+export { manifestOf, manifestText } from './manifest';
+export { nameGeneratedSources, type ApiPages } from './openapi/api-pages';
 import { SHELL_DIR } from '../serve/gate';
 import { basename, dirname, join } from 'node:path';
-import type { HydrationData, LastUpdated, Manifest, SidebarItem } from '../../runtime/manifest';
-import { versionHeaderValue } from '../../runtime/auth/http';
+import type { HydrationData, LastUpdated } from '../../runtime/manifest';
 import type { ResolvedConfig } from './config';
-import { loadSpecs } from './openapi/load';
-import { apiPages } from './openapi/pages';
+import { generateApiPages, nameGeneratedSources, type ApiPages } from './openapi/api-pages';
+import { manifestText } from './manifest';
 import { notFoundPage } from '../../runtime/components/NotFound/NotFound';
 import { DocsError, sortDiagnostics, type Diagnostic } from '../util/errors';
 import { PACKAGE_ROOT } from '../util/package-root';
@@ -300,42 +301,6 @@ async function saveState(store: BuildStore, { record, jobs, results, keys, rende
   }
 }
 
-/** What the API reference adds: the generated pages' edit links and last updates (those of their spec). */
-export interface ApiPages {
-  /** The spec a generated page comes from, by its virtual path below the content folder. */
-  source: Map<string, string>;
-  editUrl: Map<string, string>;
-  lastUpdated: Map<string, LastUpdated>;
-  /** The files the specs' `$ref`s named, with their stats when read (`LoadedSpec.refFiles`). */
-  refFiles: [path: string, stats: string][];
-}
-
-/**
- * Loads the configured OpenAPI specs and adds their pages to `files` as if they were markdown files
- * of the content folder below each spec's route; their edit link and last update are the spec's.
- */
-async function generateApiPages(root: string, config: ResolvedConfig, files: ContentFiles, displayPrefix: string): Promise<ApiPages> {
-  const specs = await loadSpecs(root, config.openapi);
-  const pages: ApiPages = { source: new Map(), editUrl: new Map(), lastUpdated: new Map(), refFiles: specs.flatMap((spec) => spec.refFiles) };
-  // The edit URL points into the content folder; a spec's is the same base with its own path.
-  const editBase = config.editUrl.endsWith(displayPrefix) ? config.editUrl.slice(0, -displayPrefix.length) : undefined;
-  const updatesByDir = new Map<string, Promise<Map<string, LastUpdated>>>();
-  for (const spec of specs) {
-    const generated = apiPages(spec, { defaultHeaders: [[`X-${config.site.brand}-Version`, versionHeaderValue(config.site.app)]] });
-    files.markdown.push(...generated.markdown);
-    files.categories.push(...generated.categories);
-    const dir = dirname(spec.file);
-    if (!updatesByDir.has(dir)) updatesByDir.set(dir, readLastUpdates(join(root, dir)));
-    const updated = (await updatesByDir.get(dir)!).get(basename(spec.file)) ?? { timestamp: Math.round(statSync(join(root, spec.file)).mtimeMs) };
-    for (const file of generated.markdown) {
-      pages.source.set(file.rel, spec.file);
-      if (editBase) pages.editUrl.set(file.rel, editBase + spec.file);
-      pages.lastUpdated.set(file.rel, updated);
-    }
-  }
-  return pages;
-}
-
 /** The page jobs of a content tree. */
 export function jobsOf({ content, config, lastUpdates, api }: { content: ContentTree; config: ResolvedConfig; lastUpdates: Map<string, LastUpdated>; api: ApiPages }): PageJob[] {
   return content.docs.map((doc) => ({
@@ -384,66 +349,6 @@ export function writeSearchIndex(outDir: string, files: Record<string, string>):
   for (const [file, text] of Object.entries(files)) {
     const path = join(outDir, file);
     if (file === SEARCH_ENTRY || !existsSync(path)) writeFileSync(path, text);
-  }
-}
-
-/** `manifest.json` of a content tree and its page results (in the order of `content.docs`). */
-export function manifestOf(config: ResolvedConfig, content: ContentTree, results: PageResult[]): Manifest {
-  return {
-    version: config.site.version,
-    locale: config.site.locale,
-    routes: content.docs.map((doc, i) => manifestRoute(doc, results[i]!)),
-    sidebars: content.sidebars,
-  };
-}
-
-function manifestRoute(doc: ContentTree['docs'][number], result: PageResult): Manifest['routes'][number] {
-  return { path: doc.route, id: doc.id, sidebar: doc.sidebar, title: doc.title, data: result.dataUrl, mermaid: result.mermaid };
-}
-
-/** Serialised parts of `manifest.json`: each route's by its page result (with the doc it was made with), each sidebar's by its tree. */
-const routeParts = new WeakMap<PageResult, { doc: ContentTree['docs'][number]; text: string }>();
-const sidebarParts = new WeakMap<SidebarItem[], string>();
-
-/**
- * The text of `manifest.json`: `JSON.stringify(manifestOf(…))`, made of parts kept from the last call
- * for the pages and sidebars that are the same objects (`docs serve` keeps both for the pages a save
- * did not touch: at 10,000 pages serialising every route took 40 ms of each save).
- */
-export function manifestText(config: ResolvedConfig, content: ContentTree, results: PageResult[]): string {
-  const routes: string[] = new Array(content.docs.length);
-  for (let i = 0; i < routes.length; i++) {
-    const doc = content.docs[i]!;
-    const known = routeParts.get(results[i]!);
-    if (known?.doc === doc) {
-      routes[i] = known.text;
-      continue;
-    }
-    routes[i] = JSON.stringify(manifestRoute(doc, results[i]!));
-    routeParts.set(results[i]!, { doc, text: routes[i]! });
-  }
-  const sidebars = Object.entries(content.sidebars).map(([id, items]) => {
-    let text = sidebarParts.get(items);
-    if (text === undefined) sidebarParts.set(items, (text = JSON.stringify(items)));
-    return `${JSON.stringify(id)}:${text}`;
-  });
-  return `{"version":${JSON.stringify(config.site.version)},"locale":${JSON.stringify(config.site.locale)},"routes":[${routes.join(',')}],"sidebars":{${sidebars.join(',')}}}`;
-}
-
-/**
- * Problems found in a generated API page name its spec (`specs/x.yaml (page /route)`): the virtual
- * markdown file does not exist for the writer to open.
- */
-export function nameGeneratedSources(results: PageResult[], source: Map<string, string>, displayPrefix: string): void {
-  if (source.size === 0) return;
-  const rename = <T extends { file: string; line?: number; column?: number }>(item: T, route: string): T => {
-    const spec = source.get(item.file.slice(displayPrefix.length));
-    return item.file.startsWith(displayPrefix) && spec ? { ...item, file: `${spec} (generated page ${route})`, line: undefined, column: undefined } : item;
-  };
-  for (const result of results) {
-    result.errors = result.errors.map((item) => rename(item, result.route));
-    result.warnings = result.warnings.map((item) => rename(item, result.route));
-    result.links = result.links.map((item) => rename(item, result.route));
   }
 }
 

@@ -164,11 +164,11 @@ function* refsIn(node: unknown, pointer = '', seen = new Set<object>()): Generat
 function refFileResolver(siteRoot: string, specPath: string, spec: Record<string, unknown>) {
   const display = (path: string): string => relative(siteRoot, path).split(sep).join('/');
   // Files read so far (their text, for finding a failed $ref's line), and the first problem met.
-  const read = new Map<string, { text: string; stats: string }>();
+  const read = new Map<string, { text: string; value: unknown; stats: string }>();
   let problem: Diagnostic | undefined;
   // The file whose `$ref` asks for `target` (an absolute path or a URL), and that $ref's line.
   const askedBy = (target: string): { file: string; ref: string; line?: number; pointer?: string } => {
-    const holders: [string, unknown, string][] = [[specPath, spec, readFileSync(specPath, 'utf8')], ...[...read].map(([path, { text }]): [string, unknown, string] => [path, specValue(mapSource(text).document), text])];
+    const holders: [string, unknown, string][] = [[specPath, spec, readFileSync(specPath, 'utf8')], ...[...read].map(([path, { text, value }]): [string, unknown, string] => [path, value, text])];
     for (const [holder, document, text] of holders) {
       for (const [ref, pointer] of refsIn(document)) {
         if (!external(ref)) continue;
@@ -194,6 +194,9 @@ function refFileResolver(siteRoot: string, specPath: string, spec: Record<string
         throw refuse(url, (ref) => `$ref "${ref}" names a URL: a build never reads the network`, 'save the file in the site\'s folder (beside the spec) and refer to it by its path, e.g. ./schemas/team.yaml');
       }
       const path = url.startsWith('file:') ? fileURLToPath(url) : url;
+      // The validator and the dereferencer each ask for every file: read and check it once.
+      const known = read.get(path);
+      if (known) return known.text;
       let real: string;
       try {
         real = realpathSync(path);
@@ -229,7 +232,7 @@ function refFileResolver(siteRoot: string, specPath: string, spec: Record<string
         problem ??= { file: display(real), line: place?.line, column: place?.column, pointer: loop, message: SELF_CONTAINING.message, fix: SELF_CONTAINING.fix };
         throw new Error(problem.message);
       }
-      read.set(path, { text, stats: statsKey(stats) });
+      read.set(path, { text, value, stats: statsKey(stats) });
       return text;
     },
   };
@@ -254,14 +257,7 @@ function refFileResolver(siteRoot: string, specPath: string, spec: Record<string
      * the same problem as referenceCycle finds inside one file. Read after the validator has read the files.
      */
     cycle: (): { pointer: string; chain: string[] } | undefined => {
-      const values = new Map<string, unknown>([[specPath, spec]]);
-      const fileValue = (path: string): unknown => {
-        if (!values.has(path)) {
-          const entry = read.get(path);
-          values.set(path, entry ? specValue(mapSource(entry.text).document) : undefined);
-        }
-        return values.get(path);
-      };
+      const fileValue = (path: string): unknown => (path === specPath ? spec : read.get(path)?.value);
       const at = (value: unknown, fragment: string): unknown => {
         let node = value;
         for (const token of fragment.split('/').slice(1)) {

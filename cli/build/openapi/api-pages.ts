@@ -1,0 +1,65 @@
+/** Stage 4b, the API reference's pages: each spec's generated markdown joins the content folder. */
+import { statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { LastUpdated } from '../../../runtime/manifest';
+import { versionHeaderValue } from '../../../runtime/auth/http';
+import type { ResolvedConfig } from '../config';
+import { readLastUpdates } from '../git';
+import type { PageResult } from '../page-job';
+import type { ContentFiles } from '../sources';
+import { loadSpecs } from './load';
+import { apiPages } from './pages';
+
+/** What the API reference adds: the generated pages' edit links and last updates (those of their spec). */
+export interface ApiPages {
+  /** The spec a generated page comes from, by its virtual path below the content folder. */
+  source: Map<string, string>;
+  editUrl: Map<string, string>;
+  lastUpdated: Map<string, LastUpdated>;
+  /** The files the specs' `$ref`s named, with their stats when read (`LoadedSpec.refFiles`). */
+  refFiles: [path: string, stats: string][];
+}
+
+/**
+ * Loads the configured OpenAPI specs and adds their pages to `files` as if they were markdown files
+ * of the content folder below each spec's route; their edit link and last update are the spec's.
+ */
+export async function generateApiPages(root: string, config: ResolvedConfig, files: ContentFiles, displayPrefix: string): Promise<ApiPages> {
+  const specs = await loadSpecs(root, config.openapi);
+  const pages: ApiPages = { source: new Map(), editUrl: new Map(), lastUpdated: new Map(), refFiles: specs.flatMap((spec) => spec.refFiles) };
+  // The edit URL points into the content folder; a spec's is the same base with its own path.
+  const editBase = config.editUrl.endsWith(displayPrefix) ? config.editUrl.slice(0, -displayPrefix.length) : undefined;
+  const updatesByDir = new Map<string, Promise<Map<string, LastUpdated>>>();
+  for (const spec of specs) {
+    const generated = apiPages(spec, { defaultHeaders: [[`X-${config.site.brand}-Version`, versionHeaderValue(config.site.app)]] });
+    files.markdown.push(...generated.markdown);
+    files.categories.push(...generated.categories);
+    const dir = dirname(spec.file);
+    if (!updatesByDir.has(dir)) updatesByDir.set(dir, readLastUpdates(join(root, dir)));
+    const updated = (await updatesByDir.get(dir)!).get(basename(spec.file)) ?? { timestamp: Math.round(statSync(join(root, spec.file)).mtimeMs) };
+    for (const file of generated.markdown) {
+      pages.source.set(file.rel, spec.file);
+      if (editBase) pages.editUrl.set(file.rel, editBase + spec.file);
+      pages.lastUpdated.set(file.rel, updated);
+    }
+  }
+  return pages;
+}
+
+/**
+ * Problems found in a generated API page name its spec (`specs/x.yaml (page /route)`): the virtual
+ * markdown file does not exist for the writer to open.
+ */
+export function nameGeneratedSources(results: PageResult[], source: Map<string, string>, displayPrefix: string): void {
+  if (source.size === 0) return;
+  const rename = <T extends { file: string; line?: number; column?: number }>(item: T, route: string): T => {
+    const spec = source.get(item.file.slice(displayPrefix.length));
+    return item.file.startsWith(displayPrefix) && spec ? { ...item, file: `${spec} (generated page ${route})`, line: undefined, column: undefined } : item;
+  };
+  for (const result of results) {
+    result.errors = result.errors.map((item) => rename(item, result.route));
+    result.warnings = result.warnings.map((item) => rename(item, result.route));
+    result.links = result.links.map((item) => rename(item, result.route));
+  }
+}
+
