@@ -16,6 +16,8 @@ const WIDTHS = [390, 996, 1100, 1280, 1366, 1440, 1920];
 const PAGES: [string, string][] = [
   ['doc', '/backend/onboarding/git'],
   ['api', '/backend/api/user-authentication/user-login'],
+  // A request body whose schema tree nests long property names five levels deep.
+  ['api-schema', '/backend/api/cp-authentication/push-data-to-backend'],
   ['not-found', '/no/such/page'],
 ];
 const ITEMS = ['Internal wiki', 'Backend', 'Contentproviders', '24 urenloop', 'Infrastructure', 'Frontend', 'Onboarding'];
