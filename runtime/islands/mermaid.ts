@@ -9,6 +9,22 @@ import mermaid from 'mermaid';
 const sources = new WeakMap<Element, string>();
 let counter = 0;
 let watching = false;
+let workbench: HTMLElement | undefined;
+
+/**
+ * Where mermaid lays each diagram out before handing back its SVG. Left to itself it appends a
+ * measuring box to the end of <body>, which makes the page taller for as long as the drawing takes:
+ * the scrollbar jumps and a reader at the end of the page is, for that moment, no longer at its end.
+ * A fixed box out of sight takes no room in the page.
+ */
+function measuringBox(): HTMLElement {
+  if (workbench?.isConnected) return workbench;
+  workbench = document.createElement('div');
+  workbench.setAttribute('aria-hidden', 'true');
+  workbench.style.cssText = 'position:fixed;top:0;left:0;width:100vw;height:0;overflow:hidden;visibility:hidden;pointer-events:none;contain:layout paint';
+  document.body.append(workbench);
+  return workbench;
+}
 
 function theme(): 'dark' | 'default' {
   return document.documentElement.getAttribute('data-theme') === 'light' ? 'default' : 'dark';
@@ -22,7 +38,7 @@ async function draw(element: Element, mode: 'dark' | 'default'): Promise<void> {
   }
   const id = `mermaid-diagram-${++counter}`;
   try {
-    const { svg } = await mermaid.render(id, source);
+    const { svg } = await mermaid.render(id, source, measuringBox());
     element.innerHTML = svg;
     // The frame's box was reserved by the build (cli/build/markdown/diagrams.ts): the drawing fills it,
     // scaled to fit, instead of taking mermaid's own size, so nothing on the page moves.
@@ -35,7 +51,7 @@ async function draw(element: Element, mode: 'dark' | 'default'): Promise<void> {
     element.setAttribute('data-mermaid-theme', mode);
   } catch (error) {
     // A diagram with a syntax error stays readable as its source, with the reason beside it.
-    document.getElementById(`d${id}`)?.remove();
+    measuringBox().replaceChildren();
     element.textContent = source;
     element.setAttribute('data-mermaid-error', error instanceof Error ? error.message : String(error));
   }

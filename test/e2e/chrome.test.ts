@@ -145,6 +145,19 @@ describe('sidebar, TOC and page furniture', () => {
     await page.context().close();
   });
 
+  it('follows a change of the page height without a scroll', async () => {
+    const page = await open(AUTH, 1280);
+    await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));
+    await expect.poll(() => page.locator('.toc a.active').getAttribute('href')).toBe('#logging-out-and-revoking-sessions');
+    // Something below grows (an image arriving, a <details> opened): the reader is no longer at the end,
+    // and the last section's short heading is still far below the line.
+    await page.evaluate(() => document.querySelector('#main .markdown')!.append(Object.assign(document.createElement('div'), { id: 'grown', style: 'height: 2000px' })));
+    await expect.poll(() => page.locator('.toc a.active').getAttribute('href')).toBe('#authorisation-in-graphql');
+    await page.evaluate(() => document.getElementById('grown')!.remove());
+    await expect.poll(() => page.locator('.toc a.active').getAttribute('href')).toBe('#logging-out-and-revoking-sessions');
+    await page.context().close();
+  });
+
   it('links every heading to itself and copies a code block', async () => {
     const page = await open(AUTH, 1280, { permissions: ['clipboard-read', 'clipboard-write'] });
     expect(await page.locator('#the-otp-flow .hash-link').getAttribute('href')).toBe('#the-otp-flow');

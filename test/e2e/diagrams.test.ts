@@ -131,12 +131,26 @@ describe('mermaid diagrams', () => {
         await page.goto(portal.site.origin + route);
         await waitForHydration(page);
         const before = await layoutOf(page);
+        // Every height the page is painted at while its diagrams are drawn (mermaid lays each out in a
+        // box of its own first: one at the end of <body> made the page taller for a moment).
+        await page.evaluate(() => {
+          const heights = new Set<number>();
+          Object.assign(window, { paintedHeights: heights });
+          const sample = (): void => {
+            heights.add(document.documentElement.scrollHeight);
+            requestAnimationFrame(sample);
+          };
+          sample();
+        });
         release();
         await page.waitForFunction(() => [...document.querySelectorAll('[data-mermaid]')].every((element) => element.hasAttribute('data-mermaid-theme')), undefined, { timeout: 20_000 });
         const drawn = await layoutOf(page);
         await page.evaluate(() => document.documentElement.setAttribute('data-theme', document.documentElement.dataset.theme === 'light' ? 'dark' : 'light'));
         await page.waitForFunction(() => [...document.querySelectorAll('[data-mermaid]')].every((element) => element.getAttribute('data-mermaid-theme') === (document.documentElement.dataset.theme === 'light' ? 'default' : 'dark')), undefined, { timeout: 20_000 });
         const redrawn = await layoutOf(page);
+        const painted = await page.evaluate(() => [...(window as unknown as { paintedHeights: Set<number> }).paintedHeights]);
+        const page0 = before[0]?.page ?? NaN;
+        for (const height of painted) if (Math.abs(height - page0) > 0.5) moved.push(`${route}: painted at a page height of ${height} (built ${page0})`);
         await page.unroute(/\/assets\/chunks\/mermaid\.[^/]+\.js$/);
         before.forEach((built, i) => {
           if (!built.reserved) moved.push(`${route} #${i}: no box reserved`);

@@ -32,7 +32,12 @@ function useActiveHeading(entries: TocEntry[]): string | null {
     update();
     addEventListener('scroll', schedule, { passive: true });
     addEventListener('resize', schedule, { passive: true });
+    // The page can change height without a scroll (an image arriving, a <details> opened): the reader
+    // is then no longer at its end, or is again, and the headings have moved.
+    const resizes = new ResizeObserver(schedule);
+    resizes.observe(document.body);
     return () => {
+      resizes.disconnect();
       cancelAnimationFrame(frame);
       removeEventListener('scroll', schedule);
       removeEventListener('resize', schedule);
