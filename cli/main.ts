@@ -32,7 +32,7 @@ export async function main(argv: string[]): Promise<number> {
       json = options.json === true;
       if (options.archive) {
         // A folder that cannot take the archive is found before the output is replaced.
-        const { checkArchiveFolder } = await import('./build/write');
+        const { checkArchiveFolder } = await import('./build/archive');
         checkArchiveFolder(resolve(options.archive));
       }
       progress = createProgressLine(process.stderr, !json);
@@ -53,7 +53,7 @@ export async function main(argv: string[]): Promise<number> {
       if (options.archive) {
         const { writeArchive } = await import('./build/archive');
         const file = resolve(options.archive);
-        const { checkArchivePath } = await import('./build/write');
+        const { checkArchivePath } = await import('./build/archive');
         // With --archive the build ran in full (unchanged: false), so its state is there.
         checkArchivePath(file, { outDir: report.outDir, state: report.state! });
         archive = { file, sha256: writeArchive(report.outDir, file) };

@@ -2,11 +2,18 @@
  * `docs build --archive FILE.tar.gz`: the output as a deterministic archive for CI to publish, and a
  * `SHA256SUMS` beside it. The same output always gives the same bytes: entries sorted, owner 0, fixed
  * modes, every time set to `SOURCE_DATE_EPOCH` (or 0), and a gzip header without time or OS.
+ *
+ * A `SHA256SUMS` already in that folder (a releases folder listing several archives) keeps its other
+ * lines: only the archive's own line is replaced or added. A file of that name that is not such a list
+ * is refused before the build. Both files are written aside and renamed into place, so a reader (or a
+ * build stopped half-way) never sees half an archive.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { lstatSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { DocsError } from '../util/errors';
+import { isWithin, realPath } from './write';
 
 const BLOCK = 512;
 
@@ -84,11 +91,84 @@ export function archiveOf(dir: string, mtime = Number(process.env.SOURCE_DATE_EP
   return gzip;
 }
 
-/** Writes the archive of `dir` to `file` and `SHA256SUMS` beside it; returns the archive's SHA-256. */
+/** A line of `sha256sum`'s output: the hash, a space, a space (text) or `*` (binary), the file name. */
+const CHECKSUM_LINE = /^[0-9a-fA-F]{64} [ *](.+)$/;
+
+/**
+ * The lines of the `SHA256SUMS` beside `file` (none when there is none). Throws a usage error, naming
+ * the line, when a file of that name is there but is not a checksum list: it is not ours to replace.
+ */
+export function checksumLines(file: string): string[] {
+  const path = join(dirname(file), 'SHA256SUMS');
+  const stats = lstatSync(path, { throwIfNoEntry: false });
+  if (!stats) return [];
+  const refuse = (message: string, line?: number): never => {
+    throw new DocsError('usage', [{ file: path, line, message: `is beside the archive but ${message}; docs would write its own SHA256SUMS there`, fix: 'move that file away, or write the archive into another folder' }]);
+  };
+  if (!stats.isFile()) refuse(stats.isSymbolicLink() ? 'is a symbolic link' : 'is not a regular file');
+  const lines = readFileSync(path, 'utf8').split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  lines.forEach((line, index) => {
+    if (!CHECKSUM_LINE.test(line)) refuse('is not a list of SHA-256 checksums (a line is `<64 hex digits>  <file name>`)', index + 1);
+  });
+  return lines;
+}
+
+/** Writes `data` to `path` whole or not at all: aside first, then renamed over it. */
+function writeWhole(path: string, data: string | Buffer): void {
+  const aside = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  try {
+    writeFileSync(aside, data);
+    renameSync(aside, path);
+  } finally {
+    rmSync(aside, { force: true });
+  }
+}
+
+/**
+ * Writes the archive of `dir` to `file` and its line into the `SHA256SUMS` beside it (other archives'
+ * lines kept); returns the archive's SHA-256.
+ */
 export function writeArchive(dir: string, file: string): string {
+  const earlier = checksumLines(file);
   const archive = archiveOf(dir);
-  writeFileSync(file, archive);
   const sha256 = createHash('sha256').update(archive).digest('hex');
-  writeFileSync(join(dirname(file), 'SHA256SUMS'), `${sha256}  ${basename(file)}\n`);
+  const name = basename(file);
+  const lines = earlier.filter((line) => CHECKSUM_LINE.exec(line)![1] !== name);
+  lines.push(`${sha256}  ${name}`);
+  writeWhole(file, archive);
+  writeWhole(join(dirname(file), 'SHA256SUMS'), `${lines.join('\n')}\n`);
   return sha256;
+}
+
+/**
+ * Before a build with `--archive`: the archive's folder exists, the archive would not replace a folder,
+ * and a `SHA256SUMS` already beside it is a checksum list.
+ */
+export function checkArchiveFolder(file: string): void {
+  const refuse = (message: string, fix: string): never => {
+    throw new DocsError('usage', [{ file, message: `cannot be the archive: ${message}`, fix }]);
+  };
+  const folder = statSync(dirname(file), { throwIfNoEntry: false });
+  if (!folder?.isDirectory()) refuse(`its folder ${dirname(file)} ${folder ? 'is a file' : 'does not exist'}`, 'create the folder first, or write the archive beside the site, e.g. --archive portal.tar.gz');
+  if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) refuse('a folder has that name', 'choose a file name, e.g. --archive portal.tar.gz');
+  checksumLines(file);
+}
+
+/**
+ * After the build: throws a usage error when `--archive FILE` (and the `SHA256SUMS` written beside it)
+ * would overwrite a source of the site or land inside the output or content folder.
+ */
+export function checkArchivePath(file: string, report: { outDir: string; state: { root: string; config: { contentDir: string; openapi: { file: string }[] } } }): void {
+  const { root, config } = report.state;
+  const refuse = (message: string): never => {
+    throw new DocsError('usage', [{ file, message: `cannot be the archive: ${message}`, fix: 'write it beside the site, e.g. --archive portal.tar.gz' }]);
+  };
+  if (!/\.(?:tar\.gz|tgz)$/.test(file)) refuse('its name must end in .tar.gz or .tgz');
+  const sources = [join(root, 'site.config.ts'), join(root, 'package.json'), join(root, 'package-lock.json'), ...config.openapi.map((spec) => join(root, spec.file))].map(realPath);
+  for (const path of [file, join(dirname(file), 'SHA256SUMS')].map(realPath)) {
+    if (isWithin(path, realPath(config.contentDir))) refuse(`${path} is inside the content folder`);
+    if (isWithin(path, report.outDir)) refuse(`${path} is inside the output folder, which the next build replaces`);
+    if (sources.includes(path)) refuse(`${path} is a source of the site`);
+  }
 }

@@ -266,31 +266,3 @@ function isEarlierOutput(dir: string): boolean {
     return false;
   }
 }
-
-/**
- * Throws a usage error when `--archive FILE` (and the `SHA256SUMS` written beside it) would overwrite
- * a source of the site or land inside the output or content folder.
- */
-/** Before a build with `--archive`: the archive's folder exists, and the archive would not replace a folder. */
-export function checkArchiveFolder(file: string): void {
-  const refuse = (message: string, fix: string): never => {
-    throw new DocsError('usage', [{ file, message: `cannot be the archive: ${message}`, fix }]);
-  };
-  const folder = statSync(dirname(file), { throwIfNoEntry: false });
-  if (!folder?.isDirectory()) refuse(`its folder ${dirname(file)} ${folder ? 'is a file' : 'does not exist'}`, 'create the folder first, or write the archive beside the site, e.g. --archive portal.tar.gz');
-  if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) refuse('a folder has that name', 'choose a file name, e.g. --archive portal.tar.gz');
-}
-
-export function checkArchivePath(file: string, report: { outDir: string; state: { root: string; config: { contentDir: string; openapi: { file: string }[] } } }): void {
-  const { root, config } = report.state;
-  const refuse = (message: string): never => {
-    throw new DocsError('usage', [{ file, message: `cannot be the archive: ${message}`, fix: 'write it beside the site, e.g. --archive portal.tar.gz' }]);
-  };
-  if (!/\.(?:tar\.gz|tgz)$/.test(file)) refuse('its name must end in .tar.gz or .tgz');
-  const sources = [join(root, 'site.config.ts'), join(root, 'package.json'), join(root, 'package-lock.json'), ...config.openapi.map((spec) => join(root, spec.file))].map(realPath);
-  for (const path of [file, join(dirname(file), 'SHA256SUMS')].map(realPath)) {
-    if (isWithin(path, realPath(config.contentDir))) refuse(`${path} is inside the content folder`);
-    if (isWithin(path, report.outDir)) refuse(`${path} is inside the output folder, which the next build replaces`);
-    if (sources.includes(path)) refuse(`${path} is a source of the site`);
-  }
-}

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -35,10 +35,38 @@ describe('reproducible artefacts', () => {
     const a = readFileSync(join(out, 'a.tar.gz'));
     expect(readFileSync(join(out, 'b.tar.gz')).equals(a)).toBe(true);
     const sha = createHash('sha256').update(a).digest('hex');
-    expect(readFileSync(join(out, 'SHA256SUMS'), 'utf8')).toBe(`${sha}  b.tar.gz\n`);
-    expect(spawnSync('sha256sum', ['--check', 'SHA256SUMS'], { cwd: out, encoding: 'utf8' }).stdout).toBe('b.tar.gz: OK\n');
+    // One SHA256SUMS for the folder: each archive has its line.
+    expect(readFileSync(join(out, 'SHA256SUMS'), 'utf8')).toBe(`${sha}  a.tar.gz\n${sha}  b.tar.gz\n`);
+    expect(spawnSync('sha256sum', ['--check', 'SHA256SUMS'], { cwd: out, encoding: 'utf8' }).stdout).toBe('a.tar.gz: OK\nb.tar.gz: OK\n');
     const listed = spawnSync('tar', ['-tzf', join(out, 'a.tar.gz')], { encoding: 'utf8' }).stdout.split('\n').filter((line) => line && !line.endsWith('/'));
     expect(listed.sort()).toEqual([...snapshotTree(join(out, 'a')).keys()].sort());
+  });
+
+  it("keeps the other lines of a SHA256SUMS already in the archive's folder, and refuses to replace a file of that name that is not one", () => {
+    const site = copyFixture('basic');
+    const releases = mkdtempSync(join(tmpdir(), 'docs-releases-'));
+    const other = `${'ab'.repeat(32)}  handbook-2025.tar.gz\n${'cd'.repeat(32)} *timing-server.deb\n`;
+    writeFileSync(join(releases, 'SHA256SUMS'), other);
+    for (const round of [1, 2]) {
+      if (round === 2) writeFileSync(join(site, 'content', 'guide', 'late.md'), '# Late\n\nAdded after the first release.\n');
+      const run = runDocs(['build', '--archive', join(releases, 'portal.tar.gz')], { cwd: site });
+      expect(run.code, run.stderr).toBe(0);
+      const sha = createHash('sha256').update(readFileSync(join(releases, 'portal.tar.gz'))).digest('hex');
+      // The release's line is replaced on the second build, not added twice; the others stay as they were.
+      expect(readFileSync(join(releases, 'SHA256SUMS'), 'utf8')).toBe(`${other}${sha}  portal.tar.gz\n`);
+    }
+    expect(readdirSync(releases).sort()).toEqual(['SHA256SUMS', 'portal.tar.gz']);
+    // Someone's notes under that name: refused before the build, the file and the output untouched.
+    const notes = 'Release checklist\n1. tag\n2. upload\n';
+    writeFileSync(join(releases, 'SHA256SUMS'), notes);
+    const output = snapshotTree(join(site, 'dist'));
+    writeFileSync(join(site, 'content', 'guide', 'later.md'), '# Later\n\nNot published: the archive is refused.\n');
+    const refused = runDocs(['build', '--archive', join(releases, 'portal.tar.gz')], { cwd: site });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`${join(releases, 'SHA256SUMS')}:1: is beside the archive but is not a list of SHA-256 checksums`);
+    expect(refused.stderr).toContain('fix: move that file away, or write the archive into another folder');
+    expect(readFileSync(join(releases, 'SHA256SUMS'), 'utf8')).toBe(notes);
+    expect(snapshotTree(join(site, 'dist'))).toEqual(output);
   });
 
   it('prints a machine-readable report with --json, for success and failure', () => {
