@@ -6,7 +6,7 @@ import type { PageLink, SidebarItem } from '../../runtime/manifest';
 import type { SidebarConfig } from './config';
 import { frontmatterKeyLine, parseFrontmatter, type Frontmatter } from './frontmatter';
 import { routeProblem, safeName } from './routes';
-import { DocsError, type Diagnostic } from '../util/errors';
+import { DocsError, suggest, type Diagnostic } from '../util/errors';
 import { s, validateShape } from '../util/validate';
 
 /** A file of the content folder, as read by the caller. */
@@ -132,6 +132,26 @@ export function collectContent(options: CollectContentOptions, previous?: Conten
   const tree = { docs, sidebars, routeOfFile };
   builds.set(tree, { categories: options.categories, sidebars: made });
   return tree;
+}
+
+/**
+ * `homepage.doc` must name a page: a misspelt id would build a site without `/`, its readers' first
+ * stop. Throws a config error at `/homepage/doc` of `configFile` otherwise.
+ */
+export function checkHomepage(tree: ContentTree, homepageDoc: string | undefined, configFile: string): void {
+  if (homepageDoc === undefined || tree.docs.some((doc) => doc.id === homepageDoc)) return;
+  const ids = tree.docs.map((doc) => doc.id);
+  const written = homepageDoc.replace(/\.md$/, '').replace(/^\.?\//, '');
+  const likely = ids.includes(written) ? written : suggest(homepageDoc, ids);
+  const pages = ids.filter((id) => id.split('/').pop() === 'index').slice(0, 5);
+  throw new DocsError('config', [
+    {
+      file: configFile,
+      pointer: '/homepage/doc',
+      message: `\`homepage.doc\` names the page "${homepageDoc}", which is not in the content`,
+      fix: likely ? `write "${likely}" (a page's path below the content folder, without .md)` : `name a page by its path below the content folder, without .md${pages.length > 0 ? `, e.g. ${pages.map((id) => `"${id}"`).join(', ')}` : ''}`,
+    },
+  ]);
 }
 
 /** A sidebar's docs and the file reads they come from, in order. */

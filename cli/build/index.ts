@@ -15,10 +15,9 @@ import { generateApiPages, nameGeneratedSources, type ApiPages } from './openapi
 import { manifestText } from './manifest';
 import { notFoundPage } from '../../runtime/components/NotFound/NotFound';
 import { DocsError, sortDiagnostics, type Diagnostic } from '../util/errors';
-import { PACKAGE_ROOT } from '../util/package-root';
 import { listFiles, posixRelative } from '../util/fs';
 import { bundleRuntime, linkBundle } from './bundle';
-import { collectContent, type ContentTree } from './content';
+import { checkHomepage, collectContent, type ContentTree } from './content';
 import { readContentFolder, type ContentFiles } from './sources';
 import { readLastUpdates } from './git';
 import { checkLinks, type LinkReport } from './links';
@@ -28,6 +27,7 @@ import type { SearchBlock, SearchPage } from '../../runtime/search/format';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
 import type { RenderPool } from './pool';
 import { renderPage } from './render';
+import { checkTemplate, templateFile } from './template';
 import { buildPages, outputKeys, previousResults, sameBytes } from './pages';
 import { markdownSalt, type BuildStore, type OutputRecord } from './store';
 import type { OnProgress } from './progress';
@@ -132,13 +132,14 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   const files = readContentFolder(config.contentDir, displayPrefix);
   const api = await generateApiPages(root, config, files, displayPrefix);
   const content = collectContent({ files: files.markdown, categories: files.categories, sidebars: config.sidebars, homepageDoc: config.homepageDoc, displayPrefix });
+  checkHomepage(content, config.homepageDoc, config.configFile);
   if (!options.keepSources) for (const file of files.markdown) file.text = '';
   const lastUpdates = await lastUpdatesPromise;
 
   // The runtime bundle depends on the docs package alone (its runtime, its bundler settings, its
   // lockfile), never on the site: it is cached with the package and shared by every site it builds.
   const bundle = await bundleRuntime({ reuse: cacheDir !== undefined });
-  const template = readFileSync(templateFile(root, 'page.html'), 'utf8');
+  const template = checkTemplate(readFileSync(templateFile(root, 'page.html'), 'utf8'), 'templates/page.html');
   const favicon = readFileSync(templateFile(root, 'favicon.svg'));
   const staging = stagingPath(outDir);
   const markdown = { ...config.markdown, displayPrefix, routeOfFile: content.routeOfFile };
@@ -361,14 +362,6 @@ export function checkResults(results: PageResult[], links: LinkReport = checkLin
   const warnings = [...results.flatMap((result) => result.warnings), ...links.warnings];
   if (errors.length > 0) throw new DocsError('content', sortDiagnostics(errors));
   return sortDiagnostics(warnings);
-}
-
-/** A file of the site's own `templates/` folder, else the generator's default. */
-function templateFile(root: string, name: string): string {
-  const own = join(root, 'templates', name);
-  if (!existsSync(own)) return join(PACKAGE_ROOT, 'templates', name);
-  if (!statSync(own).isFile()) throw new DocsError('content', [{ file: `templates/${name}`, message: 'is a folder, not a file', fix: `put the site's own ${name} there, or remove the folder to use the default` }]);
-  return own;
 }
 
 /**

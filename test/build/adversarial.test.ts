@@ -255,6 +255,36 @@ describe('docs build does not crash or hang on any input', () => {
     expect(snapshotTree(dist)).toEqual(output);
   });
 
+  it('refuses a homepage that names no page and a page shell missing a mark, output untouched', () => {
+    const { root, dist, output } = site();
+    const config = readFileSync(join(root, 'site.config.ts'), 'utf8');
+    appendFileSync(join(root, 'content/guide/faq.md'), '\nA late answer.\n');
+    // A misspelt homepage built a site without / (no index.html), exit 0.
+    writeFileSync(join(root, 'site.config.ts'), config.replace('fixtureConfig()', "fixtureConfig({ homepage: { doc: 'home/indx' } })"));
+    expectRefused(runDocs(['build'], { cwd: root }), 2, 'site.config.ts#/homepage/doc: `homepage.doc` names the page "home/indx", which is not in the content', 'fix: write "home/index"');
+    writeFileSync(join(root, 'site.config.ts'), config.replace('fixtureConfig()', "fixtureConfig({ homepage: { doc: 'home/index.md' } })"));
+    expectRefused(runDocs(['build'], { cwd: root }), 2, 'fix: write "home/index" (a page\'s path below the content folder, without .md)');
+    writeFileSync(join(root, 'site.config.ts'), config);
+    // An empty shell built six empty pages, exit 0.
+    mkdirSync(join(root, 'templates'));
+    writeFileSync(join(root, 'templates/page.html'), '');
+    const empty = runDocs(['build'], { cwd: root });
+    expectRefused(empty, 1, 'templates/page.html: has no <!--docs:app--> mark, so pages would be empty', 'fix: put back <div id="__docs"><!--docs:app--></div>');
+    expect(empty.stderr).toContain('has no <!--docs:head-script--> mark, so a signed-out reader would see the page before the login screen');
+    expect(empty.stderr).toContain('Build failed: 7 errors');
+    // A shell of one's own: a misspelt mark, one given twice, the page data outside its element.
+    const shell = readFileSync(join(REPO, 'templates/page.html'), 'utf8')
+      .replace('<!--docs:preload-->', '<!--docs:preloads-->')
+      .replace('<!--docs:css-->" />', '<!--docs:css-->" /><link rel="stylesheet" href="<!--docs:css-->" />')
+      .replace('<script type="application/json" id="__DOCS_DATA__"><!--docs:data--></script>', '<footer><!--docs:data--></footer>');
+    writeFileSync(join(root, 'templates/page.html'), shell);
+    expectRefused(runDocs(['build'], { cwd: root }), 1, 'templates/page.html:12: <!--docs:preloads--> is not a mark docs fills', 'fix: write <!--docs:preload-->', 'templates/page.html:10: holds <!--docs:css--> 2 times', '<!--docs:data--> is not directly inside the element with id="__DOCS_DATA__"');
+    expect(snapshotTree(dist)).toEqual(output);
+    // The generator's own shell, copied as a start, builds.
+    writeFileSync(join(root, 'templates/page.html'), readFileSync(join(REPO, 'templates/page.html'), 'utf8'));
+    expect(runDocs(['build'], { cwd: root }).code).toBe(0);
+  });
+
   it('names an output folder it cannot create or write, and a page it cannot read, exit 2 and 1, never a stack trace', () => {
     const { root, dist, output } = site();
     writeFileSync(join(root, 'blocker'), 'a file where a folder should be');
