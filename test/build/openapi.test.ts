@@ -90,6 +90,46 @@ describe('public specs', () => {
   }
 });
 
+describe('operation pages whose names clash or vanish', () => {
+  it('gives every operation a page of its own, and fills the servers\' variables in the samples', () => {
+    const site = copyFixture('openapi');
+    writeFileSync(
+      join(site, 'specs', 'names.yaml'),
+      [
+        'openapi: 3.0.3',
+        'info: {title: Timing, version: "1"}',
+        'servers:',
+        '  - url: "https://{env}.timing.quad.example/v1"',
+        '    variables: {env: {default: live, enum: [live, test], description: the race or a rehearsal}}',
+        'paths:',
+        '  /teams:',
+        '    get: {operationId: チーム一覧, responses: {"200": {description: ok}}}',
+        '  /laps:',
+        '    get: {summary: List laps, responses: {"200": {description: ok}}}',
+        '    post: {summary: List laps, responses: {"200": {description: ok}}}',
+        '  /users/{id}:',
+        '    parameters: [{name: id, in: path, required: true, schema: {type: string}}]',
+        '    get: {operationId: getUser, responses: {"200": {description: ok}}}',
+        '    put: {operationId: get_user, responses: {"200": {description: ok}}}',
+        '  /:',
+        '    get: {operationId: index, responses: {"200": {description: ok}}}',
+        '    head: {operationId: "!!", responses: {"200": {description: ok}}}',
+      ].join('\n'),
+    );
+    // (An operationId of only Japanese or punctuation, two alike summaries, `index`: "the route is already taken by content/guide/api/.md".)
+    const run = runDocs(['build'], { cwd: site, env: { DOCS_TEST_SPEC: 'specs/names.yaml' } });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(site, 'dist', 'manifest.json'), 'utf8')) as Manifest;
+    expect(manifest.routes.map((route) => route.path).filter((path) => path.startsWith('/guide/api')).sort()).toEqual(
+      ['', '/get-teams', '/list-laps', '/list-laps-post-laps', '/get-user', '/get-user-put-users-id', '/index-get', '/head'].map((slug) => `/guide/api${slug}`).sort(),
+    );
+    const overview = readRoute(join(site, 'dist'), '/guide/api');
+    expect(overview).toContain('<code>{env}</code>: <code>live</code> by default, one of <code>live</code>, <code>test</code> — the race or a rehearsal');
+    expect(readRoute(join(site, 'dist'), '/guide/api/get-teams')).toContain('https://live.timing.quad.example/v1/teams');
+  });
+});
+
 describe('a broken spec', () => {
   it('fails naming the file, the line and the JSON pointer, and writes nothing', () => {
     const site = copyFixture('openapi');

@@ -74,12 +74,31 @@ function operationsOf(document: OpenAPIV3.Document): Operation[] {
         operation,
         parameters: [...byPlace.values()],
         security: operation.security ?? document.security ?? [],
-        slug: kebab(operation.operationId ?? operation.summary ?? `${method} ${path}`),
+        slug: '',
         title: operation.summary ?? operation.operationId ?? `${method.toUpperCase()} ${path}`,
       });
     }
   }
+  giveSlugs(operations);
   return operations;
+}
+
+/**
+ * Each operation's page name: its operationId, else its summary, else method and path, in kebab case.
+ * A name with no letter or digit left (`チーム一覧`, `!!`) falls back to method and path; a name another
+ * operation of the spec already has (two summaries alike, `getUser` and `get_user`) or the overview's
+ * `index` gets its method and path added, then a number.
+ */
+function giveSlugs(operations: Operation[]): void {
+  const taken = new Set(['index']);
+  for (const op of operations) {
+    const fallback = kebab(`${op.method} ${op.path}`) || op.method;
+    const named = kebab(op.operation.operationId ?? '') || kebab(op.operation.summary ?? '') || fallback;
+    let slug = taken.has(named) ? (named === fallback ? fallback : `${named}-${fallback}`) : named;
+    for (let n = 2; taken.has(slug); n++) slug = `${named}-${n}`;
+    taken.add(slug);
+    op.slug = slug;
+  }
 }
 
 /** A code fence around `code`, longer than any run of backticks in it, so no text of a spec can end it early. */
@@ -214,8 +233,21 @@ function operationPage(spec: LoadedSpec, op: Operation, base: string, options: A
   return lines.join('\n');
 }
 
+/**
+ * The URL of a server object with its `{variables}` filled with their defaults (OpenAPI requires one;
+ * an enum's first value, else the name, when a spec leaves it out anyway).
+ */
+export function serverUrl(server: OpenAPIV3.ServerObject): string {
+  return server.url.replace(/\{([^{}]+)\}/g, (whole, name: string) => {
+    const variable = server.variables?.[name];
+    if (!variable) return whole;
+    return String(variable.default ?? variable.enum?.[0] ?? name);
+  });
+}
+
 function samplesOf(spec: LoadedSpec, op: Operation, options: ApiPagesOptions): CodeSample[] {
-  const server = spec.document.servers?.[0]?.url ?? 'https://api.example.com';
+  const first = spec.document.servers?.[0];
+  const server = first ? serverUrl(first) : 'https://api.example.com';
   return codeSamples(
     sampleRequest({ server, path: op.path, method: op.method, operation: op.operation, parameters: op.parameters, securitySchemes: schemesOf(spec.document), security: op.security, defaultHeaders: options.defaultHeaders }),
   );
@@ -235,7 +267,13 @@ function infoPage(spec: LoadedSpec, base: string, operations: Operation[], group
   if (info.description) lines.push(info.description.trim(), '');
   if (document.servers?.length) {
     lines.push('## Servers', '');
-    for (const server of document.servers) lines.push(`- ${code(server.url)}${server.description ? ` — ${inline(server.description)}` : ''}`);
+    for (const server of document.servers) {
+      lines.push(`- ${code(server.url)}${server.description ? ` — ${inline(server.description)}` : ''}`);
+      for (const [name, variable] of Object.entries(server.variables ?? {})) {
+        const choices = variable.enum && variable.enum.length > 0 ? `, one of ${variable.enum.map((value) => code(String(value))).join(', ')}` : '';
+        lines.push(`  - ${code(`{${name}}`)}: ${code(String(variable.default))} by default${choices}${variable.description ? ` — ${inline(variable.description)}` : ''}`);
+      }
+    }
     lines.push('');
   }
   const schemes = schemesOf(document);

@@ -96,12 +96,15 @@ export function sampleRequest(options: SampleRequestOptions): SampleRequest {
   let path = options.path;
   const query = new URLSearchParams();
   const headers: [string, string][] = [['Accept', 'application/json']];
+  /** `name=value` pairs of the Cookie header (RFC 6265: a token, then a value percent-encoded like a form's). */
+  const cookies: string[] = [];
   for (const parameter of options.parameters) {
     const value = parameterExample(parameter);
     if (parameter.in === 'path') path = path.replace(`{${parameter.name}}`, encodeURIComponent(text(value ?? parameter.name)));
     else if (value === undefined && !parameter.required) continue;
     else if (parameter.in === 'query') query.append(parameter.name, text(value ?? ''));
     else if (parameter.in === 'header' && TOKEN.test(parameter.name)) headers.push([parameter.name, headerValue(text(value ?? ''))]);
+    else if (parameter.in === 'cookie' && TOKEN.test(parameter.name)) cookies.push(`${parameter.name}=${encodeURIComponent(text(value ?? ''))}`);
   }
   const declared = new Set(headers.map(([name]) => name.toLowerCase()));
   for (const [name, value] of options.defaultHeaders) if (!declared.has(name.toLowerCase())) headers.push([name, headerValue(value)]);
@@ -111,9 +114,11 @@ export function sampleRequest(options: SampleRequestOptions): SampleRequest {
     if (!scheme) continue;
     if (scheme.type === 'apiKey' && scheme.in === 'header' && TOKEN.test(scheme.name)) headers.push([scheme.name, `YOUR_${scheme.name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`]);
     else if (scheme.type === 'apiKey' && scheme.in === 'query') query.append(scheme.name, SECRET.apiKey);
+    else if (scheme.type === 'apiKey' && scheme.in === 'cookie' && TOKEN.test(scheme.name)) cookies.push(`${scheme.name}=${SECRET.apiKey}`);
     else if (scheme.type === 'http' && scheme.scheme.toLowerCase() === 'basic') headers.push(['Authorization', 'Basic YOUR_BASE64_CREDENTIALS']);
     else if (scheme.type === 'http' || scheme.type === 'oauth2' || scheme.type === 'openIdConnect') headers.push(['Authorization', `Bearer ${SECRET.token}`]);
   }
+  if (cookies.length > 0 && !declared.has('cookie')) headers.push(['Cookie', cookies.join('; ')]);
   let body: unknown;
   const content = (options.operation.requestBody as OpenAPIV3.RequestBodyObject | undefined)?.content;
   const media = content?.['application/json'] ?? Object.entries(content ?? {}).find(([type]) => type.endsWith('+json'))?.[1];

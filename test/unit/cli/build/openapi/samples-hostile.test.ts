@@ -84,8 +84,10 @@ describe('cli/build/openapi/samples with hostile strings', () => {
         { name: 'id', in: 'path', required: true, example: hostile },
         { name: 'q', in: 'query', example: hostile },
         { name: 'X-Note', in: 'header', example: hostile },
+        { name: 'session', in: 'cookie', required: true, example: hostile },
       ];
-      const request = sampleRequest({ server: origin, path: '/items/{id}/{undeclared}', method: 'post', operation, parameters, securitySchemes: {}, security: [], defaultHeaders: [['X-Quad-Version', 'WEB/4.0.0 (1)']] });
+      const securitySchemes: Record<string, OpenAPIV3.SecuritySchemeObject> = { cookieKey: { type: 'apiKey', in: 'cookie', name: 'quad_key' } };
+      const request = sampleRequest({ server: origin, path: '/items/{id}/{undeclared}', method: 'post', operation, parameters, securitySchemes, security: [{ cookieKey: [] }], defaultHeaders: [['X-Quad-Version', 'WEB/4.0.0 (1)']] });
       const samples = codeSamples(request);
       for (const sample of samples) {
         // No raw line break may reach a sample's text outside its JSON: it could end the fence around it.
@@ -110,6 +112,10 @@ describe('cli/build/openapi/samples with hostile strings', () => {
         const printable = hostile.replace(/[\u0000-\u0008\u000a-\u001f\u007f]+/g, ' ').trim();
         if (/^[\x20-\x7e\t]*$/.test(printable)) expect(got.headers['x-note'], sample.label).toBe(printable);
         expect(got.headers['x-quad-version']).toBe('WEB/4.0.0 (1)');
+        // Cookie parameters and a cookie API key travel in one Cookie header, each value percent-encoded.
+        const cookies = new Map((got.headers.cookie ?? '').split('; ').map((pair) => [pair.slice(0, pair.indexOf('=')), decodeURIComponent(pair.slice(pair.indexOf('=') + 1))] as const));
+        expect(cookies.get('session'), sample.label).toBe(hostile);
+        expect(cookies.get('quad_key'), sample.label).toBe('YOUR_API_KEY');
         expect(got.headers['content-type']).toBe('application/json');
         const sent = JSON.parse(got.body) as Record<string, unknown>;
         expect(Object.hasOwn(sent, '__proto__'), `${sample.label} #${i} sent the __proto__ key`).toBe(true);

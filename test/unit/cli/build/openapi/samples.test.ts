@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSpecs, type LoadedSpec } from '../../../../../cli/build/openapi/load';
-import { operationSamples } from '../../../../../cli/build/openapi/pages';
+import type { OpenAPIV3 } from 'openapi-types';
+import { operationSamples, serverUrl } from '../../../../../cli/build/openapi/pages';
 import { REPO } from '../../../../support/site';
 
 /** The syntax check of each sample language: file extension and command. */
@@ -63,5 +64,17 @@ describe('cli/build/openapi/samples', () => {
     const team = operationSamples(specs[2]!, { defaultHeaders: [] }).find((entry) => entry.slug === 'get-team')!.samples;
     expect(team.find((sample) => sample.label === 'python')!.code).toMatch(/"https:\/\/[^"]+\/teams\/[^{"]+"/);
     expect(team.find((sample) => sample.label === 'ruby')!.code).toContain('Net::HTTP::Get.new(uri)');
+  });
+
+  it("fills a server's {variables} with their defaults", () => {
+    const server: OpenAPIV3.ServerObject = {
+      url: 'https://{region}.timing.quad.example:{port}/{basePath}',
+      variables: { region: { default: 'eu', enum: ['eu', 'us'] }, port: { default: '8443' }, basePath: { default: 'v2' } },
+    };
+    expect(serverUrl(server)).toBe('https://eu.timing.quad.example:8443/v2');
+    expect(serverUrl({ url: 'https://api.quad.example/{undeclared}' })).toBe('https://api.quad.example/{undeclared}');
+    const spec: LoadedSpec = { ...specs[2]!, document: { ...specs[2]!.document, servers: [server] } };
+    const curl = operationSamples(spec, { defaultHeaders: [] })[0]!.samples[0]!.code;
+    expect(curl).toMatch(/--url 'https:\/\/eu\.timing\.quad\.example:8443\/v2\//);
   });
 });
