@@ -10,7 +10,7 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
-import { listFiles } from '../util/fs';
+import { listFiles, makeFolders } from '../util/fs';
 import { DocsError, type Diagnostic } from '../util/errors';
 
 /** The file every output folder holds, so a later build can tell its own output from anything else. */
@@ -144,7 +144,7 @@ export function removeDeadStaging(outDir: string): string[] {
 export function createStaging(staging: string, outDir: string): void {
   try {
     rmSync(staging, { recursive: true, force: true });
-    mkdirSync(staging, { recursive: true });
+    makeFolders(staging);
   } catch (error) {
     throw ioError(error, outDir, 'cannot create the output folder');
   }
@@ -238,7 +238,7 @@ const IO_CODES: Record<string, string> = {
   EDQUOT: 'the disk quota is used up',
   ENOTDIR: 'a part of the path is a file, not a folder',
   EEXIST: 'a file is in the way',
-  ENOENT: 'a folder on the way does not exist (a broken symbolic link?)',
+  ENOENT: 'a folder on the way does not exist, or takes no new folder (a broken symbolic link? a system folder such as /proc?)',
   EISDIR: 'a folder is in the way',
   ELOOP: 'too many symbolic links (a loop)',
   ENAMETOOLONG: 'the path is too long',

@@ -1,6 +1,6 @@
 /** Small file and path helpers shared by the build and the dev server. */
-import { existsSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 
 const boundaries = new Map<string, string>();
 
@@ -38,6 +38,21 @@ export function leadsInside(path: string, folder: string): boolean {
   } catch {
     return true; // Missing: the caller reports that.
   }
+}
+
+/**
+ * Creates `dir` and the parents it lacks, one `mkdir` each, failing with the first one's error.
+ * (`mkdirSync(dir, { recursive: true })` retries for ever where a parent exists but refuses every new
+ * folder with ENOENT, as /proc and /sys do: `--out /proc/site` hung the build.)
+ */
+export function makeFolders(dir: string): void {
+  const missing: string[] = [];
+  // lstat: a dangling symbolic link is there (mkdir below it fails, naming the broken link's path).
+  for (let path = resolve(dir); !lstatSync(path, { throwIfNoEntry: false }); path = dirname(path)) {
+    missing.unshift(path);
+    if (dirname(path) === path) break;
+  }
+  for (const path of missing) mkdirSync(path);
 }
 
 /**

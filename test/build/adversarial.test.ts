@@ -289,6 +289,8 @@ describe('docs build does not crash or hang on any input', () => {
     const { root, dist, output } = site();
     writeFileSync(join(root, 'blocker'), 'a file where a folder should be');
     expectRefused(runDocs(['build', '--out', 'blocker/dist'], { cwd: root }), 2, /blocker\/dist: cannot create the output folder: a part of the path is a file, not a folder \(ENOTDIR\)/);
+    // /proc refuses every new folder with ENOENT, on which Node's recursive mkdir retried for ever.
+    if (process.platform === 'linux') expectRefused(runDocs(['build', '--out', '/proc/docs-site/dist'], { cwd: root, timeout: 30_000 }), 2, '/proc/docs-site/dist: cannot create the output folder: a folder on the way does not exist, or takes no new folder');
     // Permissions: as root, the build runs as `nobody`, for whom they hold.
     const asRoot = process.getuid?.() === 0;
     const parent = mkdtempSync(join(tmpdir(), 'docs-adv-ro-'));

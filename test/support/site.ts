@@ -28,11 +28,13 @@ export interface CliRun {
 }
 
 /** Runs `docs <args>` in `cwd` with the real binary. */
-export function runDocs(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): CliRun {
+export function runDocs(args: string[], options: { cwd?: string; env?: Record<string, string>; timeout?: number } = {}): CliRun {
   const result = spawnSync(process.execPath, [join(REPO, 'bin', 'docs.mjs'), ...args], {
     cwd: options.cwd ?? REPO,
     encoding: 'utf8',
     env: { ...process.env, ...options.env },
+    // A build that hangs is killed: its exit code is then null, and the test says so.
+    timeout: options.timeout,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
