@@ -40,7 +40,7 @@ import { findUnclosed } from './plugins/unclosed';
 import { checkSourceLimits, checkTreeDepth } from './plugins/limits';
 import { createParser } from './plugins/gfm';
 import { rehypeHeadings } from './plugins/headings';
-import { remarkLinks, type FoundLink } from './plugins/links';
+import { linkResolver, remarkLinks, type FoundLink } from './plugins/links';
 import { searchBlocks } from '../search/extract';
 import type { SearchBlock } from '../../../runtime/search/format';
 
@@ -114,7 +114,8 @@ export async function createMarkdownRenderer(options: MarkdownOptions, started?:
       let hasTabs = false;
       remarkTabs(() => (hasTabs = true))(mdast);
       remarkAdmonitions()(mdast);
-      remarkLinks({ rel: input.rel, displayPrefix: options.displayPrefix, routeOfFile: options.routeOfFile, routes, resolveImage: input.resolveImage, resolveFile: input.resolveFile, links, warnings, errors })(mdast);
+      const resolver = linkResolver({ rel: input.rel, displayPrefix: options.displayPrefix, routeOfFile: options.routeOfFile, routes, resolveImage: input.resolveImage, resolveFile: input.resolveFile, links, warnings, errors });
+      remarkLinks(resolver)(mdast);
       const loaded = new Set(highlighter.getLoadedLanguages());
       const missing = [...collectLanguages(mdast)].filter((lang) => !loaded.has(lang));
       if (missing.length > 0) await highlighter.loadLanguage(...(missing as never[]));
@@ -126,7 +127,19 @@ export async function createMarkdownRenderer(options: MarkdownOptions, started?:
           code: (_state, node) => renderFence(node, { highlighter, theme: options.codeTheme, file, warnings, onMermaid: () => (hasMermaid = true), diagramBox: (node) => diagrams.get(node) }),
         },
       }) as HastRoot;
-      const safe = sanitizeRawHtml(hast, (tree) => removeUnsafeUrls(tree, file, warnings), source);
+      const safe = sanitizeRawHtml(
+        hast,
+        (tree, fromRaw) => {
+          // Raw HTML's images and links are checked and rewritten as markdown's are.
+          for (const element of fromRaw) {
+            const { src, href } = element.properties;
+            if (element.tagName === 'img' && typeof src === 'string') element.properties.src = resolver.image(src, element);
+            else if (element.tagName === 'a' && typeof href === 'string') element.properties.href = resolver.link(href, element);
+          }
+          removeUnsafeUrls(tree, file, warnings);
+        },
+        source,
+      );
       const toc: TocEntry[] = [];
       const ids = new Set<string>();
       rehypeHeadings({ toc: options.toc, entries: toc, ids, file, warnings })(safe);

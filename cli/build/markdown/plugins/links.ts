@@ -79,65 +79,78 @@ export function browserRoute(path: string, route: string): string {
   return normalisePath(decodePercent(resolved));
 }
 
-export function remarkLinks(options: LinksOptions) {
+/** Where a link or image was written, for messages. */
+export interface Place {
+  position?: { start: { line: number; column: number } };
+}
+
+/**
+ * The checks and rewrites of one page's links and images, for markdown's and raw HTML's alike: each
+ * returns the URL to publish (the one written when nothing changes) and records what it found.
+ */
+export function linkResolver(options: LinksOptions): { image: (url: string, place: Place) => string; link: (url: string, place: Place) => string } {
   const dir = options.rel.includes('/') ? options.rel.replace(/\/[^/]*$/, '') : '';
   const file = options.displayPrefix + options.rel;
   const pageRoute = options.routeOfFile[options.rel] ?? `/${options.rel.replace(/\.md$/, '')}`;
   const routes = options.routes;
+  const image = (written: string, node: Place): string => {
+    if (SCHEME.test(written) || written.startsWith('//') || written.startsWith('/')) return written;
+    const target = resolvePath(dir, decodePercent(splitUrl(written).path, decodeURI));
+    const url = target === undefined ? undefined : options.resolveImage(target);
+    if (url === false) options.errors.push({ ...at(file, node), message: `image "${written}" is a symbolic link that leads out of the site's repository, so it is not published`, fix: LEADS_OUT_FIX });
+    else if (url === undefined) options.errors.push({ ...at(file, node), message: `image "${written}" does not exist`, fix: `put the image at ${options.displayPrefix}${target ?? written} or correct the path` });
+    return url || written;
+  };
+  const link = (url: string, node: Place): string => {
+    // Other schemes are checked (and unsafe ones removed) on the finished tree, raw HTML included.
+    if (SCHEME.test(url) || url.startsWith('//') || url === '') return url;
+    const { path, query, hash, rawHash } = splitUrl(url);
+    if (path === '') {
+      options.links.push({ route: '', hash, written: url, ...at(file, node) });
+      return url;
+    }
+    if (/\.mdx?$/i.test(path) && !path.startsWith('/')) {
+      const target = resolvePath(dir, decodePercent(path, decodeURI));
+      const route = target === undefined ? undefined : options.routeOfFile[target];
+      if (route === undefined) {
+        options.warnings.push({ ...at(file, node), message: `link to "${url}": no markdown file ${options.displayPrefix}${target ?? path}`, fix: 'correct the path, or link to a route' });
+        return url;
+      }
+      options.links.push({ route, hash, written: url, ...at(file, node) });
+      return routeHref(route) + query + rawHash;
+    }
+    const route = browserRoute(path, pageRoute);
+    const last = path.slice(path.lastIndexOf('/') + 1);
+    if (!routes.has(route) && /\.[a-z0-9]+$/i.test(last) && !/\.html?$/i.test(last)) {
+      // A file, not a page: copied to the output under a name of its bytes, like an image.
+      const target = path.startsWith('/') ? resolvePath('', decodePercent(path, decodeURI)) : resolvePath(dir, decodePercent(path, decodeURI));
+      const copied = target === undefined ? undefined : options.resolveFile(target);
+      if (copied === false) options.errors.push({ ...at(file, node), message: `link to "${url}": the file is a symbolic link that leads out of the site's repository, so it is not published`, fix: LEADS_OUT_FIX });
+      else if (copied !== undefined) return copied + query + rawHash;
+      else if (path.startsWith('/')) options.warnings.push({ ...at(file, node), message: `link to "${url}": no file ${options.displayPrefix}${target ?? path}, so it is left as written for the host to serve`, fix: 'put the file in the content folder and link it relatively, or link to a full URL' });
+      else options.errors.push({ ...at(file, node), message: `link to "${url}": the file ${options.displayPrefix}${target ?? path} does not exist`, fix: 'put the file there or correct the path' });
+      return url;
+    }
+    // Written file-relative (as on a code host) it may name another route than the browser will open.
+    const fileRelative = path.startsWith('/') ? undefined : resolvePath(dir, decodePercent(path, decodeURI));
+    const intended = fileRelative === undefined ? undefined : normalisePath(`/${fileRelative}`);
+    options.links.push({ route, hash, written: url, ...(intended !== undefined && intended !== route ? { fileRelative: intended } : {}), ...at(file, node) });
+    return url;
+  };
+  return { image, link };
+}
+
+export function remarkLinks(resolver: ReturnType<typeof linkResolver>) {
   return (tree: Root): void => {
     walk(tree, (walked) => {
       const node = walked as Image | Link | Definition | { type: 'other'; url?: undefined };
-      if (node.type === 'image') {
-        if (SCHEME.test(node.url) || node.url.startsWith('//') || node.url.startsWith('/')) return;
-        const target = resolvePath(dir, decodePercent(splitUrl(node.url).path, decodeURI));
-        const url = target === undefined ? undefined : options.resolveImage(target);
-        if (url === false) options.errors.push({ ...at(file, node), message: `image "${node.url}" is a symbolic link that leads out of the site's repository, so it is not published`, fix: LEADS_OUT_FIX });
-        else if (url === undefined) {
-          options.errors.push({ ...at(file, node), message: `image "${node.url}" does not exist`, fix: `put the image at ${options.displayPrefix}${target ?? node.url} or correct the path` });
-        } else node.url = url;
-        return;
-      }
-      if (node.type !== 'link' && node.type !== 'definition') return;
-      const url = node.url;
-      // Other schemes are checked (and unsafe ones removed) on the finished tree, raw HTML included.
-      if (SCHEME.test(url) || url.startsWith('//') || url === '') return;
-      const { path, query, hash, rawHash } = splitUrl(url);
-      if (path === '') {
-        options.links.push({ route: '', hash, written: url, ...at(file, node) });
-        return;
-      }
-      if (/\.mdx?$/i.test(path) && !path.startsWith('/')) {
-        const target = resolvePath(dir, decodePercent(path, decodeURI));
-        const route = target === undefined ? undefined : options.routeOfFile[target];
-        if (route === undefined) {
-          options.warnings.push({ ...at(file, node), message: `link to "${url}": no markdown file ${options.displayPrefix}${target ?? path}`, fix: 'correct the path, or link to a route' });
-          return;
-        }
-        node.url = routeHref(route) + query + rawHash;
-        options.links.push({ route, hash, written: url, ...at(file, node) });
-        return;
-      }
-      const route = browserRoute(path, pageRoute);
-      const last = path.slice(path.lastIndexOf('/') + 1);
-      if (!routes.has(route) && /\.[a-z0-9]+$/i.test(last) && !/\.html?$/i.test(last)) {
-        // A file, not a page: copied to the output under a name of its bytes, like an image.
-        const target = path.startsWith('/') ? resolvePath('', decodePercent(path, decodeURI)) : resolvePath(dir, decodePercent(path, decodeURI));
-        const copied = target === undefined ? undefined : options.resolveFile(target);
-        if (copied === false) options.errors.push({ ...at(file, node), message: `link to "${url}": the file is a symbolic link that leads out of the site's repository, so it is not published`, fix: LEADS_OUT_FIX });
-        else if (copied !== undefined) node.url = copied + query + rawHash;
-        else if (path.startsWith('/')) options.warnings.push({ ...at(file, node), message: `link to "${url}": no file ${options.displayPrefix}${target ?? path}, so it is left as written for the host to serve`, fix: 'put the file in the content folder and link it relatively, or link to a full URL' });
-        else options.errors.push({ ...at(file, node), message: `link to "${url}": the file ${options.displayPrefix}${target ?? path} does not exist`, fix: 'put the file there or correct the path' });
-        return;
-      }
-      // Written file-relative (as on a code host) it may name another route than the browser will open.
-      const fileRelative = path.startsWith('/') ? undefined : resolvePath(dir, decodePercent(path, decodeURI));
-      const intended = fileRelative === undefined ? undefined : normalisePath(`/${fileRelative}`);
-      options.links.push({ route, hash, written: url, ...(intended !== undefined && intended !== route ? { fileRelative: intended } : {}), ...at(file, node) });
+      if (node.type === 'image') node.url = resolver.image(node.url, node);
+      else if (node.type === 'link' || node.type === 'definition') node.url = resolver.link(node.url, node);
     });
   };
 }
 
-function at(file: string, node: { position?: { start: { line: number; column: number } } }): { file: string; line?: number; column?: number } {
+function at(file: string, node: Place): { file: string; line?: number; column?: number } {
   return { file, line: node.position?.start.line, column: node.position?.start.column };
 }
 

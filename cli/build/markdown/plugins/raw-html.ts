@@ -37,19 +37,26 @@ function isTrusted(node: WalkNode): boolean {
   return Array.isArray(classes) && classes.some((name) => TRUSTED.includes(String(name)));
 }
 
+/** Marks the elements of the tree before raw HTML is parsed into it: those without it came from raw HTML. */
+const OWN_MARK = 'dataDocsOwnElement';
+
 /**
  * The tree with its raw HTML parsed and cleaned; the same tree when it has none. `inspect` sees the
- * tree with raw HTML parsed but not yet cleaned (to warn about what the cleaning will remove).
+ * tree with raw HTML parsed but not yet cleaned (to warn about what the cleaning will remove), and the
+ * elements that came from raw HTML (to check and rewrite their links as markdown's are).
  */
-export function sanitizeRawHtml(tree: Root, inspect: (tree: Root) => void = () => undefined, source?: string): Root {
+export function sanitizeRawHtml(tree: Root, inspect: (tree: Root, fromRaw: Element[]) => void = () => undefined, source?: string): Root {
   let hasRaw = false;
   walk(tree, (node) => {
     if (node.type === 'raw') hasRaw = true;
   });
   if (!hasRaw) {
-    inspect(tree);
+    inspect(tree, []);
     return tree;
   }
+  walk(tree, (node) => {
+    if (node.type === 'element') (node as unknown as Element).properties[OWN_MARK] = true;
+  });
   const token = `docs-${randomBytes(12).toString('hex')}-`;
   const kept: Element[] = [];
   walk(tree, (node) => {
@@ -59,7 +66,14 @@ export function sanitizeRawHtml(tree: Root, inspect: (tree: Root) => void = () =
   });
   // With the source, elements of raw HTML keep their positions (warnings name their lines).
   const parsed = raw(tree, source === undefined ? undefined : { file: new VFile(source) }) as Root;
-  inspect(parsed);
+  const fromRaw: Element[] = [];
+  walk(parsed, (node) => {
+    if (node.type !== 'element') return;
+    const properties = (node as unknown as Element).properties;
+    if (OWN_MARK in properties) delete properties[OWN_MARK];
+    else fromRaw.push(node as unknown as Element);
+  });
+  inspect(parsed, fromRaw);
   const clean = sanitize(parsed, RAW_HTML_SCHEMA) as Root;
   // The parser may merge a token with the text around it: split such text nodes around each token.
   const pattern = new RegExp(`${token}(\\d+)`, 'g');

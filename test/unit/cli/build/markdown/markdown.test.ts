@@ -59,6 +59,20 @@ describe('cli/build/markdown', () => {
     expect(out.errors).toEqual([expect.objectContaining({ file: 'content/docs/a.md', line: 3, message: 'image "./missing.png" does not exist' })]);
   });
 
+  it("checks and rewrites raw HTML's links and images as markdown's, with their places", async () => {
+    const body = ['Intro with a [markdown link](./sub/b.md).', '', '<p align="center"><img src="./img/lap.png" alt="Lap"> <img src="./missing.png" alt=""></p>', '', 'See <a href="./sub/b.md#part">part B</a> or <a href="/docs/gone">the old page</a> and <a href="https://quad.example">out</a>.', ''].join('\n');
+    const out = await renderer.render({ rel: 'docs/a.md', body, resolveImage: (rel) => (rel === 'docs/img/lap.png' ? '/assets/images/lap.0123abcd.png' : undefined), resolveFile: () => undefined });
+    expect(out.html).toContain('src="/assets/images/lap.0123abcd.png" alt="Lap"/>');
+    expect(out.html).toContain('<a href="/docs/sub/b#part">part B</a>');
+    expect(out.errors).toEqual([expect.objectContaining({ file: 'content/docs/a.md', line: 3, column: 55, message: 'image "./missing.png" does not exist' })]);
+    // Every internal link goes to the links stage, raw HTML's with their line and column.
+    expect(out.links.map(({ route, hash, line, column }) => ({ route, hash, line, column }))).toEqual([
+      { route: '/docs/sub/b', hash: undefined, line: 1, column: 14 },
+      { route: '/docs/sub/b', hash: 'part', line: 5, column: 5 },
+      { route: '/docs/gone', hash: undefined, line: 5, column: 45 },
+    ]);
+  });
+
   it('cleans raw HTML to the allowlist: no script, handler, javascript: URL, style or iframe', async () => {
     const out = await render(
       '<script>alert(1)</script>\n\nText <b onclick="x()">bold</b> <a href="javascript:alert(1)">link</a> <img src="x.png" onerror="alert(2)" alt="x">\n\n<iframe src="https://evil.example"></iframe>\n\n<span style="color:red" id="__DOCS_DATA__">styled</span>\n',
