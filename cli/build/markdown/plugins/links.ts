@@ -98,7 +98,8 @@ export function linkResolver(options: LinksOptions): { image: (url: string, plac
     const target = resolvePath(dir, decodePercent(splitUrl(written).path, decodeURI));
     const url = target === undefined ? undefined : options.resolveImage(target);
     if (url === false) options.errors.push({ ...at(file, node), message: `image "${written}" is a symbolic link that leads out of the site's repository, so it is not published`, fix: LEADS_OUT_FIX });
-    else if (url === undefined) options.errors.push({ ...at(file, node), message: `image "${written}" does not exist`, fix: `put the image at ${options.displayPrefix}${target ?? written} or correct the path` });
+    else if (target === undefined) options.errors.push({ ...at(file, node), message: `image "${written}" is outside the content folder, so it cannot be published`, fix: `move the image into ${options.displayPrefix} (e.g. beside the page) and link it from there` });
+    else if (url === undefined) options.errors.push({ ...at(file, node), message: `image "${written}" does not exist`, fix: `put the image at ${options.displayPrefix}${target} or correct the path` });
     return url || written;
   };
   const link = (url: string, node: Place): string => {
@@ -127,8 +128,9 @@ export function linkResolver(options: LinksOptions): { image: (url: string, plac
       const copied = target === undefined ? undefined : options.resolveFile(target);
       if (copied === false) options.errors.push({ ...at(file, node), message: `link to "${url}": the file is a symbolic link that leads out of the site's repository, so it is not published`, fix: LEADS_OUT_FIX });
       else if (copied !== undefined) return copied + query + rawHash;
+      else if (target === undefined) options.errors.push({ ...at(file, node), message: `link to "${url}": the file is outside the content folder, so it cannot be published`, fix: `move the file into ${options.displayPrefix} and link it from there` });
       else if (path.startsWith('/')) options.warnings.push({ ...at(file, node), message: `link to "${url}": no file ${options.displayPrefix}${target ?? path}, so it is left as written for the host to serve`, fix: 'put the file in the content folder and link it relatively, or link to a full URL' });
-      else options.errors.push({ ...at(file, node), message: `link to "${url}": the file ${options.displayPrefix}${target ?? path} does not exist`, fix: 'put the file there or correct the path' });
+      else options.errors.push({ ...at(file, node), message: `link to "${url}": the file ${options.displayPrefix}${target} does not exist`, fix: 'put the file there or correct the path' });
       return url;
     }
     // Written file-relative (as on a code host) it may name another route than the browser will open.

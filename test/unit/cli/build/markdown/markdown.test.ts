@@ -57,6 +57,12 @@ describe('cli/build/markdown', () => {
   it('turns a missing image into an error with its line', async () => {
     const out = await render('Text\n\n![x](./missing.png)\n');
     expect(out.errors).toEqual([expect.objectContaining({ file: 'content/docs/a.md', line: 3, message: 'image "./missing.png" does not exist' })]);
+    // Above the content folder: not "does not exist" (it may well), but where it is, and what to do.
+    const outside = await render('![logo](../../../branding/logo.png)\n\n[brochure](../../brochure.pdf)\n');
+    expect(outside.errors).toEqual([
+      expect.objectContaining({ line: 1, message: 'image "../../../branding/logo.png" is outside the content folder, so it cannot be published', fix: 'move the image into content/ (e.g. beside the page) and link it from there' }),
+      expect.objectContaining({ line: 3, message: 'link to "../../brochure.pdf": the file is outside the content folder, so it cannot be published' }),
+    ]);
   });
 
   it("checks and rewrites raw HTML's links and images as markdown's, with their places", async () => {
