@@ -25,12 +25,23 @@ export async function loadConfig(root: string, env: Record<string, string | unde
   try {
     raw = ((await import(pathToFileURL(compiled).href)) as { default?: unknown }).default;
   } catch (error) {
-    throw new DocsError('config', [{ file, message: `throws while loading: ${(error as Error).message}`, fix: 'make the config a plain `export default defineConfig({ … })`' }]);
+    // A config may throw anything (`throw 'no backend'`, `throw undefined`), not only an Error.
+    const reason = error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : `${thrownValue(error)} (thrown as a value, not an Error)`;
+    throw new DocsError('config', [{ file, message: `throws while loading: ${reason}`, fix: 'make the config a plain `export default defineConfig({ … })`, or fix what it runs on loading' }]);
   }
   if (raw === undefined) throw new DocsError('config', [{ file, message: 'has no default export', fix: 'add `export default defineConfig({ … })`' }]);
   const config = resolveConfig(raw, { root, configFile: name, env });
   checkSidebarFolders(config);
   return config;
+}
+
+/** A thrown value that is not an Error, as a message shows it. */
+function thrownValue(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
 }
 
 /** Compiles the config with esbuild (its own imports bundled, packages left to Node) and writes it (`writeCompiledConfig`). */
@@ -57,7 +68,13 @@ async function compileConfig(root: string, file: string): Promise<string> {
     throw new DocsError(
       'config',
       errors.length > 0
-        ? errors.map((e) => ({ file: e.location ? join(root, e.location.file.replace(/^.*?site\.config/, 'site.config')) : file, line: e.location?.line, column: e.location ? e.location.column + 1 : undefined, message: `does not compile: ${e.text}`, fix: 'correct the TypeScript syntax at that place' }))
+        ? errors.map((e) => ({
+            file: e.location ? join(root, e.location.file.replace(/^.*?site\.config/, 'site.config')) : file,
+            line: e.location?.line,
+            column: e.location ? e.location.column + 1 : undefined,
+            message: `does not compile: ${e.text}`,
+            fix: e.text.startsWith('Could not resolve') ? 'create the file it imports, or correct its path (relative to the file that imports it)' : 'correct the TypeScript syntax at that place',
+          }))
         : [{ file, message: `does not compile: ${(error as Error).message}` }],
     );
   }

@@ -7,6 +7,7 @@ import type { SidebarConfig } from './config';
 import { frontmatterKeyLine, parseFrontmatter, type Frontmatter } from './frontmatter';
 import { routeProblem, safeName } from './routes';
 import { DocsError, suggest, type Diagnostic } from '../util/errors';
+import { jsonErrorPlace } from '../util/json-place';
 import { s, validateShape } from '../util/validate';
 
 /** A file of the content folder, as read by the caller. */
@@ -261,7 +262,8 @@ function readCategories(files: SourceFile[], displayPrefix: string, problems: Di
     try {
       value = JSON.parse(file.text);
     } catch (error) {
-      problems.push({ file: display, line: 1, message: `is not valid JSON: ${(error as Error).message}`, fix: 'write it as { "label": "…", "position": 1 }' });
+      // V8 quotes the whole text in some messages: the first line of it is enough.
+      problems.push({ file: display, ...jsonErrorPlace(file.text, error), message: `is not valid JSON: ${(error as Error).message.split('\n')[0]}`, fix: 'write it as { "label": "…", "position": 1 }' });
       continue;
     }
     const found = validateShape(value, categoryShape);

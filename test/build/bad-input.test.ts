@@ -77,6 +77,24 @@ const ERRORS: Case[] = [
     says: [/site\.config\.ts:3:\d+: does not compile/, 'fix: correct the TypeScript syntax at that place'],
   },
   {
+    name: 'a site.config.ts importing a file that is not there',
+    change: (site) => write(site, 'site.config.ts', "import { fixtureConfig } from '../_shared/config';\nimport { navbar } from './navbar';\n\nexport default fixtureConfig({ navbar });\n"),
+    code: 2,
+    says: ['site.config.ts:2:24: does not compile: Could not resolve "./navbar"', 'fix: create the file it imports, or correct its path (relative to the file that imports it)'],
+  },
+  {
+    name: 'a site.config.ts throwing undefined',
+    change: (site) => write(site, 'site.config.ts', "if (!process.env.QUAD_BACKEND) throw undefined;\nexport default {};\n"),
+    code: 2,
+    says: ['site.config.ts: throws while loading: undefined (thrown as a value, not an Error)'],
+  },
+  {
+    name: 'a site.config.ts throwing a string',
+    change: (site) => write(site, 'site.config.ts', "throw 'set QUAD_BACKEND first';\nexport default {};\n"),
+    code: 2,
+    says: ['site.config.ts: throws while loading: "set QUAD_BACKEND first" (thrown as a value, not an Error)'],
+  },
+  {
     name: 'an OpenAPI file that is not YAML',
     fixture: 'openapi',
     change: (site) => write(site, 'specs/api.yaml', 'openapi: 3.0.3\ninfo:\n  title: "Teams\n  version: 1.0.0\n'),

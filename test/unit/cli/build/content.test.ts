@@ -128,6 +128,23 @@ describe('cli/build/content', () => {
     expect(messages.some((m) => m.includes('has the route /docs/a, which content/docs/a'))).toBe(true);
   });
 
+  it('names the line and column where a _category_.json stops being JSON', () => {
+    const placeOf = (text: string): string => {
+      try {
+        collectContent({ files: [md('docs/a.md', 'title: A')], categories: [{ rel: 'docs/_category_.json', text }], sidebars, displayPrefix: 'content/' });
+      } catch (error) {
+        const [d] = (error as DocsError).diagnostics;
+        return `${d!.line}:${d!.column} ${d!.message}`;
+      }
+      return 'no error';
+    };
+    // A missing comma, an unquoted word (V8 gives no position for it), a trailing comma, a file cut short.
+    expect(placeOf('{\n  "label": "Deploy"\n  "position": 2\n}\n')).toMatch(/^3:3 is not valid JSON: /);
+    expect(placeOf('{\n  "label": Deploy\n}\n')).toMatch(/^2:12 is not valid JSON: Unexpected token 'D'/);
+    expect(placeOf('{\n  "label": "Deploy",\n}\n')).toMatch(/^3:1 is not valid JSON: /);
+    expect(placeOf('{\n  "label": "Deploy",\n')).toMatch(/^3:1 is not valid JSON: /);
+  });
+
   it('refuses an empty content folder', () => {
     expect(() => collectContent({ files: [], categories: [], sidebars, displayPrefix: 'content/' })).toThrow(/holds no markdown page/);
   });
