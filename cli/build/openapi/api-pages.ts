@@ -31,7 +31,7 @@ export async function generateApiPages(root: string, config: ResolvedConfig, fil
   const editBase = config.editUrl.endsWith(displayPrefix) ? config.editUrl.slice(0, -displayPrefix.length) : undefined;
   const updatesByDir = new Map<string, Promise<Map<string, LastUpdated>>>();
   for (const spec of specs) {
-    const generated = apiPages(spec, { defaultHeaders: [[`X-${config.site.brand}-Version`, versionHeaderValue(config.site.app)]] });
+    const generated = apiPages(spec, { defaultHeaders: [[`X-${config.site.brand}-Version`, versionHeaderValue(config.site.app)]], backendUrl: config.site.app.backendUrl });
     files.markdown.push(...generated.markdown);
     files.categories.push(...generated.categories);
     const dir = dirname(spec.file);

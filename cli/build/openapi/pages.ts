@@ -23,6 +23,11 @@ const STATUS_TEXT: Record<string, string> = {
 export interface ApiPagesOptions {
   /** Headers every call sends, e.g. `X-Quad-Version: WEB/4.0.0 (1)`. */
   defaultHeaders: [string, string][];
+  /**
+   * Where a relative server URL (`/v2`), or a spec that names no server (OpenAPI's default is `/`),
+   * points: the site's backend (`app.backendUrl`), standing in for the place the spec is served from.
+   */
+  backendUrl: string;
 }
 
 /** The virtual files of one spec: markdown pages and the tag folders' `_category_.json`. */
@@ -50,6 +55,10 @@ interface Operation {
   parameters: OpenAPIV3.ParameterObject[];
   /** Security requirements that apply: the operation's own, else the spec's. */
   security: OpenAPIV3.SecurityRequirementObject[];
+  /** Servers it is called on: its own, else its path item's, else the spec's (OpenAPI's order). */
+  servers: OpenAPIV3.ServerObject[];
+  /** True when `servers` are the operation's or its path's own, not the spec's. */
+  ownServers: boolean;
   slug: string;
   title: string;
 }
@@ -68,12 +77,16 @@ function operationsOf(document: OpenAPIV3.Document): Operation[] {
       if (!operation) continue;
       const byPlace = new Map<string, OpenAPIV3.ParameterObject>();
       for (const parameter of [...(item.parameters ?? []), ...(operation.parameters ?? [])] as OpenAPIV3.ParameterObject[]) byPlace.set(`${parameter.in}:${parameter.name}`, parameter);
+      // An empty list names no server: the next level's apply.
+      const own = [operation.servers, item.servers].find((servers) => servers && servers.length > 0);
       operations.push({
         method,
         path,
         operation,
         parameters: [...byPlace.values()],
         security: operation.security ?? document.security ?? [],
+        servers: own ?? document.servers ?? [],
+        ownServers: own !== undefined,
         slug: '',
         title: operation.summary ?? operation.operationId ?? `${method.toUpperCase()} ${path}`,
       });
@@ -196,6 +209,7 @@ function operationPage(spec: LoadedSpec, op: Operation, base: string, options: A
   ];
   if (operation.deprecated) lines.push(':::danger[Deprecated]', 'This operation is deprecated: do not use it in new code, and move existing callers to its replacement.', ':::', '');
   if (operation.description) lines.push(operation.description.trim(), '');
+  if (op.ownServers) lines.push('## Servers', '', 'This operation is called on a server of its own, not on those of the overview:', '', ...serverLines(op.servers), '');
 
   const body = operation.requestBody as OpenAPIV3.RequestBodyObject | undefined;
   if (op.parameters.length > 0 || body) {
@@ -245,9 +259,39 @@ export function serverUrl(server: OpenAPIV3.ServerObject): string {
   });
 }
 
+/** A URL with a scheme (`https:`), not one relative to where the spec is served. */
+const ABSOLUTE = /^[a-z][a-z\d+.-]*:/i;
+
+/**
+ * The address code samples call: the first server's URL, its variables filled. A relative URL (`/v2`,
+ * `v2`), or no server at all (OpenAPI then means `/`), is resolved against the site's backend: a
+ * sample must name a host to run.
+ */
+export function sampleServer(servers: OpenAPIV3.ServerObject[], backendUrl: string): string {
+  const url = servers[0] ? serverUrl(servers[0]) : '/';
+  if (ABSOLUTE.test(url)) return url;
+  try {
+    return new URL(url.startsWith('//') ? `https:${url}` : url, backendUrl.endsWith('/') ? backendUrl : `${backendUrl}/`).href.replace(/\/$/, '');
+  } catch {
+    return url;
+  }
+}
+
+/** A list of servers, each with its variables (their defaults and choices). */
+function serverLines(servers: OpenAPIV3.ServerObject[]): string[] {
+  const lines: string[] = [];
+  for (const server of servers) {
+    lines.push(`- ${code(server.url)}${server.description ? ` — ${inline(server.description)}` : ''}`);
+    for (const [name, variable] of Object.entries(server.variables ?? {})) {
+      const choices = variable.enum && variable.enum.length > 0 ? `, one of ${variable.enum.map((value) => code(String(value))).join(', ')}` : '';
+      lines.push(`  - ${code(`{${name}}`)}: ${code(String(variable.default))} by default${choices}${variable.description ? ` — ${inline(variable.description)}` : ''}`);
+    }
+  }
+  return lines;
+}
+
 function samplesOf(spec: LoadedSpec, op: Operation, options: ApiPagesOptions): CodeSample[] {
-  const first = spec.document.servers?.[0];
-  const server = first ? serverUrl(first) : 'https://api.example.com';
+  const server = sampleServer(op.servers, options.backendUrl);
   return codeSamples(
     sampleRequest({ server, path: op.path, method: op.method, operation: op.operation, parameters: op.parameters, securitySchemes: schemesOf(spec.document), security: op.security, defaultHeaders: options.defaultHeaders }),
   );
@@ -258,24 +302,18 @@ export function operationSamples(spec: LoadedSpec, options: ApiPagesOptions): { 
   return operationsOf(spec.document).map((op) => ({ slug: op.slug, samples: samplesOf(spec, op, options) }));
 }
 
-function infoPage(spec: LoadedSpec, base: string, operations: Operation[], groups: Map<string, Operation[]>): string {
+function infoPage(spec: LoadedSpec, base: string, operations: Operation[], groups: Map<string, Operation[]>, options: ApiPagesOptions): string {
   const { document } = spec;
   const info = document.info;
   const infoSlug = spec.config.infoSlug ?? '';
   const lines = [frontmatter({ title: info.title, sidebar_label: 'Overview', sidebar_position: 0, slug: infoSlug ? `${base}/${infoSlug}` : base, description: firstSentence(info.description) ?? `${info.title} API reference` }), ''];
   lines.push(`Version ${code(info.version)} · OpenAPI ${code((document as { openapi: string }).openapi)} · ${operations.length} operation${operations.length === 1 ? '' : 's'} · source ${code(spec.file)}`, '');
   if (info.description) lines.push(info.description.trim(), '');
-  if (document.servers?.length) {
-    lines.push('## Servers', '');
-    for (const server of document.servers) {
-      lines.push(`- ${code(server.url)}${server.description ? ` — ${inline(server.description)}` : ''}`);
-      for (const [name, variable] of Object.entries(server.variables ?? {})) {
-        const choices = variable.enum && variable.enum.length > 0 ? `, one of ${variable.enum.map((value) => code(String(value))).join(', ')}` : '';
-        lines.push(`  - ${code(`{${name}}`)}: ${code(String(variable.default))} by default${choices}${variable.description ? ` — ${inline(variable.description)}` : ''}`);
-      }
-    }
-    lines.push('');
-  }
+  const servers = document.servers ?? [];
+  lines.push('## Servers', '');
+  if (servers.length === 0) lines.push(`The specification names no server, so the code samples call the site's backend, ${code(sampleServer([], options.backendUrl))}.`, '');
+  else lines.push(...serverLines(servers), '');
+  if (servers.length > 0 && !ABSOLUTE.test(serverUrl(servers[0]!))) lines.push(`The first address is relative: the code samples read it from the site's backend and call ${code(sampleServer(servers, options.backendUrl))}.`, '');
   const schemes = schemesOf(document);
   lines.push('## Security schemes', '', ...securityLines(document.security ?? [], schemes), '');
   if (Object.keys(schemes).length > 0) {
@@ -309,7 +347,7 @@ export function apiPages(spec: LoadedSpec, options: ApiPagesOptions): ApiFiles {
   }
   const ordered = new Map([...groups].sort(([a], [b]) => rank(tagOrder, a) - rank(tagOrder, b)));
   const infoSlug = spec.config.infoSlug ?? '';
-  const markdown: SourceFile[] = [{ rel: `${folder}/${infoSlug || 'index'}.md`, text: infoPage(spec, base, operations, ordered) }];
+  const markdown: SourceFile[] = [{ rel: `${folder}/${infoSlug || 'index'}.md`, text: infoPage(spec, base, operations, ordered, options) }];
   const categories: SourceFile[] = [{ rel: `${folder}/_category_.json`, text: JSON.stringify({ label: spec.document.info.title, position: 100 }) }];
   [...ordered].forEach(([tag, members], index) => {
     const dir = tag ? `${folder}/${kebab(tag) || `tag-${index}`}` : folder;
