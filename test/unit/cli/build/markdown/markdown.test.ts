@@ -54,6 +54,21 @@ describe('cli/build/markdown', () => {
     expect(out.links.map((link) => link.route)).toEqual(['/docs/a', '/docs/sub/b', '/docs/sub']);
   });
 
+  it('renders a long table whose cells hold code and emphasis: the markers limit counts each row, not the table', async () => {
+    // 3,000 rows of 4 markers: 12,000 in one block, over the 10,000 a paragraph may hold.
+    const rows = Array.from({ length: 3000 }, (_, i) => `| \`DEV-${i}\` | *open* |`).join('\n');
+    const out = await render(`| Key | State |\n|---|:--|\n${rows}\n`);
+    expect(out.errors).toEqual([]);
+    expect(out.html.match(/<tr>/g)).toHaveLength(3001);
+    expect(out.html).toContain('<td><code>DEV-2999</code></td>');
+    // One row thick with markers is still refused, named as a row, at its line.
+    const thick = await render(`| Key | State |\n|---|---|\n| a | b |\n| ${'*_[a'.repeat(3400)} | c |\n`);
+    expect(thick.errors).toEqual([expect.objectContaining({ line: 4, message: 'this table row holds 10,200 emphasis, link and code markers (*, _, [, ], `, <), more than the 10,000 a table row may hold' })]);
+    // A paragraph is counted whole as before, even when it holds pipes.
+    const paragraph = await render(`Not | a table\n${'`x` | '.repeat(5001)}\n`);
+    expect(paragraph.errors).toEqual([expect.objectContaining({ line: 1, message: expect.stringMatching(/^this paragraph holds 10,002 /) })]);
+  });
+
   it('turns a missing image into an error with its line', async () => {
     const out = await render('Text\n\n![x](./missing.png)\n');
     expect(out.errors).toEqual([expect.objectContaining({ file: 'content/docs/a.md', line: 3, message: 'image "./missing.png" does not exist' })]);
