@@ -1,7 +1,7 @@
 // Compiles cli/ (and the runtime components it server-renders) for Node with esbuild, when stale.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, statSync, readFileSync, writeFileSync, renameSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, statSync, readFileSync, writeFileSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -17,7 +17,7 @@ function newestSource() {
       else if (/\.(ts|tsx|mjs|css|html)$/.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
     }
   };
-  for (const dir of ['cli', 'runtime', 'bin']) walk(join(root, dir));
+  for (const dir of ['cli', 'runtime', 'bin', 'templates']) if (existsSync(join(root, dir))) walk(join(root, dir));
   return newest;
 }
 
@@ -74,6 +74,17 @@ export async function ensureCliBuilt() {
       }
     };
     hashTree(staging);
+    // The browser runtime and its styles reach the output through the bundle, not through the compiled
+    // CLI: a change to them alone (a new version of docs that changes only CSS) must not read as
+    // "nothing changed" to a rebuild.
+    const hashSources = (dir) => {
+      for (const name of readdirSync(dir).sort()) {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) hashSources(path);
+        else if (/\.(ts|tsx|css|html|svg)$/.test(name) && !/\.test\.tsx?$/.test(name)) hasher.update(relative(root, path)).update(readFileSync(path));
+      }
+    };
+    for (const dir of ['runtime', 'templates']) if (existsSync(join(root, dir))) hashSources(join(root, dir));
     // Mermaid is not bundled but decides the diagrams' reserved boxes: its version is part of the key.
     hasher.update(readFileSync(join(root, 'node_modules/mermaid/package.json')));
     writeFileSync(join(staging, 'stamp.json'), JSON.stringify({ newest, version: hasher.digest('hex') }));
