@@ -140,6 +140,32 @@ describe('the search index', () => {
     expect(again).toEqual([]);
   });
 
+  it('asks for three result chunks at first and for the others once the first is in, not for all at once', async () => {
+    // Each chunk answers only when the test lets it: what was asked for before the first answer shows.
+    const asked: string[] = [];
+    const answers: (() => void)[] = [];
+    const held = new SearchEngine(async (url) => {
+      const data = JSON.parse(readFileSync(join(dist, url), 'utf8')) as unknown;
+      if (url.includes('/d-')) {
+        asked.push(url);
+        await new Promise<void>((resolve) => answers.push(resolve));
+      }
+      return data;
+    });
+    const searching = held.search('passbolt', 8, () => undefined);
+    await expect.poll(() => asked.length).toBe(3);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(asked.length).toBe(3);
+    answers[0]!();
+    // The rest go out together as soon as the first result's chunk is in.
+    await expect.poll(() => asked.length).toBeGreaterThan(3);
+    const rest = asked.length;
+    for (let i = 0; i < 50 && (await Promise.race([searching.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 5))])) === false; i++) answers.forEach((answer) => answer());
+    expect(new Set(asked).size).toBe(asked.length);
+    expect((await searching).map((result) => result.url)).toEqual((await engine.search('passbolt')).map((result) => result.url));
+    expect(rest).toBe(asked.length);
+  });
+
   it('prepares the query code on an index in memory, fetching nothing', async () => {
     requested = [];
     await SearchEngine.prepare();
