@@ -1,7 +1,7 @@
 // Compiles cli/ (and the runtime components it server-renders) for Node with esbuild, when stale.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, statSync, readFileSync, writeFileSync, renameSync, rmSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -66,25 +66,19 @@ export async function ensureCliBuilt() {
     // The generator's version for its caches (see generatorVersion in cli/build/store.ts): a hash of
     // the compiled code, dependencies of the worker bundle included; computed once here, not per build.
     const hasher = createHash('sha256');
-    const hashTree = (dir) => {
+    const hashTree = (dir, wanted) => {
       for (const name of readdirSync(dir).sort()) {
         const path = join(dir, name);
-        if (statSync(path).isDirectory()) hashTree(path);
-        else if (name.endsWith('.mjs')) hasher.update(name).update(readFileSync(path));
+        if (statSync(path).isDirectory()) hashTree(path, wanted);
+        else if (wanted(name)) hasher.update(name).update(readFileSync(path));
       }
     };
-    hashTree(staging);
+    hashTree(staging, (name) => name.endsWith('.mjs'));
     // The browser runtime and its styles reach the output through the bundle, not through the compiled
     // CLI: a change to them alone (a new version of docs that changes only CSS) must not read as
     // "nothing changed" to a rebuild.
-    const hashSources = (dir) => {
-      for (const name of readdirSync(dir).sort()) {
-        const path = join(dir, name);
-        if (statSync(path).isDirectory()) hashSources(path);
-        else if (/\.(ts|tsx|css|html|svg)$/.test(name) && !/\.test\.tsx?$/.test(name)) hasher.update(relative(root, path)).update(readFileSync(path));
-      }
-    };
-    for (const dir of ['runtime', 'templates']) if (existsSync(join(root, dir))) hashSources(join(root, dir));
+    const source = (name) => /\.(ts|tsx|css|html|svg)$/.test(name) && !/\.test\.tsx?$/.test(name);
+    for (const dir of ['runtime', 'templates']) if (existsSync(join(root, dir))) hashTree(join(root, dir), source);
     // Mermaid is not bundled but decides the diagrams' reserved boxes: its version is part of the key.
     hasher.update(readFileSync(join(root, 'node_modules/mermaid/package.json')));
     writeFileSync(join(staging, 'stamp.json'), JSON.stringify({ newest, version: hasher.digest('hex') }));

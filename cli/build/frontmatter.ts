@@ -1,6 +1,7 @@
 /** Frontmatter: split it from the body, parse its YAML and validate its keys, with source lines. */
 import { parseDocument } from 'yaml';
 import type { Diagnostic } from '../util/errors';
+import { textPlace } from '../util/text-place';
 import { s, validateShape, type Shape } from '../util/validate';
 
 /** The frontmatter keys a page may set (Docusaurus names). */
@@ -107,9 +108,8 @@ function validated(value: unknown, lines: string[], end: number, body: string, f
 
 /** File line and column of an offset into the frontmatter text (which starts on the file's line 2). */
 function positionIn(yamlText: string, offset: number): { line: number; column: number } {
-  const before = yamlText.slice(0, offset);
-  const lineStart = before.lastIndexOf('\n') + 1;
-  return { line: before.split('\n').length + 1, column: offset - lineStart + 1 };
+  const { line, column } = textPlace(yamlText, offset);
+  return { line: line + 1, column };
 }
 
 /** File line of `key:` in the frontmatter of `text`, or undefined when it is not there. */

@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, realpathSync, statSync, type Dirent } from '
 import { join } from 'node:path';
 import { DocsError, type Diagnostic } from '../util/errors';
 import { leadsInside, posixRelative, publishableRoot } from '../util/fs';
+import { textPlace } from '../util/text-place';
 import type { SourceFile } from './content';
 
 
@@ -140,9 +141,7 @@ function decodeUtf8(bytes: Buffer, file: string, problems: Diagnostic[]): string
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     const text = new TextDecoder('utf-8').decode(bytes);
-    const before = text.slice(0, text.indexOf('\uFFFD'));
-    const line = before.split('\n').length;
-    problems.push({ file, line, column: before.length - before.lastIndexOf('\n'), message: 'is not valid UTF-8 (saved in another encoding, e.g. Windows-1252 or Latin-1)', fix: 'save the file as UTF-8 in your editor ("Save with encoding" → UTF-8)' });
+    problems.push({ file, ...textPlace(text, text.indexOf('\uFFFD')), message: 'is not valid UTF-8 (saved in another encoding, e.g. Windows-1252 or Latin-1)', fix: 'save the file as UTF-8 in your editor ("Save with encoding" → UTF-8)' });
     return undefined;
   }
 }

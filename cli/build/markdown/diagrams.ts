@@ -6,8 +6,8 @@
  * at build time. So the diagram is parsed by mermaid itself (its parsers need no DOM), and laid out
  * here the way mermaid will: graph diagrams (flowchart, state, class, ER) by the same layout library
  * (dagre) with the node sizes of mermaid's shapes, sequence diagrams and git graphs by mermaid's own
- * spacing rules, every other kind by a rough rule. Labels are measured with a table of character
- * widths of a common sans-serif (Arial's metrics, which Helvetica, Roboto and Segoe UI are close to).
+ * spacing rules, every other kind by a rough rule. Labels are measured without a browser
+ * (label-metrics.ts).
  * The estimate is close, not exact — fonts differ per reader — so the runtime draws the diagram
  * scaled into the reserved box (runtime/islands/mermaid.ts): the page never moves, and the diagram
  * is drawn a few per cent smaller or larger than mermaid's own size.
@@ -17,6 +17,7 @@
 import type { Graph as DagreGraph } from 'dagre-d3-es/src/graphlib/index.js';
 import type { Code, Root } from 'mdast';
 import type { Diagnostic } from '../../util/errors';
+import { labelBox, textWidth } from './label-metrics';
 import { walk } from './walk';
 
 /** The natural size of a drawn diagram, in CSS pixels. */
@@ -54,63 +55,6 @@ export async function measureDiagrams(tree: Root, file: string, warnings: Diagno
     });
   }
   return boxes;
-}
-
-// ------------------------------------------------------------------ text measurement
-
-/** Advance widths of ASCII 32–126 in thousandths of an em (Arial / Helvetica metrics). */
-const WIDTHS = [
-  278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556, 1015, 667, 667, 722, 722,
-  667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778, 667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556, 333, 556, 556, 500, 556, 556, 278, 556, 556, 222,
-  222, 500, 222, 833, 556, 556, 556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584,
-];
-/** System UI fonts run a little wider than Arial's metrics; this keeps labels from being under-measured. */
-const FONT_SCALE = 1.06;
-
-/** The width of one line of `text` at `fontSize` px. */
-export function textWidth(text: string, fontSize = 16): number {
-  let units = 0;
-  for (const char of text) {
-    const code = char.codePointAt(0)!;
-    // Wide scripts (CJK, emoji) take a full em; other letters an average one.
-    units += code >= 32 && code <= 126 ? WIDTHS[code - 32]! : code >= 0x2e80 ? 1000 : 556;
-  }
-  return (units / 1000) * fontSize * FONT_SCALE;
-}
-
-/** Mermaid's label text: `<br>` breaks lines, other tags and markdown emphasis take no room. */
-function labelLines(label: string): string[] {
-  return label
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
-    .replace(/\*\*|__|[*_`]/g, '')
-    .replace(/&[a-z]+;|&#\d+;/gi, 'x')
-    .split('\n')
-    .map((line) => line.trim());
-}
-
-/** Lines of `label` wrapped at `maxWidth` the way the browser wraps them: at spaces, a long word alone. */
-export function wrapLabel(label: string, maxWidth: number, fontSize = 16): string[] {
-  const lines: string[] = [];
-  for (const paragraph of labelLines(label)) {
-    let line = '';
-    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
-      const candidate = line ? `${line} ${word}` : word;
-      if (line && textWidth(candidate, fontSize) > maxWidth) {
-        lines.push(line);
-        line = word;
-      } else line = candidate;
-    }
-    lines.push(line);
-  }
-  return lines;
-}
-
-/** The box of a wrapped label: as wide as its widest line (at least `minWidth`), 24 px per line. */
-function labelBox(label: string, maxWidth: number, minWidth: number, lineHeight = 24): DiagramBox {
-  const lines = wrapLabel(label, maxWidth);
-  const widest = Math.max(0, ...lines.map((line) => textWidth(line)));
-  return { width: Math.max(minWidth, widest), height: lines.length * lineHeight };
 }
 
 // ------------------------------------------------------------------ mermaid in Node

@@ -259,9 +259,6 @@ export function serverUrl(server: OpenAPIV3.ServerObject): string {
   });
 }
 
-/** A URL with a scheme (`https:`), not one relative to where the spec is served. */
-const ABSOLUTE = /^[a-z][a-z\d+.-]*:/i;
-
 /**
  * The address code samples call: the first server's URL, its variables filled. A relative URL (`/v2`,
  * `v2`), or no server at all (OpenAPI then means `/`), is resolved against the site's backend: a
@@ -269,7 +266,8 @@ const ABSOLUTE = /^[a-z][a-z\d+.-]*:/i;
  */
 export function sampleServer(servers: OpenAPIV3.ServerObject[], backendUrl: string): string {
   const url = servers[0] ? serverUrl(servers[0]) : '/';
-  if (ABSOLUTE.test(url)) return url;
+  // With a scheme (`https:`) it is absolute; else relative to where the spec is served.
+  if (/^[a-z][a-z\d+.-]*:/i.test(url)) return url;
   try {
     return new URL(url.startsWith('//') ? `https:${url}` : url, backendUrl.endsWith('/') ? backendUrl : `${backendUrl}/`).href.replace(/\/$/, '');
   } catch {
@@ -310,10 +308,11 @@ function infoPage(spec: LoadedSpec, base: string, operations: Operation[], group
   lines.push(`Version ${code(info.version)} · OpenAPI ${code((document as { openapi: string }).openapi)} · ${operations.length} operation${operations.length === 1 ? '' : 's'} · source ${code(spec.file)}`, '');
   if (info.description) lines.push(info.description.trim(), '');
   const servers = document.servers ?? [];
+  const called = sampleServer(servers, options.backendUrl);
   lines.push('## Servers', '');
-  if (servers.length === 0) lines.push(`The specification names no server, so the code samples call the site's backend, ${code(sampleServer([], options.backendUrl))}.`, '');
+  if (servers.length === 0) lines.push(`The specification names no server, so the code samples call the site's backend, ${code(called)}.`, '');
   else lines.push(...serverLines(servers), '');
-  if (servers.length > 0 && !ABSOLUTE.test(serverUrl(servers[0]!))) lines.push(`The first address is relative: the code samples read it from the site's backend and call ${code(sampleServer(servers, options.backendUrl))}.`, '');
+  if (servers.length > 0 && called !== serverUrl(servers[0]!)) lines.push(`The first address is relative: the code samples read it from the site's backend and call ${code(called)}.`, '');
   const schemes = schemesOf(document);
   lines.push('## Security schemes', '', ...securityLines(document.security ?? [], schemes), '');
   if (Object.keys(schemes).length > 0) {

@@ -5,7 +5,8 @@
  * diagram mermaid cannot parse is reported at its line.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { estimateDiagram, textWidth, wrapLabel, type DiagramBox } from '../../../../../cli/build/markdown/diagrams';
+import { estimateDiagram, type DiagramBox } from '../../../../../cli/build/markdown/diagrams';
+import { textWidth, wrapLabel } from '../../../../../cli/build/markdown/label-metrics';
 import { createMarkdownRenderer, type MarkdownRenderer } from '../../../../../cli/build/markdown/index';
 
 async function box(source: string): Promise<DiagramBox> {
