@@ -79,10 +79,10 @@ export function openStore(cacheDir: string): BuildStore | undefined {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       mkdirSync(cacheDir, { recursive: true });
-      // remapChunks: the store is mapped in chunks that are let go again, not whole; the pages of the
-      // store a build touches count in its peak RSS (10,000 pages cold: 1,051 MiB instead of 1,158;
-      // a one-page edit 0.1–0.3 s slower, within the machine's drift).
-      const root = open({ path, maxDbs: 8, remapChunks: true });
+      // Not `remapChunks` (the store mapped in chunks it lets go, 100 MiB less peak RSS at 10,000
+      // pages): with it, the commit of a whole rebuild over an existing store failed with MDB_BAD_TXN
+      // in two runs of three at 10,000 pages (lmdb 3.5.6), and the build with it.
+      const root = open({ path, maxDbs: 8 });
       const store: BuildStore = {
         markdown: root.openDB<MarkdownEntry, string>({ name: 'markdown', compression: true }),
         pages: root.openDB<PageOutput, string>({ name: 'pages' }),
