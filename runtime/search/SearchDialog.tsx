@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type JSX, type KeyboardEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { SearchEngine, type SearchResult } from './engine';
 import { SearchIcon } from './SearchIcon';
 
@@ -54,9 +55,12 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
     let shown = false;
     const partial = (results: SearchResult[]): void => {
       if (serial !== latest.current) return;
-      if (!shown) setActive(0);
-      shown = true;
-      setStatus({ kind: 'done', query: text, results, complete: false });
+      // Rendered at once, not in a later task: the engine asks for the excerpts' chunks right after.
+      flushSync(() => {
+        if (!shown) setActive(0);
+        shown = true;
+        setStatus({ kind: 'done', query: text, results, complete: false });
+      });
     };
     const searching = text.trim() ? searchEngine().search(text, 8, partial) : undefined;
     setQuery(text);
@@ -139,7 +143,12 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
                   {result.page.title}
                 </span>
                 <span className="search-result-path">{[result.page.section, result.heading].filter(Boolean).join(' › ')}</span>
-                <span className="search-result-excerpt">{result.excerpt.map((part, i) => (part.mark ? <mark key={i}>{part.text}</mark> : part.text))}</span>
+                {result.excerpt ? (
+                  <span className="search-result-excerpt">{result.excerpt.map((part, i) => (part.mark ? <mark key={i}>{part.text}</mark> : part.text))}</span>
+                ) : (
+                  // Its text is on its way (a first result shown from the index's shards alone).
+                  <span className="search-result-excerpt search-result-pending" />
+                )}
               </a>
             </li>
           ))}

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../runtime/manifest';
-import { SearchEngine, oneEdit } from '../../runtime/search/engine';
-import type { SearchChunk, SearchMeta } from '../../runtime/search/format';
+import { SearchEngine, oneEdit, type SearchResult } from '../../runtime/search/engine';
+import { LEAD, type SearchChunk, type SearchMeta, type SearchShard } from '../../runtime/search/format';
 import { fold, terms } from '../../runtime/search/text';
 import { searchIndexFiles, searchIndexFilesInSlices } from '../../cli/build/search/index';
 import { copyFixture, runDocs } from '../support/site';
@@ -88,8 +88,8 @@ describe('the search index', () => {
     const [result] = await engine.search('kwijting');
     expect(result!.page.title).toBe('Secretaris');
     expect(result!.heading).toBe('De algemene vergadering');
-    expect(result!.excerpt.filter((part) => part.mark).map((part) => part.text)).toEqual(['kwijting']);
-    expect(result!.excerpt.map((part) => part.text).join('')).toMatch(/verleent kwijting aan de bestuurders/);
+    expect(result!.excerpt!.filter((part) => part.mark).map((part) => part.text)).toEqual(['kwijting']);
+    expect(result!.excerpt!.map((part) => part.text).join('')).toMatch(/verleent kwijting aan de bestuurders/);
   });
 
   it('leaves code blocks out and forgives no typo on short words', async () => {
@@ -116,28 +116,70 @@ describe('the search index', () => {
     expect(requested).toEqual([]);
   });
 
-  it('shows the first results as soon as their chunks are in: each partial list leads the final one', async () => {
-    // Chunks arrive in the order they were asked for (the first result's first), 10 ms apart.
-    let delay = 0;
-    const slow = new SearchEngine(async (url) => {
-      const data = JSON.parse(readFileSync(join(dist, url), 'utf8')) as unknown;
-      if (url.includes('/d-')) await new Promise((resolve) => setTimeout(resolve, (delay += 10)));
-      return data;
-    });
-    const partials: string[][] = [];
-    const results = (await slow.search('passbolt', 8, (shown) => partials.push(shown.map((result) => result.url)))).map((result) => result.url);
-    expect(results).toEqual((await engine.search('passbolt')).map((result) => result.url));
-    expect(results.length).toBe(8);
-    expect(partials.length).toBe(1);
-    for (const partial of partials) {
-      expect(partial.length).toBeGreaterThan(0);
-      expect(partial.length).toBeLessThan(results.length);
-      expect(results.slice(0, partial.length)).toEqual(partial);
+  it('shows the first results from the shards alone, before any chunk is in, and their excerpts once the chunks are', async () => {
+    const summary = (result: SearchResult): string => `${result.url} ${result.page.title} | ${result.page.section} › ${result.heading ?? ''}${result.page.method ? ` ${result.page.method}` : ''}`;
+    let held: SearchEngine | undefined;
+    for (const query of ['passbolt', 'kwijting', 'rotation', 'userLogin', 'passbolt rotation']) {
+      // A fresh reader whose chunks answer only when the test lets them.
+      let release = (): void => undefined;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      held = new SearchEngine(async (url) => {
+        const data = JSON.parse(readFileSync(join(dist, url), 'utf8')) as unknown;
+        if (url.includes('/d-')) await gate;
+        return data;
+      });
+      const partials: SearchResult[][] = [];
+      const searching = held.search(query, 8, (shown) => partials.push(shown));
+      await expect.poll(() => partials.length).toBe(1);
+      const [partial] = partials as [SearchResult[]];
+      expect(partial.every((result) => result.excerpt === undefined), query).toBe(true);
+      release();
+      const results = await searching;
+      expect(results.map(summary), query).toEqual((await engine.search(query)).map(summary));
+      // One word: the whole first page of results comes from the shard; the list then only gains excerpts.
+      if (!query.includes(' ')) expect(partial.length, query).toBe(results.length);
+      expect(partial.length, query).toBeGreaterThan(0);
+      expect(results.slice(0, partial.length).map(summary), query).toEqual(partial.map(summary));
+      expect(results.every((result) => result.excerpt !== undefined && result.excerpt.length > 0), query).toBe(true);
     }
     // Once every chunk is in, a query has nothing to wait for: no partial list.
-    const again: string[][] = [];
-    await slow.search('passbolt', 8, (shown) => again.push(shown.map((result) => result.url)));
+    const again: SearchResult[][] = [];
+    await held!.search('passbolt rotation', 8, (shown) => again.push(shown));
     expect(again).toEqual([]);
+  });
+
+  it('says in each shard where its terms\' heaviest documents are, as the chunks do', () => {
+    const folder = join(dist, 'assets/search');
+    const meta = JSON.parse(readFileSync(join(folder, 'index.json'), 'utf8')) as SearchMeta;
+    const chunks = meta.chunks.map((file) => JSON.parse(readFileSync(join(folder, file), 'utf8')) as SearchChunk);
+    let placed = 0;
+    for (const file of Object.values(meta.shards)) {
+      const shard = JSON.parse(readFileSync(join(folder, file), 'utf8')) as SearchShard;
+      const docs = shard.docs ?? [];
+      const shardPages = shard.pages ?? [];
+      const places = new Set<number>();
+      for (let at = 0; at < docs.length; at += 4) {
+        const [doc, pageNumber, anchor, heading] = docs.slice(at, at + 4) as [number, number, string, string];
+        if (at > 0) expect(doc).toBeGreaterThan(docs[at - 4] as number);
+        const chunk = chunks[Math.floor(doc / meta.chunkSize)]!;
+        expect([pageNumber, anchor, heading]).toEqual(chunk.docs[doc % meta.chunkSize]!.slice(0, 3));
+        const pageAt = shardPages.findIndex((value, index) => index % 5 === 0 && value === pageNumber);
+        const [, route, title, section, method] = shardPages.slice(pageAt, pageAt + 5) as [number, string, string, number, string];
+        expect({ route, title, section: meta.sections[section], ...(method ? { method } : {}) }).toEqual(chunk.pages[pageNumber]);
+        places.add(doc);
+        placed++;
+      }
+      for (let at = 5; at < shardPages.length; at += 5) expect(shardPages[at]).toBeGreaterThan(shardPages[at - 5] as number);
+      // Every term's heaviest documents are there.
+      for (const list of Object.values(shard.terms)) {
+        let doc = 0;
+        const postings: [number, number][] = [];
+        for (let i = 0; i < list.length; i += 2) postings.push([(doc += list[i]!), list[i + 1]!]);
+        postings.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+        for (const [heavy] of postings.slice(0, LEAD)) expect(places.has(heavy)).toBe(true);
+      }
+    }
+    expect(placed).toBeGreaterThan(1000);
   });
 
   it('asks for three result chunks at first and for the others once the first is in, not for all at once', async () => {

@@ -35,6 +35,7 @@ describe('search', () => {
     const text = await options.first().innerText();
     expect(text).toContain('Secretaris');
     expect(text).toContain('Internal wiki › De algemene vergadering');
+    await page.locator('[role="listbox"][data-complete]').waitFor();
     expect(await options.first().locator('mark').allTextContents()).toEqual(['kwijting']);
 
     await page.keyboard.press('Enter');
@@ -48,6 +49,39 @@ describe('search', () => {
     // Only what the query needed: the entry point, one shard, the chunk of the result.
     expect(searchFiles[0]).toBe('/assets/search/index.json');
     expect(searchFiles.length).toBeLessThanOrEqual(4);
+    await page.context().close();
+  });
+
+  it('shows the first results from the shard before their excerpts are in, and the excerpts in place when they come', async () => {
+    const page = await openPage(portal.browser);
+    // The chunks (the excerpts' text) answer only when the test lets them.
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/assets/search/d-*', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${portal.site.origin}/backend/onboarding/git`);
+    await waitForHydration(page);
+    await page.keyboard.press('Control+K');
+    await page.getByRole('combobox', { name: 'Search the documentation' }).fill('passbolt');
+    await page.locator('[role="listbox"][data-query="passbolt"]').waitFor();
+    const options = page.getByRole('option');
+    expect(await options.count()).toBe(8);
+    const rows = await options.evaluateAll((links) => links.map((link) => [link.querySelector('.search-result-title')!.textContent, link.querySelector('.search-result-path')!.textContent, link.getAttribute('href')]));
+    expect(rows.every(([title, path, href]) => title && path && href?.startsWith('/'))).toBe(true);
+    expect(await page.locator('.search-result-pending').count()).toBe(8);
+    expect(await page.locator('[role="listbox"][data-complete]').count()).toBe(0);
+    // The reader can already choose.
+    await page.keyboard.press('ArrowDown');
+    expect(await options.nth(1).getAttribute('aria-selected')).toBe('true');
+
+    release();
+    await page.locator('[role="listbox"][data-complete]').waitFor();
+    expect(await page.locator('.search-result-pending').count()).toBe(0);
+    expect(await options.evaluateAll((links) => links.map((link) => [link.querySelector('.search-result-title')!.textContent, link.querySelector('.search-result-path')!.textContent, link.getAttribute('href')]))).toEqual(rows);
+    expect(await options.nth(1).getAttribute('aria-selected')).toBe('true');
+    expect(await options.first().locator('mark').count()).toBeGreaterThan(0);
     await page.context().close();
   });
 

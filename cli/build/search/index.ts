@@ -5,7 +5,7 @@
  * an index that did not change.
  */
 import { hash } from '../../util/hash';
-import { TIER, type SearchBlock, type SearchChunk, type SearchMeta, type SearchPage } from '../../../runtime/search/format';
+import { LEAD, TIER, type SearchBlock, type SearchChunk, type SearchMeta, type SearchPage } from '../../../runtime/search/format';
 import { shardOf, terms } from '../../../runtime/search/text';
 
 /** A page as the index takes it. */
@@ -88,6 +88,11 @@ function* indexSteps(pages: SearchPage[], blocksOf: (page: number) => SearchBloc
   const docStart: number[] = [0];
   const lengths: number[] = [];
   let total = 0;
+  // Where each document is (page, anchor, heading), for the shards' `docs`; the sections by index.
+  const docPage = new Grow(Int32Array);
+  const docAnchor: string[] = [];
+  const docHeading: string[] = [];
+  const sections = new Map<string, number>();
   const name = (prefix: string, text: string): string => {
     const file = `${prefix}.${hash(text).slice(0, 10)}.json`;
     writer.file(`${SEARCH_DIR}/${file}`, text);
@@ -137,10 +142,14 @@ function* indexSteps(pages: SearchPage[], blocksOf: (page: number) => SearchBloc
       touched.length = 0;
       docStart.push(docTerms.length);
       documents++;
+      docPage.push(pageNumber);
+      docAnchor.push(block.anchor ?? '');
+      docHeading.push(block.heading ?? '');
       lengths.push(length);
       total += length;
       if (!(pageNumber in chunk.pages)) {
         const { route, title, section, method } = page;
+        if (!sections.has(section)) sections.set(section, sections.size);
         chunk.pages[pageNumber] = { route, title, section, ...(method ? { method } : {}) };
       }
       chunk.docs.push([pageNumber, block.anchor ?? '', block.heading ?? '', block.text]);
@@ -184,15 +193,16 @@ function* indexSteps(pages: SearchPage[], blocksOf: (page: number) => SearchBloc
   }
   const split = new Set([...firstBytes].filter(([, bytes]) => bytes > SPLIT_BYTES).map(([first]) => first));
   // Each shard is written as JSON text directly, in term order, the shape of `SearchShard`.
-  const shards = new Map<string, { terms: string[]; tails: string[] }>();
+  const shards = new Map<string, { terms: string[]; tails: string[]; lead: Set<number> }>();
   for (const [n, id] of order.entries()) {
     if (n % TERMS_PER_STEP === TERMS_PER_STEP - 1) yield;
     const term = names[id]!;
     const key = shardOf(term, split);
     let shard = shards.get(key);
-    if (!shard) shards.set(key, (shard = { terms: [], tails: [] }));
+    if (!shard) shards.set(key, (shard = { terms: [], tails: [], lead: new Set() }));
     const from = offset[id]!;
     const to = offset[id + 1]!;
+    heaviest(postingDoc, postingWeight, from, to, shard.lead);
     if (to - from <= TIER) {
       shard.terms.push(`${JSON.stringify(term)}:${deltas(postingDoc, postingWeight, from, to)}`);
       continue;
@@ -216,15 +226,46 @@ function* indexSteps(pages: SearchPage[], blocksOf: (page: number) => SearchBloc
     shard.tails.push(`${JSON.stringify(term)}:[${JSON.stringify(name(`p-${key}`, deltas(postingDoc, postingWeight, tail)))},${to - from}]`);
   }
 
-  const meta: SearchMeta = { version: 1, documents, shards: {}, split: [...split].sort(), chunks, chunkSize: CHUNK_SIZE };
+  const meta: SearchMeta = { version: 1, documents, shards: {}, split: [...split].sort(), chunks, chunkSize: CHUNK_SIZE, sections: [...sections.keys()] };
   for (const key of [...shards.keys()].sort()) {
     const shard = shards.get(key)!;
-    meta.shards[key] = name(`t-${key}`, `{"terms":{${shard.terms.join(',')}}${shard.tails.length > 0 ? `,"tails":{${shard.tails.join(',')}}` : ''}}`);
+    // Where the terms' heaviest documents are, and their pages: `SearchShard.docs` and `pages`, flat.
+    const docs: string[] = [];
+    const onPages = new Map<number, string>();
+    for (const doc of [...shard.lead].sort((a, b) => a - b)) {
+      const pageNumber = docPage.at(doc);
+      docs.push(`${doc},${pageNumber},${JSON.stringify(docAnchor[doc])},${JSON.stringify(docHeading[doc])}`);
+      if (onPages.has(pageNumber)) continue;
+      const { route, title, section, method } = pages[pageNumber]!;
+      onPages.set(pageNumber, `${pageNumber},${JSON.stringify(route)},${JSON.stringify(title)},${sections.get(section)},${JSON.stringify(method ?? '')}`);
+    }
+    const onPagesInOrder = [...onPages.keys()].sort((a, b) => a - b).map((pageNumber) => onPages.get(pageNumber));
+    const tails = shard.tails.length > 0 ? `,"tails":{${shard.tails.join(',')}}` : '';
+    meta.shards[key] = name(`t-${key}`, `{"terms":{${shard.terms.join(',')}}${tails},"docs":[${docs.join(',')}],"pages":[${onPagesInOrder.join(',')}]}`);
   }
   writer.file(SEARCH_ENTRY, JSON.stringify(meta));
 }
 
 const NONE: ReadonlySet<string> = new Set();
+
+/** Adds to `into` the documents of the `LEAD` heaviest postings from `from` to `to` (ties to the earlier). */
+function heaviest(doc: Int32Array, weight: Uint8Array, from: number, to: number, into: Set<number>): void {
+  if (to - from <= LEAD) {
+    for (let at = from; at < to; at++) into.add(doc[at]!);
+    return;
+  }
+  // Positions by weight, heaviest first: a posting no heavier than the last of a full list is passed.
+  const best: number[] = [];
+  for (let at = from; at < to; at++) {
+    const heavy = weight[at]!;
+    if (best.length === LEAD && heavy <= weight[best[LEAD - 1]!]!) continue;
+    if (best.length === LEAD) best.pop();
+    let i = best.length;
+    while (i > 0 && weight[best[i - 1]!]! < heavy) i--;
+    best.splice(i, 0, at);
+  }
+  for (const at of best) into.add(doc[at]!);
+}
 
 /**
  * Postings as the format's flat delta-encoded JSON array `[docDelta, weight, …]`: those from `from` to
