@@ -59,12 +59,16 @@ export async function main(argv: string[]): Promise<number> {
         archive = { file, sha256: writeArchive(report.outDir, file) };
       }
       if (json) {
-        const { outDir, pages, cachedPages, warnings, seconds, searchSeconds } = report;
+        const { outDir, pages, cachedPages, warnings, seconds, searchSeconds, cacheProblem } = report;
         const unchanged = report.unchanged === true;
-        process.stdout.write(`${JSON.stringify({ ok: true, exitCode: EXIT.ok, outDir, pages, cachedPages, seconds, searchSeconds, unchanged, warnings, errors: [], archive })}\n`);
+        process.stdout.write(`${JSON.stringify({ ok: true, exitCode: EXIT.ok, outDir, pages, cachedPages, seconds, searchSeconds, unchanged, warnings, errors: [], archive, ...(cacheProblem ? { cacheProblem } : {}) })}\n`);
         return;
       }
       for (const warning of report.warnings) process.stderr.write(`warning ${formatDiagnostic(warning)}\n`);
+      if (report.cacheProblem) {
+        const { dir, reason } = report.cacheProblem;
+        process.stderr.write(`note: the build cache in ${dir} could not be written (${reason}). This build is complete; the next one will not be the faster for it. Free some space there, or remove the folder.\n`);
+      }
       const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
       process.stdout.write(`Built ${plural(report.pages, 'page')} in ${report.seconds.toFixed(2)} s (${report.cachedPages} from cache), ${plural(report.warnings.length, 'warning')} → ${report.outDir}\n`);
       if (archive) process.stdout.write(`Archive ${archive.file} (sha256 ${archive.sha256}), SHA256SUMS beside it\n`);

@@ -82,6 +82,11 @@ export interface BuildReport {
   /** True when the build stopped at once: nothing had changed since the last one (`unchanged`). */
   unchanged?: boolean;
   /**
+   * The build store (node_modules/.cache/docs) could not be written, and why: the output is whole, the
+   * next build will not be the faster for this one.
+   */
+  cacheProblem?: { dir: string; reason: string };
+  /**
    * Everything the build knew, for `docs serve` to update pages without starting over. Undefined only
    * when the build stopped at once, nothing having changed (`unchanged`).
    */
@@ -162,7 +167,10 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   const keys = previous ? outputKeys(context, jobs) : undefined;
   const reusable = store && present && keys ? previousResults(context, jobs, keys, (route) => store.pages.get(route), present) : [];
   let searchSeconds = 0;
+  /** Why the build store could not be written, when it could not (the output is whole all the same). */
+  let cacheProblem: string | undefined;
   const report = (results: PageResult[], warnings: Diagnostic[]): BuildReport => ({
+    ...(cacheProblem !== undefined && cacheDir ? { cacheProblem: { dir: cacheDir, reason: cacheProblem } } : {}),
     outDir,
     pages: jobs.length,
     cachedPages: results.filter((result) => result.cached).length,
@@ -178,11 +186,17 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   const recordDir = cacheDir ?? join(root, 'node_modules', '.cache', 'docs');
   const forgetOutput = (): void => {
     dropUnchanged(recordDir);
-    store?.meta.removeSync('output');
+    try {
+      store?.meta.removeSync('output');
+    } catch (error) {
+      // A store that takes no write (a full disk): its record stays, and speaks of pages by the hash
+      // of their inputs, so a later build still renders every page this one changed.
+      cacheProblem ??= error instanceof Error ? error.message : String(error);
+    }
   };
   createStaging(staging, outDir);
   try {
-    const { results, keys: pageKeys, rendered } = await buildPages({ context, jobs, keys, reusable, workerUrl: options.workerUrl, threads: options.threads, pool, store, onProgress: options.onProgress });
+    const { results, keys: pageKeys, rendered, storeFailed } = await buildPages({ context, jobs, keys, reusable, workerUrl: options.workerUrl, threads: options.threads, pool, store, onProgress: options.onProgress });
 
     options.onProgress?.({ stage: 'links' });
     nameGeneratedSources(results, api.source, displayPrefix);
@@ -245,11 +259,16 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
       const outputDigest = outputFingerprint(outDir, outputs);
       if (outputDigest) unchanged = { outDir, pages: jobs.length, warnings, inputs, refFiles: api.refFiles, outputs, outputDigest };
     }
-    if (store && (await saveState(store, { record, jobs, results, keys: pageKeys, rendered })) && unchanged && cacheDir) writeUnchanged(cacheDir, unchanged);
+    if (storeFailed !== undefined) cacheProblem = storeFailed;
+    else if (store && !(await saveState(store, { record, jobs, results, keys: pageKeys, rendered }))) cacheProblem = 'its last transaction did not commit';
+    if (store && cacheProblem === undefined && unchanged && cacheDir) writeUnchanged(cacheDir, unchanged);
     // A build that records no fingerprint (docs serve's) leaves none of an earlier one behind.
     else dropUnchanged(recordDir);
     return report(results, warnings);
   } catch (error) {
+    // The workers stop before their staging folder goes: one still writing a page would make the
+    // removal fail (ENOTEMPTY) and hide the error that matters.
+    await pool?.close().catch(() => undefined);
     discardStaging(staging);
     throw error;
   }

@@ -188,10 +188,16 @@ export class PageBuilder {
     // Written in the background (LMDB batches a thread's writes into one transaction); a cache that
     // cannot be written costs the next build its speed, not this build. Both writes go in the same
     // transaction (those of one tick are batched), so an entry is never found without its blocks.
+    // After a failed commit (a full disk) LMDB refuses further writes at once, by a throw: the build
+    // goes on, and finds out when it flushes the store (pages.ts).
     if (key && rendered.markdown.errors.length === 0) {
       const { search, ...markdown } = rendered.markdown;
-      this.store!.search.put(key, search).catch(() => undefined);
-      this.store!.markdown.put(key, { ...markdown, images: rendered.images }).catch(() => undefined);
+      try {
+        this.store!.search.put(key, search).catch(() => undefined);
+        this.store!.markdown.put(key, { ...markdown, images: rendered.images }).catch(() => undefined);
+      } catch {
+        // Nothing to do here: the store's flush fails too, and the build renders these pages again.
+      }
     }
     return { ...rendered, cached: false, key };
   }

@@ -75,20 +75,31 @@ export interface PagesInput {
  * every page's result, each page's output key, and the positions of the pages rendered. Keys the
  * rendering does not need are computed while the workers render.
  */
-export async function buildPages({ context, jobs, keys: known, reusable, workerUrl, threads, pool, store, onProgress }: PagesInput): Promise<{ results: PageResult[]; keys: string[]; rendered: number[] }> {
+export async function buildPages({ context, jobs, keys: known, reusable, workerUrl, threads, pool, store, onProgress }: PagesInput): Promise<{ results: PageResult[]; keys: string[]; rendered: number[]; storeFailed?: string }> {
   const results: (PageResult | undefined)[] = jobs.map((_, i) => reusable[i]);
   const rendered = jobs.flatMap((_, i) => (results[i] ? [] : [i]));
   let done = jobs.length - rendered.length;
   onProgress?.({ stage: 'pages', done, total: jobs.length });
   if (rendered.length === 0) return { results: results as PageResult[], keys: known ?? outputKeys(context, jobs), rendered };
   const onPages = onProgress && ((count: number): void => onProgress({ stage: 'pages', done: (done += count), total: jobs.length }));
-  const rendering = runPageJobs({ context, jobs: rendered.map((i) => jobs[i]!), workerUrl, threads, pool, store, onPages });
+  const toRender = rendered.map((i) => jobs[i]!);
+  const rendering = runPageJobs({ context, jobs: toRender, workerUrl, threads, pool, store, onPages });
   const keys = known ?? outputKeys(context, jobs);
-  const built = await rendering;
+  let built = await rendering;
   // The pages' cache writes (their search blocks among them) are committed before anything reads them:
   // the workers stop now (they commit as they close), and this thread's own writes are waited for.
   await pool?.close();
-  await store?.flush();
+  let storeFailed = store ? await store.flush().then(() => undefined, (error: unknown) => (error instanceof Error ? error.message : String(error))) : undefined;
+  // A batch of writes can fail and a later one commit: the blocks of every page put in the cache (one
+  // without errors) must be there to be read.
+  const unstored = (result: PageResult): boolean => result.markdownKey !== undefined && !result.cached && result.errors.length === 0 && !store!.search.doesExist(result.markdownKey);
+  if (store && storeFailed === undefined && built.some(unstored)) storeFailed = 'some of its writes did not commit: is the disk full?';
+  if (storeFailed !== undefined) {
+    // The store did not take this build's writes (a full disk, say): the search blocks of the pages
+    // just rendered may be missing from it. They are rendered again without the cache, their text in
+    // their results; the output is the same, this build slower.
+    built = await runPageJobs({ context: { ...context, cache: undefined }, jobs: toRender, workerUrl, threads });
+  }
   rendered.forEach((jobIndex, i) => (results[jobIndex] = built[i]));
-  return { results: results as PageResult[], keys, rendered };
+  return { results: results as PageResult[], keys, rendered, ...(storeFailed !== undefined ? { storeFailed } : {}) };
 }

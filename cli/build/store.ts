@@ -30,6 +30,9 @@ import type { MarkdownEntry, PageResult } from './page-job';
 import { generatorVersion } from './version';
 import type { Diagnostic } from '../util/errors';
 
+/** How long closing the store waits for its pending writes. */
+const CLOSE_WAIT_MS = 2_000;
+
 /** The store's file below the cache folder (LMDB adds `<name>-lock` beside it). */
 export const STORE_FILE = 'build.lmdb';
 
@@ -79,6 +82,7 @@ export function openStore(cacheDir: string): BuildStore | undefined {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       mkdirSync(cacheDir, { recursive: true });
+      guardStrayCommitFailures();
       // Not `remapChunks` (the store mapped in chunks it lets go, 100 MiB less peak RSS at 10,000
       // pages): with it, the commit of a whole rebuild over an existing store failed with MDB_BAD_TXN
       // in two runs of three at 10,000 pages (lmdb 3.5.6), and the build with it.
@@ -89,15 +93,33 @@ export function openStore(cacheDir: string): BuildStore | undefined {
         search: root.openDB<SearchBlock[], string>({ name: 'search', compression: true }),
         meta: root.openDB<OutputRecord, string>({ name: 'meta' }),
         transaction: async (action) => {
-          await root.transaction(action);
+          try {
+            await root.transaction(action);
+          } catch (error) {
+            throw new Error(writeFailure(error));
+          }
         },
         flush: async () => {
-          await root.committed;
+          try {
+            await root.committed;
+          } catch (error) {
+            throw new Error(writeFailure(error));
+          }
         },
-        close: async () => {
-          await root.committed;
-          await root.close();
-        },
+        // After a failed commit LMDB may never settle what was pending: closing waits a while, not for ever.
+        close: () =>
+          new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, CLOSE_WAIT_MS);
+            void (async () => {
+              await Promise.resolve(root.committed).catch(() => undefined);
+              await root.close();
+            })()
+              .catch(() => undefined)
+              .finally(() => {
+                clearTimeout(timer);
+                resolve();
+              });
+          }),
       };
       store.meta.get('output'); // reads the file now, so a damaged one fails here and not mid-build
       return store;
@@ -109,6 +131,40 @@ export function openStore(cacheDir: string): BuildStore | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * What a failed write says. When LMDB cannot commit (a full disk), each write's promise is rejected
+ * with "Commit failed (see commitError for details)", the cause in one more promise, `commitError`.
+ */
+function writeFailure(error: unknown): string {
+  if ((error as { commitError?: unknown } | undefined)?.commitError instanceof Promise) return 'its writes did not commit: is the disk full?';
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** True for the errors of a failed LMDB commit: a write's (see `writeFailure`), or its cause, made in LMDB's writer. */
+function isCommitFailure(reason: unknown): boolean {
+  return reason instanceof Error && ((reason as { commitError?: unknown }).commitError instanceof Promise || /[\\/]lmdb[\\/]write\.js:/.test(reason.stack ?? ''));
+}
+
+let guarded = false;
+
+/**
+ * When a commit fails, LMDB rejects promises no one awaits: `commitError`, and the writes of its own
+ * (the shared structures of its record encoding). The failure is the store's to report (its `flush`
+ * and `transaction` reject, and the build goes on without it), not a reason to end the thread (lmdb
+ * 3.5.6 would): any other unhandled rejection still ends it, as by default.
+ */
+function guardStrayCommitFailures(): void {
+  if (guarded) return;
+  guarded = true;
+  process.on('unhandledRejection', (reason) => {
+    if (isCommitFailure(reason)) return;
+    throw reason;
+  });
+  // The store's own `flush` then handles a rejection the line above let pass: heard here, Node prints
+  // no PromiseRejectionHandledWarning for it.
+  process.on('rejectionHandled', () => undefined);
 }
 
 /** What every markdown key of a build shares: the generator, the markdown settings and the route map. */
