@@ -4,6 +4,7 @@
  * the highlighter while the main thread still reads the content.
  */
 import { availableParallelism } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { MarkdownOptions } from './markdown/index';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
@@ -15,6 +16,17 @@ import type { WorkerData, WorkerRequest, WorkerResponse } from './worker';
  * scavenges (measured: GC was an eighth of a cold build with the default).
  */
 const YOUNG_GENERATION_MB = 96;
+
+/**
+ * A worker's old generation is capped below 2 GiB, which is what makes V8 grow it by less: after each
+ * full collection V8 lets a heap grow to a multiple of what survived, 4× when the heap may reach 2 GiB
+ * or more (this machine's default is 4 GiB), down to 2× below it. A worker keeps ~60 MB alive and
+ * peaked at ~295 MB with the default, ~200 MB with this; at 10,000 pages the build's peak RSS fell from
+ * 1,082 to 875 MiB at the same CPU time. (At 1 GiB the factor is 1.6, but V8 then also shrinks the young
+ * generation: the scavenges took 2.5× as long and the build a quarter more CPU.) A machine whose default
+ * is lower keeps its default: the cap never raises the limit.
+ */
+const OLD_GENERATION_MB = Math.min(1900, Math.floor(getHeapStatistics().heap_size_limit / 2 ** 20));
 
 /**
  * Pages per message: large enough to keep messaging cheap, and shrinking towards the end (never more
@@ -49,7 +61,7 @@ export function startPool(options: PoolStart): RenderPool {
   const threads = Math.max(1, options.threads ?? availableParallelism());
   const workers = Array.from(
     { length: threads },
-    () => new Worker(options.workerUrl, { workerData: { highlighting: options.highlighting } satisfies WorkerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } }),
+    () => new Worker(options.workerUrl, { workerData: { highlighting: options.highlighting } satisfies WorkerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, maxOldGenerationSizeMb: OLD_GENERATION_MB } }),
   );
   let closing: Promise<void> | undefined;
   return {
