@@ -48,11 +48,31 @@ export interface SplitSource {
 
 const FENCE = /^---[ \t]*$/;
 
+/** The lines of `text` and the line of its frontmatter's closing fence: 0 when there is no block, -1 when it is not closed. */
+function frontmatterEnd(text: string): { lines: string[]; end: number } {
+  const lines = text.split('\n');
+  if (!FENCE.test(lines[0] ?? '')) return { lines, end: 0 };
+  return { lines, end: lines.findIndex((line, i) => i > 0 && FENCE.test(line.replace(/\r$/, ''))) };
+}
+
+/** The frontmatter lines blanked instead of cut, so markdown positions equal file lines. */
+function blanked(lines: string[], end: number): string {
+  return '\n'.repeat(end + 1) + lines.slice(end + 1).join('\n');
+}
+
+/**
+ * The body `parseFrontmatter` gives for `text`, without reading the frontmatter itself: a render
+ * worker reads a page's file again for it (the build's main thread keeps only its hash).
+ */
+export function frontmatterBody(text: string): string {
+  const { lines, end } = frontmatterEnd(text);
+  return end > 0 ? blanked(lines, end) : text;
+}
+
 /** Splits and validates the frontmatter of `text` (file path `file` for messages). */
 export function parseFrontmatter(text: string, file: string): SplitSource {
-  const lines = text.split('\n');
-  if (!FENCE.test(lines[0] ?? '')) return { frontmatter: {}, body: text, problems: [] };
-  const end = lines.findIndex((line, i) => i > 0 && FENCE.test(line.replace(/\r$/, '')));
+  const { lines, end } = frontmatterEnd(text);
+  if (end === 0) return { frontmatter: {}, body: text, problems: [] };
   if (end === -1) {
     return {
       frontmatter: {},
@@ -61,8 +81,7 @@ export function parseFrontmatter(text: string, file: string): SplitSource {
     };
   }
   const yamlText = lines.slice(1, end).join('\n');
-  // Blank the frontmatter lines instead of cutting them, so markdown positions equal file lines.
-  const body = '\n'.repeat(end + 1) + lines.slice(end + 1).join('\n');
+  const body = blanked(lines, end);
   const simple = simpleYaml(yamlText);
   if (simple) return validated(simple, lines, end, body, file);
   const doc = parseDocument(yamlText, { prettyErrors: false });

@@ -17,7 +17,7 @@ import { notFoundPage } from '../../runtime/components/NotFound/NotFound';
 import { DocsError, sortDiagnostics, type Diagnostic } from '../util/errors';
 import { listFiles, posixRelative } from '../util/fs';
 import { bundleRuntime, linkBundle } from './bundle';
-import { checkHomepage, collectContent, type ContentTree } from './content';
+import { checkHomepage, collectContent, readPageLean, type ContentTree, type SourceFile } from './content';
 import { readContentFolder, type ContentFiles } from './sources';
 import { readLastUpdates } from './git';
 import { checkLinks, type LinkReport } from './links';
@@ -134,9 +134,16 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   const displayPrefix = `${posixRelative(root, config.contentDir)}/`;
   options.onProgress?.({ stage: 'content' });
   const lastUpdatesPromise = readLastUpdates(config.contentDir);
-  const files = readContentFolder(config.contentDir, displayPrefix);
+  const reading = { sidebars: config.sidebars, homepageDoc: config.homepageDoc, displayPrefix };
+  // Each page file is read for its doc as it comes off the disk and its text dropped (the render
+  // workers read it again), unless the caller keeps the sources (`docs serve`).
+  const lean = (file: SourceFile): void => {
+    readPageLean(file, reading);
+    file.text = '';
+  };
+  const files = readContentFolder(config.contentDir, displayPrefix, options.keepSources ? undefined : lean);
   const api = await generateApiPages(root, config, files, displayPrefix);
-  const content = collectContent({ files: files.markdown, categories: files.categories, sidebars: config.sidebars, homepageDoc: config.homepageDoc, displayPrefix });
+  const content = collectContent({ files: files.markdown, categories: files.categories, ...reading });
   checkHomepage(content, config.homepageDoc, config.configFile);
   if (!options.keepSources) for (const file of files.markdown) file.text = '';
   const lastUpdates = await lastUpdatesPromise;
@@ -332,6 +339,7 @@ export function jobsOf({ content, config, lastUpdates, api }: { content: Content
     description: doc.frontmatter.description,
     hideToc: doc.frontmatter.hide_table_of_contents ?? false,
     body: doc.body,
+    bodyHash: doc.bodyHash,
     breadcrumbs: doc.breadcrumbs,
     prev: doc.prev,
     next: doc.next,

@@ -3,8 +3,10 @@
  * layout render, `index.html` and the page's data chunk. Runs inside a worker thread, or in-process
  * for tests and `docs serve`.
  */
-import { existsSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { frontmatterBody } from './frontmatter';
+import { normaliseText } from './sources';
 import type { HydrationData, LastUpdated, PageData, PageLink, PageMeta, SidebarItem, SiteData } from '../../runtime/manifest';
 import { DocsError, type Diagnostic } from '../util/errors';
 import { insideOutput, ioError } from './write';
@@ -52,7 +54,10 @@ export interface PageJob {
   title: string;
   description?: string;
   hideToc: boolean;
-  body: string;
+  /** The markdown body; undefined when the worker is to read it from the page's file (`readPageLean`). */
+  body?: string;
+  /** Hash of the body, for the page's output key. */
+  bodyHash: string;
   breadcrumbs: PageLink[];
   prev?: PageLink;
   next?: PageLink;
@@ -181,10 +186,11 @@ export class PageBuilder {
    */
   private async markdownOf(job: PageJob): Promise<{ markdown: Omit<RenderedMarkdown, 'search'> & { search?: SearchBlock[] }; images: PageImage[]; cached: boolean; key?: string }> {
     const { cache } = this.context;
-    const key = cache && this.store ? markdownKey(cache.salt, job.rel, job.body) : undefined;
+    const body = job.body ?? this.readBody(job.rel);
+    const key = cache && this.store ? markdownKey(cache.salt, job.rel, body) : undefined;
     const entry = key ? this.store!.markdown.get(key) : undefined;
     if (entry && entry.images.every((image) => (this.copyImage(image.source) || undefined)?.file === image.file)) return { markdown: entry, images: entry.images, cached: true, key };
-    const rendered = await this.render(job);
+    const rendered = await this.render(job.rel, body);
     // Written in the background (LMDB batches a thread's writes into one transaction); a cache that
     // cannot be written costs the next build its speed, not this build. Both writes go in the same
     // transaction (those of one tick are batched), so an entry is never found without its blocks.
@@ -202,7 +208,22 @@ export class PageBuilder {
     return { ...rendered, cached: false, key };
   }
 
-  private async render(job: PageJob): Promise<{ markdown: RenderedMarkdown; images: PageImage[] }> {
+  /**
+   * A page's body read again from its file, as the main thread read it (`readContentFolder`,
+   * `parseFrontmatter`). A file removed since is the page's error; one changed since is rendered as it
+   * is now, and its new stat makes the next build take it again.
+   */
+  private readBody(rel: string): string {
+    let text: string;
+    try {
+      text = readFileSync(join(this.context.contentDir, rel), 'utf8');
+    } catch (error) {
+      throw new DocsError('content', [{ file: rel, message: `was removed or cannot be read any more (${(error as NodeJS.ErrnoException).code ?? String(error)}) while the build ran`, fix: 'build again' }]);
+    }
+    return frontmatterBody(normaliseText(text));
+  }
+
+  private async render(rel: string, body: string): Promise<{ markdown: RenderedMarkdown; images: PageImage[] }> {
     const renderer = await this.warm();
     const images: PageImage[] = [];
     const copy = (rel: string): string | false | undefined => {
@@ -211,7 +232,7 @@ export class PageBuilder {
       if (image) images.push(image);
       return image && `/${image.file}`;
     };
-    const markdown = await renderer.render({ rel: job.rel, body: job.body, resolveImage: copy, resolveFile: copy });
+    const markdown = await renderer.render({ rel, body, resolveImage: copy, resolveFile: copy });
     return { markdown, images };
   }
 

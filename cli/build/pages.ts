@@ -4,7 +4,6 @@
  * files are all still in the output, stays as it is; the rest render on the worker pool, each thread
  * taking the page's markdown from the build store's cache when its markdown is unchanged.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hash } from '../util/hash';
@@ -27,8 +26,8 @@ export function outputKeys(context: PageJobContext, jobs: PageJob[]): string[] {
   return jobs.map((job) => {
     let sidebar = sidebars.get(job.sidebar);
     if (sidebar === undefined) sidebars.set(job.sidebar, (sidebar = JSON.stringify(context.sidebars[job.sidebar] ?? null)));
-    // The body is hashed as it is, not as JSON: escaping every page's text cost more than hashing it.
-    return createHash('sha256').update(`${shared}\0${JSON.stringify({ ...job, body: undefined })}\0${sidebar}\0`).update(job.body).digest('hex');
+    // The body by its hash (`bodyHash`, in the job): the main thread may not hold the body at all.
+    return hash(`${shared}\0${JSON.stringify({ ...job, body: undefined })}\0${sidebar}`);
   });
 }
 

@@ -45,8 +45,11 @@ function readFailure(error: unknown): string {
   }
 }
 
-/** Reads every markdown and `_category_.json` file below `dir` (dot-folders and node_modules skipped). */
-export function readContentFolder(dir: string, displayPrefix: string): ContentFiles {
+/**
+ * Reads every markdown and `_category_.json` file below `dir` (dot-folders and node_modules skipped).
+ * `onMarkdown` sees each markdown file as soon as it is read (the build reads it and drops its text).
+ */
+export function readContentFolder(dir: string, displayPrefix: string, onMarkdown?: (file: SourceFile) => void): ContentFiles {
   const files: ContentFiles = { markdown: [], categories: [] };
   const problems: Diagnostic[] = [];
   let rootReal: string;
@@ -127,7 +130,12 @@ export function readContentFolder(dir: string, displayPrefix: string): ContentFi
         continue;
       }
       const text = decodeUtf8(bytes, display, problems);
-      if (text !== undefined) (entry.name.endsWith('.md') ? files.markdown : files.categories).push({ rel, text: normaliseText(text) });
+      if (text === undefined) continue;
+      const file = { rel, text: normaliseText(text) };
+      if (entry.name.endsWith('.md')) {
+        onMarkdown?.(file);
+        files.markdown.push(file);
+      } else files.categories.push(file);
     }
   };
   walk(dir);

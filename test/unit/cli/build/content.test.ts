@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { collectContent, routeOf, withBodies } from '../../../../cli/build/content';
+import { collectContent, readPageLean, routeOf, withBodies } from '../../../../cli/build/content';
+import { hash } from '../../../../cli/util/hash';
 import { DocsError } from '../../../../cli/util/errors';
 
 const sidebars = [
@@ -147,5 +148,21 @@ describe('cli/build/content', () => {
 
   it('refuses an empty content folder', () => {
     expect(() => collectContent({ files: [], categories: [], sidebars, displayPrefix: 'content/' })).toThrow(/holds no markdown page/);
+  });
+
+  it('read lean (docs build), keeps each page but its body, whose hash stands for it', () => {
+    const files = () => [md('docs/index.md', 'title: Docs home'), md('docs/a.md', 'title: A', '# Not the title\n\nÄ body with ünïcode.'), { rel: 'docs/b.md', text: '# B from its heading\n\nText.' }, md('wiki/w.md', 'title: W')];
+    const options = { categories: [], sidebars, displayPrefix: 'content/' };
+    const full = collectContent({ ...options, files: files() });
+    const lean = files();
+    for (const file of lean) {
+      readPageLean(file, options);
+      file.text = '';
+    }
+    const tree = collectContent({ ...options, files: lean });
+    expect(tree.docs.map((doc) => doc.body)).toEqual([undefined, undefined, undefined, undefined]);
+    expect(tree.docs.map((doc) => doc.bodyHash)).toEqual(full.docs.map((doc) => hash(doc.body!)));
+    expect(tree.docs.map((doc) => doc.title)).toEqual(['A', 'B from its heading', 'Docs home', 'W']);
+    expect({ ...tree, docs: tree.docs.map((doc) => ({ ...doc, body: undefined })) }).toEqual({ ...full, docs: full.docs.map((doc) => ({ ...doc, body: undefined })) });
   });
 });

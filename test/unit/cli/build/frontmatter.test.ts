@@ -4,7 +4,7 @@
  */
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { parseFrontmatter, simpleYaml } from '../../../../cli/build/frontmatter';
+import { frontmatterBody, parseFrontmatter, simpleYaml } from '../../../../cli/build/frontmatter';
 import { random } from '../../../support/markdown-fuzz';
 
 describe('cli/build/frontmatter', () => {
@@ -68,5 +68,21 @@ describe('cli/build/frontmatter', () => {
     expect(mismatches).toEqual([]);
     // The shortcut must actually be taken for a good share of them, or the comparison proves little.
     expect(simple).toBeGreaterThan(800);
+  });
+
+  it('gives a render worker the same body as the main thread read, without reading the frontmatter', () => {
+    // The build's main thread keeps a page's body hash only; the worker reads the file again.
+    const texts = [
+      'No frontmatter.\n',
+      '---\ntitle: A\n---\n\n# A\n\nText.\n',
+      '---\ntitle: [unclosed\n---\nBody.\n',
+      '---\ntitle: A\nBody with no closing fence.\n',
+      '---  \ntitle: A\n---\t\nTrailing blanks on the fences.\n',
+      '--- \n---\n',
+      '',
+      '\n---\ntitle: A\n---\nA rule, not frontmatter.\n',
+      '---\ntitle: A\n---\n---\nA rule right after it.\n',
+    ];
+    for (const text of texts) expect(frontmatterBody(text), JSON.stringify(text)).toBe(parseFrontmatter(text, 'content/a.md').body);
   });
 });
