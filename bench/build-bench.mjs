@@ -27,8 +27,8 @@ function row(label, seconds, cpuSeconds, maxRssBytes) {
   return result;
 }
 
-function run(label, nodeFlags = [], env = {}) {
-  const result = spawnSync(process.execPath, [...nodeFlags, join(root, 'bench/run-build.mjs'), site, join(site, 'dist')], { encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 1 << 26 });
+function run(label, nodeFlags = [], env = {}, [siteRoot, outDir] = [site, join(site, 'dist')]) {
+  const result = spawnSync(process.execPath, [...nodeFlags, join(root, 'bench/run-build.mjs'), siteRoot, outDir], { encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 1 << 26 });
   const last = result.stdout.trim().split('\n').pop() ?? '{}';
   const stats = JSON.parse(last);
   if (stats.exitCode !== 0) {
@@ -79,6 +79,20 @@ async function hugo() {
   return row('hugo cold', wall, user + system, kib * 1024);
 }
 
+/**
+ * The portal (this repository's own site) built cold: no site cache (the build store, the compiled
+ * config, the fingerprint of the last build) and no output. The package's own compiled CLI and runtime
+ * bundle stay, as they do for the corpus: they are the package's, made once per version of it.
+ */
+function portalCold() {
+  const cache = join(root, 'node_modules', '.cache', 'docs');
+  for (const name of ['build.lmdb', 'build.lmdb-lock', 'config', 'unchanged.json']) rmSync(join(cache, name), { recursive: true, force: true });
+  const out = join(root, 'bench', '.portal-cold');
+  rmSync(out, { recursive: true, force: true });
+  settle();
+  return run('portal cold', [], {}, [root, out]);
+}
+
 // The page whose body the one-edit run changes, and the paragraph added to it (a new one each round).
 const edited = (() => {
   const list = execFileSync('find', [join(site, 'content'), '-name', '*.md'], { encoding: 'utf8', maxBuffer: 1 << 28 }).trim().split('\n').sort();
@@ -111,8 +125,9 @@ for (let round = 1; round <= rounds; round++) {
   settle();
   const edit = run('one-edit');
   writeFileSync(edited, original);
+  const portal = portalCold();
   if (hugoCold) console.log(`  ratio to Hugo's cold build: cold ${(cold.seconds / hugoCold.seconds).toFixed(2)}, no-change ${(warm.seconds / hugoCold.seconds).toFixed(3)}, one-edit ${(edit.seconds / hugoCold.seconds).toFixed(3)}`);
-  results.push({ reference: seconds, hugo: hugoCold, cold, warm, edit });
+  results.push({ reference: seconds, hugo: hugoCold, cold, warm, edit, portal });
 }
 const list = (values) => values.map((value) => value.toFixed(2)).join(', ');
 if (withReference) {
@@ -127,6 +142,7 @@ if (middle.hugo) console.log(line('Hugo cold', middle.hugo, 'anchor'));
 console.log(line('docs cold', middle.cold, pages >= 100_000 ? 'completes, ≤ 1.5 GiB' : '≤ Hugo, ≤ 1 GiB'));
 console.log(line('docs no-change', middle.warm, '≤ 0.5 s'));
 console.log(line('docs one-edit', middle.edit, '≤ 1 s'));
+console.log(line('portal cold (139 pages)', middle.portal, '≤ 2.5 s'));
 console.log(`slowest: cold ${Math.max(...results.map((r) => r.cold.seconds)).toFixed(2)} s, no-change ${Math.max(...results.map((r) => r.warm.seconds)).toFixed(2)} s, one-edit ${Math.max(...results.map((r) => r.edit.seconds)).toFixed(2)} s; peak RSS ${Math.max(...results.map((r) => r.cold.peakRssMiB))} MiB`);
 
 // What the ratios rest on, measured once after the rounds (skip with --quick):

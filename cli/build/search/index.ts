@@ -192,43 +192,48 @@ function* indexSteps(pages: SearchPage[], blocksOf: (page: number) => SearchBloc
     firstBytes.set(first, (firstBytes.get(first) ?? 0) + names[id]!.length + Math.min(df[id]!, TIER) * 6);
   }
   const split = new Set([...firstBytes].filter(([, bytes]) => bytes > SPLIT_BYTES).map(([first]) => first));
-  // Each shard is written as JSON text directly, in term order, the shape of `SearchShard`.
-  const shards = new Map<string, { terms: string[]; tails: string[]; lead: Set<number> }>();
-  for (const [n, id] of order.entries()) {
-    if (n % TERMS_PER_STEP === TERMS_PER_STEP - 1) yield;
-    const term = names[id]!;
-    const key = shardOf(term, split);
-    let shard = shards.get(key);
-    if (!shard) shards.set(key, (shard = { terms: [], tails: [], lead: new Set() }));
-    const from = offset[id]!;
-    const to = offset[id + 1]!;
-    heaviest(postingDoc, postingWeight, from, to, shard.lead);
-    if (to - from <= TIER) {
-      shard.terms.push(`${JSON.stringify(term)}:${deltas(postingDoc, postingWeight, from, to)}`);
-      continue;
-    }
-    // The heaviest postings stay in the shard (ties to the earlier document), the rest go to a tail.
-    // The weight that cuts at TIER is found by counting (weights are 1–99), so nothing is sorted.
-    const histogram = new Int32Array(100);
-    for (let at = from; at < to; at++) histogram[postingWeight[at]!]!++;
-    let cut = 99;
-    let above = 0;
-    while (above + histogram[cut]! < TIER) above += histogram[cut--]!;
-    let ties = TIER - above;
-    const head: number[] = [];
-    const tail: number[] = [];
-    for (let at = from; at < to; at++) {
-      const weight = postingWeight[at]!;
-      if (weight > cut || (weight === cut && ties-- > 0)) head.push(at);
-      else tail.push(at);
-    }
-    shard.terms.push(`${JSON.stringify(term)}:${deltas(postingDoc, postingWeight, head)}`);
-    shard.tails.push(`${JSON.stringify(term)}:[${JSON.stringify(name(`p-${key}`, deltas(postingDoc, postingWeight, tail)))},${to - from}]`);
+  // Each shard's terms, in term order; a shard's text is made and handed out one shard at a time, so
+  // the index never holds the text of every posting (at 100,000 pages, hundreds of megabytes).
+  const shardTerms = new Map<string, number[]>();
+  for (const id of order) {
+    const key = shardOf(names[id]!, split);
+    let list = shardTerms.get(key);
+    if (!list) shardTerms.set(key, (list = []));
+    list.push(id);
   }
-
   const meta: SearchMeta = { version: 1, documents, shards: {}, split: [...split].sort(), chunks, chunkSize: CHUNK_SIZE, sections: [...sections.keys()] };
-  for (const key of [...shards.keys()].sort()) {
-    const shard = shards.get(key)!;
+  let made = 0;
+  for (const key of [...shardTerms.keys()].sort()) {
+    // The shape of `SearchShard`, written as JSON text directly.
+    const shard = { terms: [] as string[], tails: [] as string[], lead: new Set<number>() };
+    for (const id of shardTerms.get(key)!) {
+      if (made++ % TERMS_PER_STEP === TERMS_PER_STEP - 1) yield;
+      const term = names[id]!;
+      const from = offset[id]!;
+      const to = offset[id + 1]!;
+      heaviest(postingDoc, postingWeight, from, to, shard.lead);
+      if (to - from <= TIER) {
+        shard.terms.push(`${JSON.stringify(term)}:${deltas(postingDoc, postingWeight, from, to)}`);
+        continue;
+      }
+      // The heaviest postings stay in the shard (ties to the earlier document), the rest go to a tail.
+      // The weight that cuts at TIER is found by counting (weights are 1–99), so nothing is sorted.
+      const histogram = new Int32Array(100);
+      for (let at = from; at < to; at++) histogram[postingWeight[at]!]!++;
+      let cut = 99;
+      let above = 0;
+      while (above + histogram[cut]! < TIER) above += histogram[cut--]!;
+      let ties = TIER - above;
+      const head: number[] = [];
+      const tail: number[] = [];
+      for (let at = from; at < to; at++) {
+        const weight = postingWeight[at]!;
+        if (weight > cut || (weight === cut && ties-- > 0)) head.push(at);
+        else tail.push(at);
+      }
+      shard.terms.push(`${JSON.stringify(term)}:${deltas(postingDoc, postingWeight, head)}`);
+      shard.tails.push(`${JSON.stringify(term)}:[${JSON.stringify(name(`p-${key}`, deltas(postingDoc, postingWeight, tail)))},${to - from}]`);
+    }
     // Where the terms' heaviest documents are, and their pages: `SearchShard.docs` and `pages`, flat.
     const docs: string[] = [];
     const onPages = new Map<number, string>();
