@@ -21,9 +21,9 @@ const rounds = option('--rounds', 3);
 const site = writeCorpusSite(root, pages);
 const withReference = pages <= 10_000;
 
-function row(label, seconds, cpuSeconds, maxRssBytes) {
-  const result = { run: label, pages, seconds, cpuSeconds, pagesPerSecond: Math.round(pages / seconds), peakRssMiB: Math.round(maxRssBytes / 2 ** 20) };
-  console.log(`${label.padEnd(11)}${String(pages).padStart(7)} pages  ${seconds.toFixed(2).padStart(7)} s wall  ${cpuSeconds.toFixed(2).padStart(7)} s CPU  ${String(result.pagesPerSecond).padStart(6)} pages/s  peak RSS ${result.peakRssMiB} MiB`);
+function row(label, seconds, cpuSeconds, maxRssBytes, built = pages) {
+  const result = { run: label, pages: built, seconds, cpuSeconds, pagesPerSecond: Math.round(built / seconds), peakRssMiB: Math.round(maxRssBytes / 2 ** 20) };
+  console.log(`${label.padEnd(11)}${String(built).padStart(7)} pages  ${seconds.toFixed(2).padStart(7)} s wall  ${cpuSeconds.toFixed(2).padStart(7)} s CPU  ${String(result.pagesPerSecond).padStart(6)} pages/s  peak RSS ${result.peakRssMiB} MiB`);
   return result;
 }
 
@@ -35,7 +35,8 @@ function run(label, nodeFlags = [], env = {}, [siteRoot, outDir] = [site, join(s
     console.error(result.stdout, result.stderr);
     process.exit(1);
   }
-  return row(label, stats.seconds, stats.cpuSeconds, stats.maxRssBytes);
+  const built = /Built ([\d,]+) pages/.exec(result.stdout + result.stderr)?.[1];
+  return row(label, stats.seconds, stats.cpuSeconds, stats.maxRssBytes, built ? Number(built.replace(/,/g, '')) : pages);
 }
 
 // Hugo's site is made once; each round builds it cold (no public/, no resources/).
@@ -142,7 +143,7 @@ if (middle.hugo) console.log(line('Hugo cold', middle.hugo, 'anchor'));
 console.log(line('docs cold', middle.cold, pages >= 100_000 ? 'completes, ≤ 1.5 GiB' : '≤ Hugo, ≤ 1 GiB'));
 console.log(line('docs no-change', middle.warm, '≤ 0.5 s'));
 console.log(line('docs one-edit', middle.edit, '≤ 1 s'));
-console.log(line('portal cold (139 pages)', middle.portal, '≤ 2.5 s'));
+console.log(line(`portal cold (${middle.portal.pages} pages)`, middle.portal, '≤ 2.5 s'));
 console.log(`slowest: cold ${Math.max(...results.map((r) => r.cold.seconds)).toFixed(2)} s, no-change ${Math.max(...results.map((r) => r.warm.seconds)).toFixed(2)} s, one-edit ${Math.max(...results.map((r) => r.edit.seconds)).toFixed(2)} s; peak RSS ${Math.max(...results.map((r) => r.cold.peakRssMiB))} MiB`);
 
 // What the ratios rest on, measured once after the rounds (skip with --quick):
