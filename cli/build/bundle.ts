@@ -62,6 +62,29 @@ export function linkBundle(bundle: RuntimeBundle, outDir: string, wanted: (rel: 
   linkTree(bundle.assetsDir, join(outDir, 'assets'), 'assets/', wanted);
 }
 
+/** The words of Go's system errors, which esbuild reports when it cannot write its output, by code. */
+const GO_IO_ERRORS: [RegExp, string][] = [
+  [/no space left on device/, 'ENOSPC'],
+  [/disk quota exceeded/, 'EDQUOT'],
+  [/file too large/, 'EFBIG'],
+  [/permission denied/, 'EACCES'],
+  [/operation not permitted/, 'EPERM'],
+  [/read-only file system/, 'EROFS'],
+];
+
+/**
+ * An esbuild failure to write its output (`Failed to write to output file: write …: no space left on
+ * device`) as the I/O error it is (see `ioError`), naming `dir`; any other error as it came.
+ */
+export function bundleWriteError(error: unknown, dir: string): unknown {
+  const texts = (error as { errors?: { text?: string }[] } | undefined)?.errors?.map((found) => found.text ?? '') ?? [];
+  for (const text of texts) {
+    const code = text.startsWith('Failed to write to output file') ? GO_IO_ERRORS.find(([words]) => words.test(text))?.[1] : undefined;
+    if (code) return ioError(Object.assign(new Error(text), { code }), dir, "cannot write the docs package's bundle cache");
+  }
+  return error;
+}
+
 /** Bundles the runtime (or finds the bundle made from the same sources) and returns its URLs and folder. */
 export async function bundleRuntime(options: BundleOptions): Promise<RuntimeBundle> {
   const runtimeDir = join(PACKAGE_ROOT, 'runtime');
@@ -87,6 +110,19 @@ export async function bundleRuntime(options: BundleOptions): Promise<RuntimeBund
     if (existsSync(join(staging, 'urls.json'))) return { urls: JSON.parse(readFileSync(join(staging, 'urls.json'), 'utf8')) as AssetUrls, assetsDir };
     throw ioError(error, staging, "cannot write the docs package's bundle cache");
   }
+  try {
+    const urls = await makeBundle(build, runtimeDir, assetsDir);
+    writeFileSync(join(staging, 'urls.json'), JSON.stringify(urls));
+    return { urls, assetsDir };
+  } catch (error) {
+    // A full disk (or a file-size limit) while the bundle is written is the machine's problem, said as
+    // such; the bundle has no urls.json then, so the next build makes it again.
+    throw bundleWriteError(ioError(error, staging, "cannot write the docs package's bundle cache"), staging);
+  }
+}
+
+/** Runs esbuild over the runtime into `assetsDir` and returns the URLs of what a page loads. */
+async function makeBundle(build: typeof import('esbuild').build, runtimeDir: string, assetsDir: string): Promise<AssetUrls> {
   const result = await build({
     entryPoints: { app: join(runtimeDir, 'entry-client.tsx') },
     outdir: assetsDir,
@@ -130,6 +166,5 @@ export async function bundleRuntime(options: BundleOptions): Promise<RuntimeBund
     if (output.cssBundle) urls.css = url(output.cssBundle);
     urls.preload = output.imports.filter((imported) => imported.kind === 'import-statement').map((imported) => url(imported.path));
   }
-  writeFileSync(join(staging, 'urls.json'), JSON.stringify(urls));
-  return { urls, assetsDir };
+  return urls;
 }
