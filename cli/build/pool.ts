@@ -22,7 +22,7 @@ const YOUNG_GENERATION_MB = 96;
  * full collection V8 lets a heap grow to a multiple of what survived, 4× when the heap may reach 2 GiB
  * or more (this machine's default is 4 GiB), down to 2× below it. A worker keeps ~60 MB alive and
  * peaked at ~295 MB with the default, ~200 MB with this; at 10,000 pages the build's peak RSS fell from
- * 1,082 to 875 MiB at the same CPU time. (At 1 GiB the factor is 1.6, but V8 then also shrinks the young
+ * 1,057 to 855–860 MiB at the same CPU time. (At 1 GiB the factor is 1.6, but V8 then also shrinks the young
  * generation: the scavenges took 2.5× as long and the build a quarter more CPU.) A machine whose default
  * is lower keeps its default: the cap never raises the limit.
  */
