@@ -72,17 +72,20 @@ const GO_IO_ERRORS: [RegExp, string][] = [
   [/read-only file system/, 'EROFS'],
 ];
 
+const CANNOT_WRITE = "cannot write the docs package's bundle cache";
+
 /**
- * An esbuild failure to write its output (`Failed to write to output file: write …: no space left on
- * device`) as the I/O error it is (see `ioError`), naming `dir`; any other error as it came.
+ * A failure to write the bundle as the I/O error it is (see `ioError`), naming `dir`: Node's, or
+ * esbuild's (`Failed to write to output file: write …: no space left on device`); any other error as
+ * it came.
  */
 export function bundleWriteError(error: unknown, dir: string): unknown {
   const texts = (error as { errors?: { text?: string }[] } | undefined)?.errors?.map((found) => found.text ?? '') ?? [];
   for (const text of texts) {
     const code = text.startsWith('Failed to write to output file') ? GO_IO_ERRORS.find(([words]) => words.test(text))?.[1] : undefined;
-    if (code) return ioError(Object.assign(new Error(text), { code }), dir, "cannot write the docs package's bundle cache");
+    if (code) return ioError(Object.assign(new Error(text), { code }), dir, CANNOT_WRITE);
   }
-  return error;
+  return ioError(error, dir, CANNOT_WRITE);
 }
 
 /** Bundles the runtime (or finds the bundle made from the same sources) and returns its URLs and folder. */
@@ -108,7 +111,7 @@ export async function bundleRuntime(options: BundleOptions): Promise<RuntimeBund
     // The package's folder may not be ours to write (installed by another user): a bundle made there
     // from the same sources is as good as a fresh one.
     if (existsSync(join(staging, 'urls.json'))) return { urls: JSON.parse(readFileSync(join(staging, 'urls.json'), 'utf8')) as AssetUrls, assetsDir };
-    throw ioError(error, staging, "cannot write the docs package's bundle cache");
+    throw bundleWriteError(error, staging);
   }
   try {
     const urls = await makeBundle(build, runtimeDir, assetsDir);
@@ -117,7 +120,7 @@ export async function bundleRuntime(options: BundleOptions): Promise<RuntimeBund
   } catch (error) {
     // A full disk (or a file-size limit) while the bundle is written is the machine's problem, said as
     // such; the bundle has no urls.json then, so the next build makes it again.
-    throw bundleWriteError(ioError(error, staging, "cannot write the docs package's bundle cache"), staging);
+    throw bundleWriteError(error, staging);
   }
 }
 

@@ -145,6 +145,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   const api = await generateApiPages(root, config, files, displayPrefix);
   const content = collectContent({ files: files.markdown, categories: files.categories, ...reading });
   checkHomepage(content, config.homepageDoc, config.configFile);
+  // The generated API pages' text goes too, now their docs have it.
   if (!options.keepSources) for (const file of files.markdown) file.text = '';
   const lastUpdates = await lastUpdatesPromise;
 
