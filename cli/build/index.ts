@@ -23,7 +23,8 @@ import { readLastUpdates } from './git';
 import { checkLinks, type LinkReport } from './links';
 import { isActiveSection } from '../../runtime/routing';
 import { SEARCH_DIR, SEARCH_ENTRY, searchIndex, type SearchInput } from './search/index';
-import type { SearchBlock, SearchPage } from '../../runtime/search/format';
+import type { SearchPage } from '../../runtime/search/format';
+import { blocksOf, buildIndexSource } from './search/source';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
 import type { RenderPool } from './pool';
 import { renderPage } from './render';
@@ -223,22 +224,23 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     // each file written as it is made; one the output already has is the same file.
     options.onProgress?.({ stage: 'search' });
     const indexing = performance.now();
-    const blocksOf = (i: number): SearchBlock[] => results[i]!.search ?? (store && results[i]!.markdownKey ? store.search.get(results[i]!.markdownKey!) : undefined) ?? [];
-    let index: { files: string[]; entry: string };
+    let index: OutputRecord['search'];
     if (previous && rendered.length === 0 && previous.pages === jobs.length && previous.search.files.every((file) => present!.has(file))) {
       index = previous.search;
     } else {
-      index = { files: [], entry: '' };
-      searchIndex(searchPagesOf(config, content), blocksOf, {
+      const made: OutputRecord['search'] = { files: [], entry: '' };
+      const { chunkKeys } = searchIndex(searchPagesOf(config, content), buildIndexSource({ results, store, previous, present }), {
         file: (file, text) => {
-          if (file === SEARCH_ENTRY) index.entry = text;
-          else if ((index.files.push(file), !present?.has(file))) writeOutput(staging, file, text);
+          if (file === SEARCH_ENTRY) made.entry = text;
+          else if ((made.files.push(file), !present?.has(file))) writeOutput(staging, file, text);
         },
+        kept: (file) => made.files.push(file),
       });
+      index = { ...made, chunkKeys };
       searchSeconds = (performance.now() - indexing) / 1000;
     }
     written[SEARCH_ENTRY] = index.entry;
-    if (options.searchBlocks) results.forEach((result, i) => (result.search = blocksOf(i)));
+    if (options.searchBlocks) results.forEach((result, i) => (result.search = blocksOf(results, store, i)));
 
     const assets = listFiles(bundle.assetsDir).map((file) => `assets/${file}`);
     const record: OutputRecord = { outDir, pages: jobs.length, search: index };
@@ -320,8 +322,7 @@ async function saveState(store: BuildStore, { record, jobs, results, keys, rende
         store.pages.put(jobs[i]!.route, { key: keys[i]!, result: { ...result, cached: true } });
       }
       if (rendered.length > 0) {
-        for (const key of store.markdown.getKeys()) if (!used.has(key)) store.markdown.remove(key);
-        for (const key of store.search.getKeys()) if (!used.has(key)) store.search.remove(key);
+        for (const db of [store.markdown, store.search, store.terms]) for (const key of db.getKeys()) if (!used.has(key)) db.remove(key);
       }
       store.meta.put('output', record);
     });

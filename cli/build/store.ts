@@ -7,6 +7,9 @@
  *   the main thread never holds the site's HTML or text: the search index reads the blocks page by
  *   page. A page whose layout changed (config, template, runtime, sidebar) is laid out again without
  *   parsing and highlighting.
+ * - `terms`: each page's search terms, counted (search/terms.ts), by the same key: written by the
+ *   search index the first time it counts a page's blocks, so the next index reads the counts instead
+ *   of the text.
  * - `pages`: what the previous build wrote for each route (its output key and its result).
  * - `meta`: the `output` record, saying which output folder `pages` describes. It is removed before a
  *   build touches that folder and written back after, so a build killed half-way leaves no record, and
@@ -24,6 +27,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database } from 'lmdb';
 import type { SearchBlock } from '../../runtime/search/format';
+import type { StoredTerms } from './search/terms';
 import { hash } from '../util/hash';
 import type { MarkdownOptions } from './markdown/index';
 import type { MarkdownEntry, PageResult } from './page-job';
@@ -52,10 +56,12 @@ export interface OutputRecord {
   /** Number of routes the build wrote. */
   pages: number;
   /**
-   * The search index the build wrote: its files (below the output folder) and the text of its entry
-   * point. The index is made from the pages alone, so when every page is reused it is this one.
+   * The search index the build wrote: its files (below the output folder), the text of its entry
+   * point, and its document chunks' keys (search/index.ts), in the entry point's order. The index is
+   * made from the pages alone, so when every page is reused it is this one; when some are not, the
+   * next index keeps each chunk whose key it makes again.
    */
-  search: { files: string[]; entry: string };
+  search: { files: string[]; entry: string; chunkKeys?: string[] };
 }
 
 /** The build store's databases. */
@@ -63,6 +69,7 @@ export interface BuildStore {
   markdown: Database<MarkdownEntry, string>;
   pages: Database<PageOutput, string>;
   search: Database<SearchBlock[], string>;
+  terms: Database<StoredTerms, string>;
   meta: Database<OutputRecord, string>;
   /** Runs `action`'s writes in one transaction; resolves when it is committed. */
   transaction: (action: () => void) => Promise<void>;
@@ -91,6 +98,7 @@ export function openStore(cacheDir: string): BuildStore | undefined {
         markdown: root.openDB<MarkdownEntry, string>({ name: 'markdown', compression: true }),
         pages: root.openDB<PageOutput, string>({ name: 'pages' }),
         search: root.openDB<SearchBlock[], string>({ name: 'search', compression: true }),
+        terms: root.openDB<StoredTerms, string>({ name: 'terms', compression: true }),
         meta: root.openDB<OutputRecord, string>({ name: 'meta' }),
         transaction: async (action) => {
           try {

@@ -253,6 +253,31 @@ describe('the index of a small site', () => {
   });
 });
 
+describe('the index of a rebuild', () => {
+  it('is the index a build from nothing makes, byte for byte, when it comes from the counts and chunks the store kept', () => {
+    const root = copyFixture('basic');
+    const out = join(root, 'dist');
+    expect(runDocs(['build'], { cwd: root }).code).toBe(0);
+    const pages = readdirSync(join(root, 'content'), { recursive: true }).map(String).filter((file) => file.endsWith('.md')).sort();
+    expect(pages.length).toBeGreaterThan(2);
+    // One page gains a paragraph, another a section (a block more), a third its title.
+    const edit = (page: string, change: (text: string) => string) => writeFileSync(join(root, 'content', page), change(readFileSync(join(root, 'content', page), 'utf8')));
+    edit(pages[0]!, (text) => `${text}\n\nThe zyzzyva is a weevil.\n`);
+    edit(pages[1]!, (text) => `${text}\n\n## Weevils\n\nA second zyzzyva lives here.\n`);
+    edit(pages[2]!, (text) => text.replace(/^title: .*$/m, 'title: Renamed for the index'));
+    expect(runDocs(['build'], { cwd: root }).code).toBe(0);
+    const clean = join(root, 'clean');
+    expect(runDocs(['build', '--no-cache', '--out', clean], { cwd: root }).code).toBe(0);
+    const files = (dir: string) => Object.fromEntries(readdirSync(join(dir, 'assets/search')).sort().map((file) => [file, readFileSync(join(dir, 'assets/search', file), 'utf8')]));
+    expect(files(out)).toEqual(files(clean));
+    expect(files(out)['index.json']).toContain('d-');
+    requested = [];
+    return engineOver(out)
+      .search('zyzzyva')
+      .then((results) => expect(results.length).toBe(2));
+  });
+});
+
 describe('the index of a large site', () => {
   // 600 pages say "alpha", some many times (heavy postings), most once; only pages 7 and 450 also say
   // "beta", and there "alpha" weighs little: their postings are in alpha's tail, not in its shard.

@@ -7,22 +7,48 @@
 import { hash } from '../../util/hash';
 import { LEAD, TIER, type SearchBlock, type SearchChunk, type SearchMeta, type SearchPage } from '../../../runtime/search/format';
 import { shardOf, terms } from '../../../runtime/search/text';
+import { indexedBlocks, pageTerms, WEIGHT, type PageTerms } from './terms';
 
 /** A page as the index takes it. */
 export interface SearchInput extends SearchPage {
   blocks: SearchBlock[];
 }
 
-/** The index's files as `searchIndex` hands them out, and what it returns. */
+/** The index's files as `searchIndex` hands them out. */
 export interface SearchIndexWriter {
   /** Takes one file of the index (path below the output folder, text), the entry point last. */
   file: (path: string, text: string) => void;
+  /** Hears a file of the previous index the new one keeps as it is (see `IndexSource.previousChunk`). */
+  kept?: (path: string) => void;
+}
+
+/** Where the index reads its pages from. */
+export interface IndexSource {
+  /** A page's search blocks (its text), asked for only when the index needs them, once a page. */
+  blocks: (page: number) => SearchBlock[];
+  /** A page's counted terms, when an earlier build kept them (terms.ts): its text is then not read to count them. */
+  terms?: (page: number) => PageTerms | undefined;
+  /** Hears the counted terms of a page that had none kept, to keep them. */
+  counted?: (page: number, terms: PageTerms) => void;
+  /**
+   * What a page's blocks are known by (its markdown key). A document chunk whose pages all have one
+   * gets a key made of theirs, and one the previous index wrote under the same key is kept as it is.
+   */
+  blocksKey?: (page: number) => string | undefined;
+  /** The file (below `SEARCH_DIR`) of the previous index's chunk with this key, when the output still holds it. */
+  previousChunk?: (key: string) => string | undefined;
+}
+
+/** What `searchIndex` returns besides the files. */
+export interface SearchIndexMade {
+  /** Each document chunk's key (see `IndexSource.blocksKey`), `''` for a chunk that has none; in the order of the entry point's `chunks`. */
+  chunkKeys: string[];
 }
 
 /** The index files, by path below the output folder, held in memory (`docs serve`, tests). */
 export function searchIndexFiles(pages: SearchInput[]): Record<string, string> {
   const files: Record<string, string> = {};
-  searchIndex(pages, (i) => pages[i]!.blocks, { file: (path, text) => (files[path] = text) });
+  searchIndex(pages, { blocks: (i) => pages[i]!.blocks }, { file: (path, text) => (files[path] = text) });
   return files;
 }
 
@@ -31,8 +57,6 @@ export const SEARCH_DIR = 'assets/search';
 /** Its entry point, the one file whose name does not change with its content. */
 export const SEARCH_ENTRY = `${SEARCH_DIR}/index.json`;
 
-/** Weight of a term by the field it is in: what names a page counts more than what it says. */
-const WEIGHT = { title: 8, api: 10, heading: 4, text: 1 };
 /** BM25's term-frequency saturation and length normalisation. */
 const K1 = 1.2;
 const B = 0.75;
@@ -42,12 +66,16 @@ const CHUNK_SIZE = 32;
 const SPLIT_BYTES = 48 * 1024;
 
 /**
- * Makes the index of `pages` (each page's blocks from `blocksOf`, asked for once, in order) and hands
- * each file to `writer` as soon as it is complete: the document chunks while the pages are read, so
- * the index never holds the site's text, then the term shards, then the entry point.
+ * Makes the index of `pages` (read from `source`, in page order) and hands each file to `writer` as
+ * soon as it is complete: the document chunks while the pages are read, so the index never holds the
+ * site's text, then the term shards, then the entry point.
  */
-export function searchIndex(pages: SearchPage[], blocksOf: (page: number) => SearchBlock[], writer: SearchIndexWriter): void {
-  for (const _pause of indexSteps(pages, blocksOf, writer));
+export function searchIndex(pages: SearchPage[], source: IndexSource, writer: SearchIndexWriter): SearchIndexMade {
+  const steps = indexSteps(pages, source, writer);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
 }
 
 /**
@@ -58,7 +86,7 @@ export function searchIndex(pages: SearchPage[], blocksOf: (page: number) => Sea
 export async function searchIndexFilesInSlices(pages: SearchInput[], superseded: () => boolean, sliceMs = SLICE_MS): Promise<Record<string, string> | undefined> {
   const files: Record<string, string> = {};
   let slice = performance.now();
-  for (const _step of indexSteps(pages, (i) => pages[i]!.blocks, { file: (path, text) => (files[path] = text) })) {
+  for (const _step of indexSteps(pages, { blocks: (i) => pages[i]!.blocks }, { file: (path, text) => (files[path] = text) })) {
     if (performance.now() - slice < sliceMs) continue;
     await new Promise((resolve) => setImmediate(resolve));
     if (superseded()) return undefined;
@@ -74,7 +102,7 @@ const PAGES_PER_STEP = 4;
 const TERMS_PER_STEP = 256;
 
 /** The index's work in steps (it yields every few pages, documents and terms); the files go to `writer` as in `searchIndex`. */
-function* indexSteps(pages: SearchPage[], blocksOf: (page: number) => SearchBlock[], writer: SearchIndexWriter): Generator<void> {
+function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchIndexWriter): Generator<void, SearchIndexMade> {
   // Terms are interned as numbers and every count lives in a typed array: at 10,000 pages the index
   // holds some 140,000 documents and millions of postings, and a Map or an array per document or
   // posting costs more in garbage collection than the counting itself.
@@ -82,6 +110,23 @@ function* indexSteps(pages: SearchPage[], blocksOf: (page: number) => SearchBloc
   const names: string[] = [];
   let scratch = new Float64Array(1024);
   const touched: number[] = [];
+  const intern = (term: string): number => {
+    let id = ids.get(term);
+    if (id === undefined) {
+      ids.set(term, (id = names.length));
+      names.push(term);
+      if (id >= scratch.length) {
+        const grown = new Float64Array(scratch.length * 2);
+        grown.set(scratch);
+        scratch = grown;
+      }
+    }
+    return id;
+  };
+  const add = (id: number, weight: number): void => {
+    if (scratch[id] === 0) touched.push(id);
+    scratch[id] = scratch[id]! + weight;
+  };
   let documents = 0;
   const docTerms = new Grow(Int32Array);
   // A term's weighted count in a document is a sum of the small whole weights of WEIGHT: exact in 32 bits.
@@ -99,42 +144,74 @@ function* indexSteps(pages: SearchPage[], blocksOf: (page: number) => SearchBloc
     writer.file(`${SEARCH_DIR}/${file}`, text);
     return file;
   };
-  // Document chunks, written as they fill.
+  // The blocks of the pages of the chunk being filled, read when first needed.
+  const held = new Map<number, SearchBlock[]>();
+  const blocksOf = (pageNumber: number): SearchBlock[] => {
+    let blocks = held.get(pageNumber);
+    if (!blocks) held.set(pageNumber, (blocks = indexedBlocks(source.blocks(pageNumber))));
+    return blocks;
+  };
+  // Document chunks, each written (or kept) as it fills: its documents as parts of pages.
   const chunks: string[] = [];
-  let chunk: SearchChunk = { pages: {}, docs: [] };
+  const chunkKeys: string[] = [];
+  let parts: { page: number; from: number; to: number }[] = [];
+  let filled = 0;
+  const chunkKey = (): string => {
+    if (!source.blocksKey) return '';
+    const spec: (string | number)[][] = [];
+    for (const { page: pageNumber, from, to } of parts) {
+      const key = source.blocksKey(pageNumber);
+      if (!key) return '';
+      const { route, title, section, method } = pages[pageNumber]!;
+      spec.push([pageNumber, route, title, section, method ?? '', key, from, to]);
+    }
+    return hash(JSON.stringify([CHUNK_SIZE, spec]));
+  };
   const flush = (): void => {
-    chunks.push(name(`d-${chunks.length}`, JSON.stringify(chunk)));
-    chunk = { pages: {}, docs: [] };
+    const key = chunkKey();
+    const previous = key ? source.previousChunk?.(key) : undefined;
+    if (previous) {
+      writer.kept?.(`${SEARCH_DIR}/${previous}`);
+      chunks.push(previous);
+    } else {
+      const chunk: SearchChunk = { pages: {}, docs: [] };
+      for (const { page: pageNumber, from, to } of parts) {
+        const { route, title, section, method } = pages[pageNumber]!;
+        chunk.pages[pageNumber] = { route, title, section, ...(method ? { method } : {}) };
+        const blocks = blocksOf(pageNumber);
+        for (let index = from; index < to; index++) chunk.docs.push([pageNumber, blocks[index]!.anchor ?? '', blocks[index]!.heading ?? '', blocks[index]!.text]);
+      }
+      chunks.push(name(`d-${chunks.length}`, JSON.stringify(chunk)));
+    }
+    chunkKeys.push(key);
+    // Only the last page can go on in the next chunk.
+    const last = parts[parts.length - 1]!.page;
+    for (const pageNumber of held.keys()) if (pageNumber !== last) held.delete(pageNumber);
+    parts = [];
+    filled = 0;
   };
   for (let pageNumber = 0; pageNumber < pages.length; pageNumber++) {
     if (pageNumber % PAGES_PER_STEP === PAGES_PER_STEP - 1) yield;
     const page = pages[pageNumber]!;
-    const own = blocksOf(pageNumber);
-    const blocks = own.length > 0 ? own : [{ text: '' }];
-    blocks.forEach((block, index) => {
-      let length = 0;
-      const count = (text: string | undefined, weight: number, identifiers = false): void => {
-        if (!text) return;
-        for (const term of terms(text, identifiers)) {
-          let id = ids.get(term);
-          if (id === undefined) {
-            ids.set(term, (id = names.length));
-            names.push(term);
-            if (id >= scratch.length) {
-              const grown = new Float64Array(scratch.length * 2);
-              grown.set(scratch);
-              scratch = grown;
-            }
-          }
-          if (scratch[id] === 0) touched.push(id);
-          scratch[id] = scratch[id]! + weight;
+    if (!sections.has(page.section)) sections.set(page.section, sections.size);
+    let counted = source.terms?.(pageNumber);
+    if (!counted) {
+      counted = pageTerms(blocksOf(pageNumber));
+      source.counted?.(pageNumber, counted);
+    }
+    const local = counted.terms.map(intern);
+    const { counts } = counted;
+    let at = 0;
+    for (let index = 0; index < counted.anchors.length; index++) {
+      let length = counts[at++]!;
+      const distinct = counts[at++]!;
+      if (index === 0) {
+        for (const term of terms(page.title)) {
+          add(intern(term), WEIGHT.title);
           length++;
         }
-      };
-      if (index === 0) count(page.title, WEIGHT.title);
-      count(block.api, WEIGHT.api, true);
-      if (!block.continued) count(block.heading, WEIGHT.heading);
-      count(block.text, WEIGHT.text);
+      }
+      for (let pair = 0; pair < distinct; pair++, at += 2) add(local[counts[at]!]!, counts[at + 1]!);
       for (const id of touched) {
         docTerms.push(id);
         docTfs.push(scratch[id]!);
@@ -144,20 +221,18 @@ function* indexSteps(pages: SearchPage[], blocksOf: (page: number) => SearchBloc
       docStart.push(docTerms.length);
       documents++;
       docPage.push(pageNumber);
-      docAnchor.push(block.anchor ?? '');
-      docHeading.push(block.heading ?? '');
+      docAnchor.push(counted.anchors[index]!);
+      docHeading.push(counted.headings[index]!);
       lengths.push(length);
       total += length;
-      if (!(pageNumber in chunk.pages)) {
-        const { route, title, section, method } = page;
-        if (!sections.has(section)) sections.set(section, sections.size);
-        chunk.pages[pageNumber] = { route, title, section, ...(method ? { method } : {}) };
-      }
-      chunk.docs.push([pageNumber, block.anchor ?? '', block.heading ?? '', block.text]);
-      if (chunk.docs.length === CHUNK_SIZE) flush();
-    });
+      const part = parts[parts.length - 1];
+      if (part?.page === pageNumber) part.to = index + 1;
+      else parts.push({ page: pageNumber, from: index, to: index + 1 });
+      if (++filled === CHUNK_SIZE) flush();
+    }
   }
-  if (chunk.docs.length > 0) flush();
+  if (filled > 0) flush();
+  held.clear();
   yield;
 
   // Postings by term, in document order: (document, weight 1–99) from each document's BM25 share.
@@ -254,6 +329,7 @@ function* indexSteps(pages: SearchPage[], blocksOf: (page: number) => SearchBloc
     meta.shards[key] = name(`t-${key}`, `{"terms":{${shard.terms.join(',')}}${tails},"docs":[${docs.join(',')}],"pages":[${onPagesInOrder.join(',')}]}`);
   }
   writer.file(SEARCH_ENTRY, JSON.stringify(meta));
+  return { chunkKeys };
 }
 
 const NONE: ReadonlySet<string> = new Set();
