@@ -3,7 +3,7 @@
  * pool), links, bundle, write. Every file operation of the build lives here or in the page jobs.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dropUnchanged, outputFingerprint, outputPaths, writeUnchanged, type UnchangedRecord } from './unchanged';
+import { dropUnchanged, outputFingerprint, outputPaths, presentFiles, writeUnchanged, type UnchangedRecord } from './unchanged';
 export { buildSite } from './start';
 export { manifestOf, manifestText } from './manifest';
 export { nameGeneratedSources, type ApiPages } from './openapi/api-pages';
@@ -123,6 +123,8 @@ export interface BuildStart {
   pool?: RenderPool;
   /** Fingerprint of the inputs as the build starts, recorded for the next one (with `unchanged`). */
   inputs?: string;
+  /** The last build's record of its output's fingerprint (unchanged.ts), when there is one. */
+  last?: UnchangedRecord;
 }
 
 /**
@@ -131,7 +133,7 @@ export interface BuildStart {
  * check passed) and the files no page needs any more removed, so a rebuild costs what changed. Without
  * one the whole output is staged and swapped in.
  */
-export async function buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, inputs }: BuildStart): Promise<BuildReport> {
+export async function buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, inputs, last }: BuildStart): Promise<BuildReport> {
   const displayPrefix = `${posixRelative(root, config.contentDir)}/`;
   options.onProgress?.({ stage: 'content' });
   const lastUpdatesPromise = readLastUpdates(config.contentDir);
@@ -172,7 +174,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   };
   const jobs = jobsOf({ content, config, lastUpdates, api });
   // What the output holds now: a page is kept only while every file it wrote is there.
-  const present = previous ? new Set(listFiles(outDir)) : undefined;
+  const present = previous ? presentFiles(outDir, previous, last) : undefined;
   const keys = previous ? outputKeys(context, jobs) : undefined;
   const reusable = store && present && keys ? previousResults(context, jobs, keys, (route) => store.pages.get(route), present) : [];
   let searchSeconds = 0;
@@ -243,7 +245,6 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     if (options.searchBlocks) results.forEach((result, i) => (result.search = blocksOf(results, store, i)));
 
     const assets = listFiles(bundle.assetsDir).map((file) => `assets/${file}`);
-    const record: OutputRecord = { outDir, pages: jobs.length, search: index };
     // Every file the output holds once published.
     const wanted = new Set([...Object.keys(written), ...assets, ...results.flatMap((result) => result.files), ...index.files]);
     if (present) {
@@ -267,10 +268,14 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     }
     crashPoint('published');
     let unchanged: UnchangedRecord | undefined;
+    const record: OutputRecord = { outDir, pages: jobs.length, search: index };
     if (inputs) {
       const outputs = outputPaths(wanted, Object.keys(written));
       const outputDigest = outputFingerprint(outDir, outputs);
-      if (outputDigest) unchanged = { outDir, pages: jobs.length, warnings, inputs, refFiles: api.refFiles, outputs, outputDigest };
+      if (outputDigest) {
+        unchanged = { outDir, pages: jobs.length, warnings, inputs, refFiles: api.refFiles, outputs, outputDigest };
+        Object.assign(record, { files: [...wanted], digest: outputDigest });
+      }
     }
     if (storeFailed !== undefined) cacheProblem = storeFailed;
     else if (store && !(await saveState(store, { record, jobs, results, keys: pageKeys, rendered }))) cacheProblem = 'its last transaction did not commit';

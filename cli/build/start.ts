@@ -42,7 +42,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   try {
     // The rest of the build (content, markdown, React, esbuild, the OpenAPI parser) loads only now.
     const { buildWith } = await import('./index');
-    return await buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, inputs: store ? inputs : undefined });
+    return await buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, inputs: store ? inputs : undefined, last });
   } finally {
     // The workers commit their cache writes before they stop, and the store closes after them.
     await pool?.close();

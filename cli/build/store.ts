@@ -62,6 +62,13 @@ export interface OutputRecord {
    * next index keeps each chunk whose key it makes again.
    */
   search: { files: string[]; entry: string; chunkKeys?: string[] };
+  /**
+   * Every file the output held once the build was done, and the fingerprint of the output then
+   * (unchanged.ts `outputFingerprint`): while the output has that fingerprint, the next build takes
+   * the list instead of listing the output.
+   */
+  files?: string[];
+  digest?: string;
 }
 
 /** The build store's databases. */

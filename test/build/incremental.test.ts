@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyFixture, readRoute, REPO, runDocs, snapshotTree } from '../support/site';
@@ -58,6 +58,29 @@ describe('rebuilds', () => {
     writeFileSync(join(dist, 'manifest.json'), '{}');
     expect(runDocs(['build', '--root', site]).code).toBe(0);
     expect(snapshotTree(dist)).toEqual(first);
+  });
+
+  it('repairs an output changed by hand in the same rebuild that renders an edited page', () => {
+    const site = copyFixture('basic');
+    const dist = join(site, 'dist');
+    expect(runDocs(['build', '--root', site]).code).toBe(0);
+    // Several rebuilds in a row, each with a page edited and the output changed by hand in another way.
+    const faq = join(site, 'content/guide/faq.md');
+    const changes: [string, () => void][] = [
+      ['a page file deleted', () => rmSync(join(dist, 'guide/install/index.html'))],
+      ['a stray file added', () => writeFileSync(join(dist, 'guide/stray.html'), 'left behind')],
+      ['a search file deleted', () => rmSync(join(dist, 'assets/search', readdirSync(join(dist, 'assets/search')).find((file) => file.startsWith('t-'))!))],
+      ['a page folder deleted', () => rmSync(join(dist, 'guide/zebra'), { recursive: true })],
+      ['nothing', () => undefined],
+    ];
+    for (const [i, [what, change]] of changes.entries()) {
+      appendFileSync(faq, `\nAnswer ${i}: ask the backend team.\n`);
+      change();
+      expect(runDocs(['build', '--root', site]).stdout, what).toMatch(/Built 6 pages in [\d.]+ s \([45] from cache\)/);
+      const clean = join(site, `clean-${i}`);
+      expect(runDocs(['build', '--root', site, '--no-cache', '--out', clean]).code).toBe(0);
+      expect(snapshotTree(dist), what).toEqual(snapshotTree(clean));
+    }
   });
 
   it('re-renders a changed page and keeps the others', () => {

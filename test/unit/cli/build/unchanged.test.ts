@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gitHead } from '../../../../cli/build/unchanged';
+import { gitHead, outputFingerprint, outputPaths, presentFiles, type UnchangedRecord } from '../../../../cli/build/unchanged';
 
 describe('gitHead, read from the repository files', () => {
   const repo = (): { dir: string; git: (...args: string[]) => string } => {
@@ -42,5 +42,52 @@ describe('gitHead, read from the repository files', () => {
     const dir = mkdtempSync(join(tmpdir(), 'docs-empty-'));
     execFileSync('git', ['init', '-q'], { cwd: dir });
     expect(gitHead(dir)).toBe('none');
+  });
+});
+
+const SECOND = 1_767_225_600;
+
+describe('presentFiles: what the output holds, from the last build\'s list while the output is as it left it', () => {
+  const output = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docs-present-'));
+    const files = ['index.html', 'manifest.json', 'guide/index.html', 'guide/install/index.html', 'assets/search/d-0.abc.json'];
+    for (const file of files) {
+      mkdirSync(join(dir, file, '..'), { recursive: true });
+      writeFileSync(join(dir, file), file);
+    }
+    const outputs = outputPaths(files, ['manifest.json']);
+    // Whole seconds, so that a test can put a folder's mtime back exactly.
+    for (const path of outputs) utimesSync(join(dir, path), SECOND, SECOND);
+    const digest = outputFingerprint(dir, outputs)!;
+    const last: UnchangedRecord = { outDir: dir, pages: 3, warnings: [], inputs: 'x', refFiles: [], outputs, outputDigest: digest };
+    return { dir, files, digest, last };
+  };
+
+  it('takes the list, without listing the output, while every folder has the mtime the build left', () => {
+    const { dir, files, digest, last } = output();
+    expect([...presentFiles(dir, { files, digest }, last)].sort()).toEqual([...files].sort());
+    // A file slipped into a folder whose mtime is then put back is not seen: the list was taken, not the folder read.
+    const folder = join(dir, 'guide');
+    writeFileSync(join(folder, 'unseen.txt'), '');
+    expect(statSync(folder).mtimeMs).not.toBe(SECOND * 1000);
+    utimesSync(folder, SECOND, SECOND);
+    expect(presentFiles(dir, { files, digest }, last).has('guide/unseen.txt')).toBe(false);
+  });
+
+  it('lists the output when a file was added or removed since, or when the list is not that build\'s', () => {
+    const { dir, files, digest, last } = output();
+    rmSync(join(dir, 'guide/install/index.html'));
+    writeFileSync(join(dir, 'assets/search/stray.json'), '{}');
+    const listed = [...presentFiles(dir, { files, digest }, last)].sort();
+    expect(listed).toContain('assets/search/stray.json');
+    expect(listed).not.toContain('guide/install/index.html');
+
+    const fresh = output();
+    writeFileSync(join(fresh.dir, 'guide/index.html'), 'edited in place: no folder changes');
+    const other = { files: [...fresh.files, 'gone.html'], digest: 'another build' };
+    expect(presentFiles(fresh.dir, other, fresh.last).has('gone.html')).toBe(false);
+    expect(presentFiles(fresh.dir, { files: other.files }, fresh.last).has('gone.html')).toBe(false);
+    expect(presentFiles(fresh.dir, { ...other, digest: fresh.digest }, undefined).has('gone.html')).toBe(false);
+    expect(presentFiles(fresh.dir, { ...other, digest: fresh.digest }, fresh.last).has('gone.html')).toBe(true);
   });
 });
