@@ -231,14 +231,14 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
       index = previous.search;
     } else {
       const made: OutputRecord['search'] = { files: [], entry: '' };
-      const { chunkKeys } = searchIndex(searchPagesOf(config, content), buildIndexSource({ results, store, previous, present }), {
+      const { chunkKeys, tailKeys } = searchIndex(searchPagesOf(config, content), buildIndexSource({ results, store, previous, present }), {
         file: (file, text) => {
           if (file === SEARCH_ENTRY) made.entry = text;
           else if ((made.files.push(file), !present?.has(file))) writeOutput(staging, file, text);
         },
         kept: (file) => made.files.push(file),
       });
-      index = { ...made, chunkKeys };
+      index = { ...made, chunkKeys, tailKeys };
       searchSeconds = (performance.now() - indexing) / 1000;
     }
     written[SEARCH_ENTRY] = index.entry;

@@ -1,7 +1,9 @@
 /** Content hashes for cache keys and hashed file names. */
 import { createHash } from 'node:crypto';
 
-/** Hex SHA-256 of a string or bytes. */
-export function hash(value: string | Uint8Array): string {
-  return createHash('sha256').update(value).digest('hex');
+/** Hex SHA-256 of strings or bytes, one after the other. */
+export function hash(...values: (string | Uint8Array)[]): string {
+  const hasher = createHash('sha256');
+  for (const value of values) hasher.update(value);
+  return hasher.digest('hex');
 }

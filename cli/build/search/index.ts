@@ -37,12 +37,18 @@ export interface IndexSource {
   blocksKey?: (page: number) => string | undefined;
   /** The file (below `SEARCH_DIR`) of the previous index's chunk with this key, when the output still holds it. */
   previousChunk?: (key: string) => string | undefined;
+  /** The same for a posting tail: its key hashes its postings. */
+  previousTail?: (key: string) => string | undefined;
+  /** What every key is salted with: the generator's version, so that no other version's file is kept. */
+  salt?: string;
 }
 
 /** What `searchIndex` returns besides the files. */
 export interface SearchIndexMade {
   /** Each document chunk's key (see `IndexSource.blocksKey`), `''` for a chunk that has none; in the order of the entry point's `chunks`. */
   chunkKeys: string[];
+  /** Each posting tail's key (see `IndexSource.previousTail`) and file, when the source keeps tails. */
+  tailKeys: [key: string, file: string][];
 }
 
 /** The index files, by path below the output folder, held in memory (`docs serve`, tests). */
@@ -165,7 +171,7 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
       const { route, title, section, method } = pages[pageNumber]!;
       spec.push([pageNumber, route, title, section, method ?? '', key, from, to]);
     }
-    return hash(JSON.stringify([CHUNK_SIZE, spec]));
+    return hash(`${source.salt ?? ''}\0${JSON.stringify([CHUNK_SIZE, spec])}`);
   };
   const flush = (): void => {
     const key = chunkKey();
@@ -282,6 +288,26 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
     list.push(id);
   }
   const meta: SearchMeta = { version: 1, documents, shards: {}, split: [...split].sort(), chunks, chunkSize: CHUNK_SIZE, sections: [...sections.keys()] };
+  // A tail is named by its postings' bytes before its text is made: one the previous index wrote with
+  // the same postings is kept (at 10,000 pages the tails are 20 MB of text, most of it unchanged by an edit).
+  const tailKeys: [key: string, file: string][] = [];
+  const tailFile = (key: string, positions: number[]): string => {
+    let tailKey = '';
+    if (source.previousTail) {
+      const pairs = new Int32Array(positions.length * 2);
+      positions.forEach((at, i) => ((pairs[2 * i] = postingDoc[at]!), (pairs[2 * i + 1] = postingWeight[at]!)));
+      tailKey = hash(`${source.salt ?? ''}\0${key}`, new Uint8Array(pairs.buffer));
+      const previous = source.previousTail(tailKey);
+      if (previous) {
+        writer.kept?.(`${SEARCH_DIR}/${previous}`);
+        tailKeys.push([tailKey, previous]);
+        return previous;
+      }
+    }
+    const file = name(`p-${key}`, deltas(postingDoc, postingWeight, positions));
+    if (tailKey) tailKeys.push([tailKey, file]);
+    return file;
+  };
   let made = 0;
   for (const key of [...shardTerms.keys()].sort()) {
     // The shape of `SearchShard`, written as JSON text directly.
@@ -312,7 +338,7 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
         else tail.push(at);
       }
       shard.terms.push(`${JSON.stringify(term)}:${deltas(postingDoc, postingWeight, head)}`);
-      shard.tails.push(`${JSON.stringify(term)}:[${JSON.stringify(name(`p-${key}`, deltas(postingDoc, postingWeight, tail)))},${to - from}]`);
+      shard.tails.push(`${JSON.stringify(term)}:[${JSON.stringify(tailFile(key, tail))},${to - from}]`);
     }
     // Where the terms' heaviest documents are, and their pages: `SearchShard.docs` and `pages`, flat.
     const docs: string[] = [];
@@ -329,7 +355,7 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
     meta.shards[key] = name(`t-${key}`, `{"terms":{${shard.terms.join(',')}}${tails},"docs":[${docs.join(',')}],"pages":[${onPagesInOrder.join(',')}]}`);
   }
   writer.file(SEARCH_ENTRY, JSON.stringify(meta));
-  return { chunkKeys };
+  return { chunkKeys, tailKeys };
 }
 
 const NONE: ReadonlySet<string> = new Set();

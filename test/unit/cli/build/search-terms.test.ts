@@ -42,7 +42,7 @@ function indexOf(pages: SearchInput[], source: Partial<IndexSource>) {
     },
     { file: (path, text) => (files[path] = text), kept: (path) => kept.push(path) },
   );
-  return { files, kept, read, chunkKeys: made.chunkKeys };
+  return { files, kept, read, chunkKeys: made.chunkKeys, tailKeys: made.tailKeys };
 }
 
 /** The counts of every page as the store would give them back. */
@@ -114,6 +114,36 @@ describe('an index made from kept counts', () => {
     for (const path of Object.keys(second.files)) expect(second.files[path]).toBe(fresh[path]);
     expect(second.kept.length).toBeGreaterThan(0);
     expect(Math.min(...second.read)).toBeGreaterThan(200);
+  });
+});
+
+describe('an index that keeps the previous posting tails', () => {
+  const tailsOf = (files: Record<string, string>) => Object.keys(files).filter((path) => /\/p-[^/]+$/.test(path));
+
+  it('keeps every tail whose postings are the same, under the same salt only, and writes the same files', () => {
+    const pages = site();
+    const fresh = searchIndexFiles(pages);
+    expect(tailsOf(fresh).length).toBeGreaterThan(3);
+    const first = indexOf(pages, { previousTail: () => undefined, salt: 'v1' });
+    expect(first.files).toEqual(fresh);
+    const previous = new Map(first.tailKeys);
+    // Two terms with the same tail postings share its file.
+    expect(new Set(first.tailKeys.map(([, file]) => `assets/search/${file}`))).toEqual(new Set(tailsOf(fresh)));
+
+    const again = indexOf(pages, { previousTail: (key) => previous.get(key), salt: 'v1' });
+    expect(new Set(again.kept)).toEqual(new Set(tailsOf(fresh)));
+    expect(tailsOf(again.files)).toEqual([]);
+    expect({ ...again.files, ...Object.fromEntries(again.kept.map((path) => [path, fresh[path]!])) }).toEqual(fresh);
+
+    // Another generator's tails are never taken, even with the same postings.
+    expect(indexOf(pages, { previousTail: (key) => previous.get(key), salt: 'v2' }).kept).toEqual([]);
+
+    // A page edited: the tails that changed are written, the rest kept, and the index is the fresh one.
+    const edited = site(150);
+    const after = indexOf(edited, { previousTail: (key) => previous.get(key), salt: 'v1' });
+    const freshAfter = searchIndexFiles(edited);
+    expect(new Set([...Object.keys(after.files), ...after.kept])).toEqual(new Set(Object.keys(freshAfter)));
+    for (const path of Object.keys(after.files)) expect(after.files[path]).toBe(freshAfter[path]);
   });
 });
 
