@@ -22,7 +22,7 @@ import { readContentFolder, type ContentFiles } from './sources';
 import { readLastUpdates } from './git';
 import { checkLinks, type LinkReport } from './links';
 import { isActiveSection } from '../../runtime/routing';
-import { SEARCH_DIR, SEARCH_ENTRY, searchIndex, type SearchInput } from './search/index';
+import { SEARCH_DIR, SEARCH_ENTRY, searchIndexInSlices, type SearchInput } from './search/index';
 import type { SearchPage } from '../../runtime/search/format';
 import { blocksOf, buildIndexSource } from './search/source';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
@@ -231,13 +231,14 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
       index = previous.search;
     } else {
       const made: OutputRecord['search'] = { files: [], entry: '' };
-      const { chunkKeys, tailKeys } = searchIndex(searchPagesOf(config, content), buildIndexSource({ results, store, previous, present }), {
+      // In slices, so the store commits the page counts the index hands it as it goes.
+      const { chunkKeys, tailKeys } = (await searchIndexInSlices(searchPagesOf(config, content), buildIndexSource({ results, store, previous, present }), {
         file: (file, text) => {
           if (file === SEARCH_ENTRY) made.entry = text;
           else if ((made.files.push(file), !present?.has(file))) writeOutput(staging, file, text);
         },
         kept: (file) => made.files.push(file),
-      });
+      }, { sliceMs: INDEX_SLICE_MS }))!;
       index = { ...made, chunkKeys, tailKeys };
       searchSeconds = (performance.now() - indexing) / 1000;
     }
@@ -291,6 +292,9 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     throw error;
   }
 }
+
+/** How long the search index holds this thread between two turns of the event loop. */
+const INDEX_SLICE_MS = 50;
 
 /**
  * For the tests only: `DOCS_TEST_CRASH_AT=<point>` kills the build at that point with SIGKILL, as a

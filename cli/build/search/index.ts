@@ -91,14 +91,27 @@ export function searchIndex(pages: SearchPage[], source: IndexSource, writer: Se
  */
 export async function searchIndexFilesInSlices(pages: SearchInput[], superseded: () => boolean, sliceMs = SLICE_MS): Promise<Record<string, string> | undefined> {
   const files: Record<string, string> = {};
+  const made = await searchIndexInSlices(pages, { blocks: (i) => pages[i]!.blocks }, { file: (path, text) => (files[path] = text) }, { superseded, sliceMs });
+  return made && files;
+}
+
+/**
+ * `searchIndex` with the event loop let in every `sliceMs`: `docs serve` answers saves meanwhile, and a
+ * build's store commits the counts the index hands it (`IndexSource.counted`) as it goes, instead of
+ * holding them all until the index is done (at 100,000 pages, hundreds of megabytes). Resolves to
+ * undefined as soon as `superseded()` says the index is not wanted any more.
+ */
+export async function searchIndexInSlices(pages: SearchPage[], source: IndexSource, writer: SearchIndexWriter, { superseded = () => false, sliceMs = SLICE_MS }: { superseded?: () => boolean; sliceMs?: number } = {}): Promise<SearchIndexMade | undefined> {
+  const steps = indexSteps(pages, source, writer);
   let slice = performance.now();
-  for (const _step of indexSteps(pages, { blocks: (i) => pages[i]!.blocks }, { file: (path, text) => (files[path] = text) })) {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
     if (performance.now() - slice < sliceMs) continue;
     await new Promise((resolve) => setImmediate(resolve));
     if (superseded()) return undefined;
     slice = performance.now();
   }
-  return files;
 }
 
 /** The longest the index holds the event loop in `docs serve` before it lets a save in. */
