@@ -271,6 +271,23 @@ export function readPageLean(file: SourceFile, options: FileRead['options']): vo
   if (read.doc) read.doc = { ...read.doc, body: undefined };
 }
 
+/** The doc of a page file read without problems (`readPageLean`), as a build keeps it for the next one (read-cache.ts). */
+export function readDoc(file: SourceFile): KeptDoc | undefined {
+  const read = reads.get(file);
+  return read && read.problems.length === 0 ? read.doc : undefined;
+}
+
+/** A page's doc from a file's read, without its body. */
+export type KeptDoc = NonNullable<FileRead['doc']>;
+
+/**
+ * Takes `doc` as the read of `file` under `options`, as an earlier build read the same file (size,
+ * mtime and ctime unchanged): `collectContent` finds it there and the file is not read.
+ */
+export function adoptRead(file: SourceFile, options: FileRead['options'], doc: KeptDoc): void {
+  reads.set(file, { options: { sidebars: options.sidebars, homepageDoc: options.homepageDoc, displayPrefix: options.displayPrefix }, problems: [], doc });
+}
+
 function readCategories(files: SourceFile[], displayPrefix: string, problems: Diagnostic[]): Map<string, CategoryMeta> {
   const meta = new Map<string, CategoryMeta>();
   for (const file of files) {

@@ -19,6 +19,7 @@ import { listFiles, posixRelative } from '../util/fs';
 import { bundleRuntime, linkBundle } from './bundle';
 import { checkHomepage, collectContent, readPageLean, type ContentTree, type SourceFile } from './content';
 import { readContentFolder, type ContentFiles } from './sources';
+import { readCache } from './read-cache';
 import { readLastUpdates } from './git';
 import { checkLinks, type LinkReport } from './links';
 import { isActiveSection } from '../../runtime/routing';
@@ -144,10 +145,13 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     readPageLean(file, reading);
     file.text = '';
   };
-  const files = readContentFolder(config.contentDir, displayPrefix, options.keepSources ? undefined : lean);
+  // A file unchanged since the last build is not read at all: its doc comes from the store.
+  const kept = store && !options.keepSources ? readCache(store, reading) : undefined;
+  const files = readContentFolder(config.contentDir, displayPrefix, options.keepSources ? undefined : lean, kept?.known);
   const api = await generateApiPages(root, config, files, displayPrefix);
   const content = collectContent({ files: files.markdown, categories: files.categories, ...reading });
   checkHomepage(content, config.homepageDoc, config.configFile);
+  kept?.save(files.markdown);
   // The generated API pages' text goes too, now their docs have it.
   if (!options.keepSources) for (const file of files.markdown) file.text = '';
   const lastUpdates = await lastUpdatesPromise;

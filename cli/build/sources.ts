@@ -4,7 +4,7 @@
  * a page may have. Symbolic links are followed once (a loop or a link to nothing is an error naming
  * it), and a file or folder that cannot be read is an error naming it, never a crash.
  */
-import { readdirSync, readFileSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { DocsError, type Diagnostic } from '../util/errors';
 import { leadsInside, posixRelative, publishableRoot } from '../util/fs';
@@ -48,8 +48,11 @@ function readFailure(error: unknown): string {
 /**
  * Reads every markdown and `_category_.json` file below `dir` (dot-folders and node_modules skipped).
  * `onMarkdown` sees each markdown file as soon as it is read (the build reads it and drops its text).
+ * `known` is asked first about each markdown file that is not a symbolic link, with its stats: when
+ * it answers true it has the file's read already (read-cache.ts), and the file is listed without
+ * being read (its text `''`).
  */
-export function readContentFolder(dir: string, displayPrefix: string, onMarkdown?: (file: SourceFile) => void): ContentFiles {
+export function readContentFolder(dir: string, displayPrefix: string, onMarkdown?: (file: SourceFile) => void, known?: (file: SourceFile, stats: Stats) => boolean): ContentFiles {
   const files: ContentFiles = { markdown: [], categories: [] };
   const problems: Diagnostic[] = [];
   let rootReal: string;
@@ -123,6 +126,13 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
         if (size > MAX_FILE_BYTES) {
           problems.push({ file: display, message: `is ${(size / 1024 / 1024).toFixed(1)} MiB, more than a page may be (${MAX_FILE_BYTES / 1024 / 1024} MiB)`, fix: 'split it into several pages, or link large data as a file instead of pasting it' });
           continue;
+        }
+        if (known && !entry.isSymbolicLink() && entry.name.endsWith('.md')) {
+          const file = { rel, text: '' };
+          if (known(file, stats)) {
+            files.markdown.push(file);
+            continue;
+          }
         }
         bytes = readFileSync(path);
       } catch (error) {

@@ -11,6 +11,8 @@
  *   search index the first time it counts a page's blocks, so the next index reads the counts instead
  *   of the text.
  * - `pages`: what the previous build wrote for each route (its output key and its result).
+ * - `reads`: each page file's doc (frontmatter, title, route, body hash) with the file's stats when it
+ *   was read, by its path: a rebuild does not read a file whose stats are the same (read-cache.ts).
  * - `meta`: the `output` record, saying which output folder `pages` describes. It is removed before a
  *   build touches that folder and written back after, so a build killed half-way leaves no record, and
  *   the next build stages a whole new output (from the markdown cache, not from scratch).
@@ -28,6 +30,7 @@ import { join } from 'node:path';
 import { open, type Database } from 'lmdb';
 import type { SearchBlock } from '../../runtime/search/format';
 import type { StoredTerms } from './search/terms';
+import type { KeptRead } from './read-cache';
 import { hash } from '../util/hash';
 import type { MarkdownOptions } from './markdown/index';
 import type { MarkdownEntry, PageResult } from './page-job';
@@ -78,6 +81,7 @@ export interface BuildStore {
   pages: Database<PageOutput, string>;
   search: Database<SearchBlock[], string>;
   terms: Database<StoredTerms, string>;
+  reads: Database<KeptRead, string>;
   meta: Database<OutputRecord, string>;
   /** Runs `action`'s writes in one transaction; resolves when it is committed. */
   transaction: (action: () => void) => Promise<void>;
@@ -107,6 +111,7 @@ export function openStore(cacheDir: string): BuildStore | undefined {
         pages: root.openDB<PageOutput, string>({ name: 'pages' }),
         search: root.openDB<SearchBlock[], string>({ name: 'search', compression: true }),
         terms: root.openDB<StoredTerms, string>({ name: 'terms', compression: true }),
+        reads: root.openDB<KeptRead, string>({ name: 'reads' }),
         meta: root.openDB<OutputRecord, string>({ name: 'meta' }),
         transaction: async (action) => {
           try {
