@@ -2,13 +2,13 @@
  * `docs build`: the stages of DESIGN §3 in order — config, content, markdown + render (on the worker
  * pool), links, bundle, write. Every file operation of the build lives here or in the page jobs.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dropUnchanged, outputFingerprint, outputPaths, presentFiles, writeUnchanged, type UnchangedRecord } from './unchanged';
 export { buildSite } from './start';
 export { manifestOf, manifestText } from './manifest';
 export { nameGeneratedSources, type ApiPages } from './openapi/api-pages';
 import { SHELL_DIR } from '../serve/gate';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { HydrationData, LastUpdated } from '../../runtime/manifest';
 import type { ResolvedConfig } from './config';
 import { generateApiPages, nameGeneratedSources, type ApiPages } from './openapi/api-pages';
@@ -22,10 +22,8 @@ import { readContentFolder, type ContentFiles } from './sources';
 import { readCache } from './read-cache';
 import { readLastUpdates } from './git';
 import { checkLinks, type LinkReport } from './links';
-import { isActiveSection } from '../../runtime/routing';
-import { SEARCH_DIR, SEARCH_ENTRY, searchIndexInSlices, type SearchInput } from './search/index';
-import type { SearchPage } from '../../runtime/search/format';
-import { blocksOf, buildIndexSource } from './search/source';
+import { SEARCH_ENTRY } from './search/index';
+import { blocksOf, makeBuildIndex, searchPagesOf } from './search/source';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
 import type { RenderPool } from './pool';
 import { renderPage } from './render';
@@ -199,15 +197,22 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   // neither the store's record of the output nor a fingerprint saying nothing changed.
   // (The fingerprint goes even from a build without the cache, `--no-cache`.)
   const recordDir = cacheDir ?? join(root, 'node_modules', '.cache', 'docs');
-  const forgetOutput = (): void => {
+  // The store's record goes as soon as the build knows the output will change (it rendered pages): its
+  // commit (an fsync) then happens while the search index is made, not while the output waits for it.
+  let forgetting: Promise<void> | undefined;
+  const forgetRecord = (): Promise<void> =>
+    (forgetting ??= (async () => {
+      try {
+        await store?.meta.remove('output');
+      } catch (error) {
+        // A store that takes no write (a full disk): its record stays, and speaks of pages by the hash
+        // of their inputs, so a later build still renders every page this one changed.
+        cacheProblem ??= error instanceof Error ? error.message : String(error);
+      }
+    })());
+  const forgetOutput = async (): Promise<void> => {
     dropUnchanged(recordDir);
-    try {
-      store?.meta.removeSync('output');
-    } catch (error) {
-      // A store that takes no write (a full disk): its record stays, and speaks of pages by the hash
-      // of their inputs, so a later build still renders every page this one changed.
-      cacheProblem ??= error instanceof Error ? error.message : String(error);
-    }
+    await forgetRecord();
   };
   createStaging(staging, outDir);
   try {
@@ -215,6 +220,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     // The render workers are done: they go now, not after the index (their heaps were 700 MB of a
     // 100,000-page build's peak while the main thread made the search index).
     await pool?.close();
+    if (rendered.length > 0) void forgetRecord();
 
     options.onProgress?.({ stage: 'links' });
     nameGeneratedSources(results, api.source, displayPrefix);
@@ -234,16 +240,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     if (previous && rendered.length === 0 && previous.pages === jobs.length && previous.search.files.every((file) => present!.has(file))) {
       index = previous.search;
     } else {
-      const made: OutputRecord['search'] = { files: [], entry: '' };
-      // In slices, so the store commits the page counts the index hands it as it goes.
-      const { chunkKeys, tailKeys } = (await searchIndexInSlices(searchPagesOf(config, content), buildIndexSource({ results, store, previous, present }), {
-        file: (file, text) => {
-          if (file === SEARCH_ENTRY) made.entry = text;
-          else if ((made.files.push(file), !present?.has(file))) writeOutput(staging, file, text);
-        },
-        kept: (file) => made.files.push(file),
-      }, { sliceMs: INDEX_SLICE_MS }))!;
-      index = { ...made, chunkKeys, tailKeys };
+      index = await makeBuildIndex({ pages: searchPagesOf(config, content), results, store, previous, present, write: (file, text) => writeOutput(staging, file, text) });
       searchSeconds = (performance.now() - indexing) / 1000;
     }
     written[SEARCH_ENTRY] = index.entry;
@@ -258,7 +255,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
       linkBundle(bundle, staging, (file) => !present.has(file));
       const stale = [...present].filter((file) => !wanted.has(file));
       if (rendered.length > 0 || stale.length > 0 || listFiles(staging).length > 0) {
-        forgetOutput();
+        await forgetOutput();
         crashPoint('publish');
         publishInPlace(staging, outDir, stale, () => crashPoint('mid-publish'));
       } else {
@@ -267,7 +264,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     } else {
       for (const [file, bytes] of Object.entries(written)) writeOutput(staging, file, bytes);
       linkBundle(bundle, staging);
-      forgetOutput();
+      await forgetOutput();
       crashPoint('publish');
       publishStaging(staging, outDir);
     }
@@ -296,9 +293,6 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     throw error;
   }
 }
-
-/** How long the search index holds this thread between two turns of the event loop. */
-const INDEX_SLICE_MS = 50;
 
 /**
  * For the tests only: `DOCS_TEST_CRASH_AT=<point>` kills the build at that point with SIGKILL, as a
@@ -365,37 +359,6 @@ export function jobsOf({ content, config, lastUpdates, api }: { content: Content
     lastUpdated: api.lastUpdated.get(doc.rel) ?? lastUpdates.get(doc.rel) ?? { timestamp: Math.round(statSync(join(config.contentDir, doc.rel)).mtimeMs) },
     editUrl: api.editUrl.get(doc.rel),
   }));
-}
-
-/** The pages of a content tree as the search index shows them (title, section, method), in the order of `content.docs`. */
-export function searchPagesOf(config: ResolvedConfig, content: ContentTree): SearchPage[] {
-  return content.docs.map((doc) => {
-    const navbar = config.site.navbar.find((item) => isActiveSection(item, config.site.navbar, doc.route));
-    const section = [navbar?.label, ...doc.breadcrumbs.map((crumb) => crumb.label)].filter(Boolean).join(' › ');
-    const method = /\bapi-method-(\w+)/.exec(doc.frontmatter.sidebar_class_name ?? '')?.[1];
-    return { route: doc.route, title: doc.title, section, ...(method ? { method } : {}) };
-  });
-}
-
-/** The search index's input from a content tree and its page results (in the order of `content.docs`). */
-export function searchInputOf(config: ResolvedConfig, content: ContentTree, results: PageResult[]): SearchInput[] {
-  return searchPagesOf(config, content).map((page, i) => ({ ...page, blocks: results[i]!.search ?? [] }));
-}
-
-/**
- * Writes the search index below `outDir`, and removes index files an earlier write left that the
- * new index does not name (`docs serve` rewrites it in place after a save).
- */
-export function writeSearchIndex(outDir: string, files: Record<string, string>): void {
-  const dir = join(outDir, SEARCH_DIR);
-  mkdirSync(dir, { recursive: true });
-  const keep = new Set(Object.keys(files).map((file) => basename(file)));
-  for (const name of readdirSync(dir)) if (!keep.has(name)) rmSync(join(dir, name), { force: true });
-  // Every file but the entry point is named by its content's hash: one already there is this one.
-  for (const [file, text] of Object.entries(files)) {
-    const path = join(outDir, file);
-    if (file === SEARCH_ENTRY || !existsSync(path)) writeFileSync(path, text);
-  }
 }
 
 /**

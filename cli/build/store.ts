@@ -35,7 +35,6 @@ import { hash } from '../util/hash';
 import type { MarkdownOptions } from './markdown/index';
 import type { MarkdownEntry, PageResult } from './page-job';
 import { generatorVersion } from './version';
-import type { Diagnostic } from '../util/errors';
 
 /** How long closing the store waits for its pending writes. */
 const CLOSE_WAIT_MS = 2_000;

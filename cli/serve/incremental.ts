@@ -8,7 +8,8 @@
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { collectContent, withBodies, type ContentTree, type SourceFile } from '../build/content';
-import { checkResults, jobsOf, manifestText, nameGeneratedSources, searchInputOf, writeSearchIndex, type SiteState } from '../build/index';
+import { checkResults, jobsOf, manifestText, nameGeneratedSources, type SiteState } from '../build/index';
+import { searchInputOf, writeSearchIndex } from '../build/search/source';
 import { searchIndexFilesInSlices } from '../build/search/index';
 import { PageBuilder, type PageResult } from '../build/page-job';
 import { LinkChecker } from '../build/links';

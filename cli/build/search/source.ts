@@ -1,16 +1,42 @@
 /**
- * What the build's search index reads (search/index.ts `IndexSource`): each page's blocks from its
- * result (a build without the store) or from the build store by the page's markdown key, the counted
- * terms the store kept for that key, and the previous index's document chunks and posting tails the
- * output still holds.
- * A page whose terms were not kept is counted from its blocks, and its counts kept for the next build.
+ * A build's search index (search/index.ts) over the build's pages, and `docs serve`'s. The index reads
+ * each page's blocks from its result (a build without the store) or from the build store by the page's
+ * markdown key, the counted terms the store kept for that key, and the previous index's document chunks
+ * and posting tails the output still holds. A page whose terms were not kept is counted from its
+ * blocks, and its counts kept for the next build.
  */
-import type { SearchBlock, SearchMeta } from '../../../runtime/search/format';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { isActiveSection } from '../../../runtime/routing';
+import type { SearchBlock, SearchMeta, SearchPage } from '../../../runtime/search/format';
+import type { ResolvedConfig } from '../config';
+import type { ContentTree } from '../content';
 import type { PageResult } from '../page-job';
 import type { BuildStore, OutputRecord } from '../store';
-import { SEARCH_DIR, type IndexSource } from './index';
+import { SEARCH_DIR, SEARCH_ENTRY, searchIndexInSlices, type IndexSource, type SearchInput } from './index';
 import { fromStored, storedTerms } from './terms';
 import { generatorVersion } from '../version';
+
+/** How long the build's index holds the main thread between two turns of the event loop. */
+const SLICE_MS = 50;
+
+/**
+ * Makes the build's search index, handing `write` each file the output does not hold yet (its name is
+ * its content's hash: one the output holds is the same file), and returns its record. In slices, so
+ * the store commits the page counts the index hands it as it goes.
+ */
+export async function makeBuildIndex({ pages, results, store, previous, present, write }: { pages: SearchPage[]; results: PageResult[]; store?: BuildStore; previous?: OutputRecord; present?: ReadonlySet<string>; write: (file: string, text: string) => void }): Promise<OutputRecord['search']> {
+  const made: OutputRecord['search'] = { files: [], entry: '' };
+  const writer = {
+    file: (file: string, text: string) => {
+      if (file === SEARCH_ENTRY) made.entry = text;
+      else if ((made.files.push(file), !present?.has(file))) write(file, text);
+    },
+    kept: (file: string) => made.files.push(file),
+  };
+  const { chunkKeys, tailKeys } = (await searchIndexInSlices(pages, buildIndexSource({ results, store, previous, present }), writer, { sliceMs: SLICE_MS }))!;
+  return { ...made, chunkKeys, tailKeys };
+}
 
 /** The index's source over a build's page results (in page order). */
 export function buildIndexSource({ results, store, previous, present }: { results: PageResult[]; store?: BuildStore; previous?: OutputRecord; present?: ReadonlySet<string> }): IndexSource {
@@ -66,4 +92,35 @@ function previousChunks(previous: OutputRecord | undefined, present: ReadonlySet
     if (key && typeof file === 'string' && present.has(`${SEARCH_DIR}/${file}`)) files.set(key, file);
   });
   return (key) => files.get(key);
+}
+
+/** The pages of a content tree as the search index shows them (title, section, method), in the order of `content.docs`. */
+export function searchPagesOf(config: ResolvedConfig, content: ContentTree): SearchPage[] {
+  return content.docs.map((doc) => {
+    const navbar = config.site.navbar.find((item) => isActiveSection(item, config.site.navbar, doc.route));
+    const section = [navbar?.label, ...doc.breadcrumbs.map((crumb) => crumb.label)].filter(Boolean).join(' › ');
+    const method = /\bapi-method-(\w+)/.exec(doc.frontmatter.sidebar_class_name ?? '')?.[1];
+    return { route: doc.route, title: doc.title, section, ...(method ? { method } : {}) };
+  });
+}
+
+/** The search index's input from a content tree and its page results (in the order of `content.docs`). */
+export function searchInputOf(config: ResolvedConfig, content: ContentTree, results: PageResult[]): SearchInput[] {
+  return searchPagesOf(config, content).map((page, i) => ({ ...page, blocks: results[i]!.search ?? [] }));
+}
+
+/**
+ * Writes the search index below `outDir`, and removes index files an earlier write left that the
+ * new index does not name (`docs serve` rewrites it in place after a save).
+ */
+export function writeSearchIndex(outDir: string, files: Record<string, string>): void {
+  const dir = join(outDir, SEARCH_DIR);
+  mkdirSync(dir, { recursive: true });
+  const keep = new Set(Object.keys(files).map((file) => basename(file)));
+  for (const name of readdirSync(dir)) if (!keep.has(name)) rmSync(join(dir, name), { force: true });
+  // Every file but the entry point is named by its content's hash: one already there is this one.
+  for (const [file, text] of Object.entries(files)) {
+    const path = join(outDir, file);
+    if (file === SEARCH_ENTRY || !existsSync(path)) writeFileSync(path, text);
+  }
 }
