@@ -174,7 +174,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     editUrl: config.editUrl,
     sidebars: content.sidebars,
   };
-  const jobs = jobsOf({ content, config, lastUpdates, api });
+  const jobs = jobsOf({ content, config, lastUpdates, api, modified: files.modified });
   // What the output holds now: a page is kept only while every file it wrote is there.
   const present = previous ? presentFiles(outDir, previous, last) : undefined;
   const keys = previous ? outputKeys(context, jobs) : undefined;
@@ -341,7 +341,7 @@ async function saveState(store: BuildStore, { record, jobs, results, keys, rende
 }
 
 /** The page jobs of a content tree. */
-export function jobsOf({ content, config, lastUpdates, api }: { content: ContentTree; config: ResolvedConfig; lastUpdates: Map<string, LastUpdated>; api: ApiPages }): PageJob[] {
+export function jobsOf({ content, config, lastUpdates, api, modified }: { content: ContentTree; config: ResolvedConfig; lastUpdates: Map<string, LastUpdated>; api: ApiPages; modified?: Map<string, number> }): PageJob[] {
   return content.docs.map((doc) => ({
     rel: doc.rel,
     id: doc.id,
@@ -355,8 +355,8 @@ export function jobsOf({ content, config, lastUpdates, api }: { content: Content
     breadcrumbs: doc.breadcrumbs,
     prev: doc.prev,
     next: doc.next,
-    // Files git does not track fall back to their modification time (one stat, only for those).
-    lastUpdated: api.lastUpdated.get(doc.rel) ?? lastUpdates.get(doc.rel) ?? { timestamp: Math.round(statSync(join(config.contentDir, doc.rel)).mtimeMs) },
+    // Files git does not track fall back to their modification time (as the content walk found it, or one stat).
+    lastUpdated: api.lastUpdated.get(doc.rel) ?? lastUpdates.get(doc.rel) ?? { timestamp: Math.round(modified?.get(doc.rel) ?? statSync(join(config.contentDir, doc.rel)).mtimeMs) },
     editUrl: api.editUrl.get(doc.rel),
   }));
 }

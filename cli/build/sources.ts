@@ -16,6 +16,8 @@ import type { SourceFile } from './content';
 export interface ContentFiles {
   markdown: SourceFile[];
   categories: SourceFile[];
+  /** Each markdown file's mtime as the walk found it, by path (a page git does not track shows it as its last update). */
+  modified?: Map<string, number>;
 }
 
 /** The largest markdown file a build reads: far above any real page, far below what stalls a parser. */
@@ -53,7 +55,7 @@ function readFailure(error: unknown): string {
  * being read (its text `''`).
  */
 export function readContentFolder(dir: string, displayPrefix: string, onMarkdown?: (file: SourceFile) => void, known?: (file: SourceFile, stats: Stats) => boolean): ContentFiles {
-  const files: ContentFiles = { markdown: [], categories: [] };
+  const files: ContentFiles = { markdown: [], categories: [], modified: new Map() };
   const problems: Diagnostic[] = [];
   let rootReal: string;
   try {
@@ -127,6 +129,7 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
           problems.push({ file: display, message: `is ${(size / 1024 / 1024).toFixed(1)} MiB, more than a page may be (${MAX_FILE_BYTES / 1024 / 1024} MiB)`, fix: 'split it into several pages, or link large data as a file instead of pasting it' });
           continue;
         }
+        if (entry.name.endsWith('.md')) files.modified!.set(rel, stats.mtimeMs);
         if (known && !entry.isSymbolicLink() && entry.name.endsWith('.md')) {
           const file = { rel, text: '' };
           if (known(file, stats)) {
