@@ -197,8 +197,9 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   // neither the store's record of the output nor a fingerprint saying nothing changed.
   // (The fingerprint goes even from a build without the cache, `--no-cache`.)
   const recordDir = cacheDir ?? join(root, 'node_modules', '.cache', 'docs');
-  // The store's record goes as soon as the build knows the output will change (it rendered pages): its
-  // commit (an fsync) then happens while the search index is made, not while the output waits for it.
+  // The store's record goes as soon as the build knows the output will change (it rendered pages that
+  // passed their checks): its commit (an fsync) then happens while the search index is made, not while
+  // the output waits for it.
   let forgetting: Promise<void> | undefined;
   const forgetRecord = (): Promise<void> =>
     (forgetting ??= (async () => {
@@ -220,11 +221,12 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     // The render workers are done: they go now, not after the index (their heaps were 700 MB of a
     // 100,000-page build's peak while the main thread made the search index).
     await pool?.close();
-    if (rendered.length > 0) void forgetRecord();
 
     options.onProgress?.({ stage: 'links' });
     nameGeneratedSources(results, api.source, displayPrefix);
     const warnings = checkResults(results);
+    // The pages passed their checks: a build that rendered some will change the output.
+    if (rendered.length > 0) void forgetRecord();
 
     options.onProgress?.({ stage: 'write' });
     const written: Record<string, string | Buffer> = { [OUTPUT_MARKER]: OUTPUT_MARKER_TEXT, 'favicon.svg': favicon, '404.html': notFoundHtml(context), 'manifest.json': manifestText(config, content, results) };

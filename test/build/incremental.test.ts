@@ -86,6 +86,25 @@ describe('rebuilds', () => {
     }
   });
 
+  it('after a build that failed its link checks, still updates the output in place', () => {
+    const site = copyFixture('basic');
+    const dist = join(site, 'dist');
+    expect(runDocs(['build', '--root', site]).code).toBe(0);
+    const folder = statSync(dist).ino;
+    const faq = join(site, 'content/guide/faq.md');
+    const text = readFileSync(faq, 'utf8');
+    writeFileSync(faq, `${text}\nSee [the old page](/guide/nowhere).\n`);
+    const failed = runDocs(['build', '--root', site]);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('broken link → /guide/nowhere');
+    writeFileSync(faq, `${text}\nSee [the install guide](./install.md).\n`);
+    const run = runDocs(['build', '--root', site]);
+    expect(run.stdout).toMatch(/Built 6 pages in [\d.]+ s \(5 from cache\)/);
+    // The same folder: the store still knew what the output held, and only the edited page moved in.
+    expect(statSync(dist).ino).toBe(folder);
+    expect(readRoute(dist, '/guide/faq')).toContain('the install guide');
+  });
+
   it('re-renders a changed page and keeps the others', () => {
     const site = copyFixture('basic');
     expect(runDocs(['build', '--root', site]).code).toBe(0);
