@@ -5,9 +5,10 @@
  * an index that did not change.
  */
 import { hash } from '../../util/hash';
-import { LEAD, TIER, type SearchBlock, type SearchChunk, type SearchMeta, type SearchPage } from '../../../runtime/search/format';
+import { TIER, type SearchBlock, type SearchChunk, type SearchMeta, type SearchPage } from '../../../runtime/search/format';
 import { shardOf, terms } from '../../../runtime/search/text';
 import { indexedBlocks, pageTerms, WEIGHT, type PageTerms } from './terms';
+import { deltas, Grow, heaviest } from './postings';
 
 /** A page as the index takes it. */
 export interface SearchInput extends SearchPage {
@@ -372,63 +373,3 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
 }
 
 const NONE: ReadonlySet<string> = new Set();
-
-/** Adds to `into` the documents of the `LEAD` heaviest postings from `from` to `to` (ties to the earlier). */
-function heaviest(doc: Int32Array, weight: Uint8Array, from: number, to: number, into: Set<number>): void {
-  if (to - from <= LEAD) {
-    for (let at = from; at < to; at++) into.add(doc[at]!);
-    return;
-  }
-  // Positions by weight, heaviest first: a posting no heavier than the last of a full list is passed.
-  const best: number[] = [];
-  for (let at = from; at < to; at++) {
-    const heavy = weight[at]!;
-    if (best.length === LEAD && heavy <= weight[best[LEAD - 1]!]!) continue;
-    if (best.length === LEAD) best.pop();
-    let i = best.length;
-    while (i > 0 && weight[best[i - 1]!]! < heavy) i--;
-    best.splice(i, 0, at);
-  }
-  for (const at of best) into.add(doc[at]!);
-}
-
-/**
- * Postings as the format's flat delta-encoded JSON array `[docDelta, weight, …]`: those from `from` to
- * `to`, or those at the given positions (ascending).
- */
-function deltas(doc: Int32Array, weight: Uint8Array, from: number | number[], to = 0): string {
-  const count = typeof from === 'number' ? to - from : from.length;
-  let json = '[';
-  let last = 0;
-  for (let i = 0; i < count; i++) {
-    const at = typeof from === 'number' ? from + i : from[i]!;
-    json += `${i === 0 ? '' : ','}${doc[at]! - last},${weight[at]!}`;
-    last = doc[at]!;
-  }
-  return `${json}]`;
-}
-
-/** A typed array that grows as it is pushed to. */
-class Grow<T extends Int32Array | Float32Array> {
-  private array: T;
-  length = 0;
-  constructor(private readonly Kind: { new (length: number): T }) {
-    this.array = new Kind(1 << 16);
-  }
-  push(value: number): void {
-    if (this.length === this.array.length) {
-      const grown = new this.Kind(Math.ceil(this.array.length * 1.5));
-      grown.set(this.array);
-      this.array = grown;
-    }
-    this.array[this.length++] = value;
-  }
-  at(index: number): number {
-    return this.array[index]!;
-  }
-  /** Lets the memory go; the array holds nothing after. */
-  free(): void {
-    this.array = new this.Kind(0);
-    this.length = 0;
-  }
-}

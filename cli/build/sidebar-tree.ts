@@ -1,0 +1,105 @@
+/**
+ * A sidebar's tree from its docs: folders become categories (label and position from `_category_.json`,
+ * else from the folder's `index.md`, else from the folder's name), pages and categories sorted by
+ * position then name, a folder's `index.md` first; and each doc's breadcrumbs and neighbours in the
+ * sidebar's reading order. Part of stage 2, content (content.ts).
+ */
+import type { PageLink, SidebarItem } from '../../runtime/manifest';
+import type { Doc } from './content';
+
+/** What a folder's `_category_.json` says of it. */
+export interface CategoryMeta {
+  label?: string;
+  position?: number;
+}
+
+/** A file or folder name as a label: `cp-authentication` → `Cp authentication`. */
+export function humanise(name: string): string {
+  const words = name.replace(/[-_]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Names in code-unit order (the order of files in a folder, the same on every machine). */
+export function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+interface Node {
+  name: string;
+  position?: number;
+  item: SidebarItem;
+}
+
+/** The sidebar tree of a sidebar's docs below `baseDir`; sets each doc's breadcrumbs. */
+export function buildTree(docs: Doc[], baseDir: string, categoryMeta: Map<string, CategoryMeta>): SidebarItem[] {
+  interface Folder {
+    path: string;
+    index?: Doc;
+    docs: Doc[];
+    folders: Map<string, Folder>;
+  }
+  const root: Folder = { path: baseDir, docs: [], folders: new Map() };
+  for (const doc of docs) {
+    const rel = baseDir ? doc.rel.slice(baseDir.length + 1) : doc.rel;
+    const parts = rel.split('/');
+    const fileName = parts.pop()!;
+    let folder = root;
+    for (const part of parts) {
+      let next = folder.folders.get(part);
+      if (!next) {
+        next = { path: folder.path ? `${folder.path}/${part}` : part, docs: [], folders: new Map() };
+        folder.folders.set(part, next);
+      }
+      folder = next;
+    }
+    if (fileName === 'index.md' && folder !== root) folder.index = doc;
+    else folder.docs.push(doc);
+  }
+  const toItems = (folder: Folder, trail: PageLink[]): SidebarItem[] => {
+    const nodes: Node[] = folder.docs.map((doc) => {
+      doc.breadcrumbs = trail;
+      return { name: doc.rel.split('/').pop()!.replace(/\.md$/, ''), position: doc.position, item: { type: 'doc', label: doc.label, route: doc.route, ...(doc.frontmatter.sidebar_class_name ? { className: doc.frontmatter.sidebar_class_name } : {}) } };
+    });
+    for (const [name, child] of folder.folders) {
+      const meta = categoryMeta.get(child.path) ?? {};
+      const label = meta.label ?? child.index?.label ?? humanise(name);
+      const crumb: PageLink = { label, route: child.index?.route ?? '' };
+      if (child.index) child.index.breadcrumbs = trail;
+      const items = toItems(child, [...trail, crumb]);
+      nodes.push({
+        name,
+        position: meta.position ?? child.index?.position,
+        item: { type: 'category', label, ...(child.index ? { route: child.index.route } : {}), items },
+      });
+    }
+    nodes.sort((a, b) => {
+      // A folder's own `index.md` leads it, whatever its position.
+      if (a.name === 'index' || b.name === 'index') return a.name === 'index' ? -1 : 1;
+      if (a.position !== undefined && b.position !== undefined && a.position !== b.position) return a.position - b.position;
+      if (a.position !== undefined && b.position === undefined) return -1;
+      if (a.position === undefined && b.position !== undefined) return 1;
+      return compareNames(a.name, b.name);
+    });
+    return nodes.map((node) => node.item);
+  };
+  return toItems(root, []);
+}
+
+/** Sets prev/next on every doc from the sidebar's reading order. */
+export function linkNeighbours(items: SidebarItem[], docs: Doc[]): void {
+  const order: PageLink[] = [];
+  const walk = (list: SidebarItem[]): void => {
+    for (const item of list) {
+      if (item.route) order.push({ route: item.route, label: item.label });
+      if (item.type === 'category') walk(item.items);
+    }
+  };
+  walk(items);
+  const byRoute = new Map(docs.map((doc) => [doc.route, doc]));
+  order.forEach((link, i) => {
+    const doc = byRoute.get(link.route);
+    if (!doc) return;
+    if (i > 0) doc.prev = order[i - 1];
+    if (i < order.length - 1) doc.next = order[i + 1];
+  });
+}
