@@ -222,7 +222,7 @@ const reads = new WeakMap<SourceFile, FileRead>();
 function readFile(file: SourceFile, options: FileRead['options']): FileRead {
   const known = reads.get(file);
   if (known && known.options.sidebars === options.sidebars && known.options.homepageDoc === options.homepageDoc && known.options.displayPrefix === options.displayPrefix) return known;
-  const read: FileRead = { options: { sidebars: options.sidebars, homepageDoc: options.homepageDoc, displayPrefix: options.displayPrefix }, problems: [] };
+  const read: FileRead = { options: readOptions(options), problems: [] };
   reads.set(file, read);
   const display = options.displayPrefix + file.rel;
   const split = parseFrontmatter(file.text, display);
@@ -281,7 +281,12 @@ export type KeptDoc = NonNullable<FileRead['doc']>;
  * mtime and ctime unchanged): `collectContent` finds it there and the file is not read.
  */
 export function adoptRead(file: SourceFile, options: FileRead['options'], doc: KeptDoc): void {
-  reads.set(file, { options: { sidebars: options.sidebars, homepageDoc: options.homepageDoc, displayPrefix: options.displayPrefix }, problems: [], doc });
+  reads.set(file, { options: readOptions(options), problems: [], doc });
+}
+
+/** The options a read depends on, and only those (a read is reused while they are the same objects). */
+function readOptions(options: FileRead['options']): FileRead['options'] {
+  return { sidebars: options.sidebars, homepageDoc: options.homepageDoc, displayPrefix: options.displayPrefix };
 }
 
 function readCategories(files: SourceFile[], displayPrefix: string, problems: Diagnostic[]): Map<string, CategoryMeta> {

@@ -55,7 +55,8 @@ function readFailure(error: unknown): string {
  * being read (its text `''`).
  */
 export function readContentFolder(dir: string, displayPrefix: string, onMarkdown?: (file: SourceFile) => void, known?: (file: SourceFile, stats: Stats) => boolean): ContentFiles {
-  const files: ContentFiles = { markdown: [], categories: [], modified: new Map() };
+  const modified = new Map<string, number>();
+  const files: ContentFiles = { markdown: [], categories: [], modified };
   const problems: Diagnostic[] = [];
   let rootReal: string;
   try {
@@ -129,10 +130,10 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
           problems.push({ file: display, message: `is ${(size / 1024 / 1024).toFixed(1)} MiB, more than a page may be (${MAX_FILE_BYTES / 1024 / 1024} MiB)`, fix: 'split it into several pages, or link large data as a file instead of pasting it' });
           continue;
         }
-        if (entry.name.endsWith('.md')) files.modified!.set(rel, stats.mtimeMs);
-        if (known && !entry.isSymbolicLink() && entry.name.endsWith('.md')) {
+        if (entry.name.endsWith('.md')) {
+          modified.set(rel, stats.mtimeMs);
           const file = { rel, text: '' };
-          if (known(file, stats)) {
+          if (known && !entry.isSymbolicLink() && known(file, stats)) {
             files.markdown.push(file);
             continue;
           }

@@ -53,21 +53,13 @@ export function buildIndexSource({ results, store, previous, present }: { result
       if (key !== undefined) store!.terms.put(key, storedTerms(terms)).catch(() => undefined);
     },
     blocksKey: keyOf,
-    previousChunk: previousChunks(previous, present),
-    previousTail: store ? previousTails(previous, present) : undefined,
+    previousChunk: keptFiles(previousChunks(previous), present),
+    // Tails are keyed only when asked for: a build with the store, whose record keeps their keys.
+    previousTail: store ? (keptFiles(previous?.search.tailKeys, present) ?? (() => undefined)) : undefined,
     salt: generatorVersion(),
   };
 }
 
-/** The previous index's posting tails by key, those the output still holds. */
-function previousTails(previous: OutputRecord | undefined, present: ReadonlySet<string> | undefined): (key: string) => string | undefined {
-  const files = new Map<string, string>();
-  const keys = previous?.search.tailKeys;
-  if (present && Array.isArray(keys)) {
-    for (const entry of keys) if (Array.isArray(entry) && typeof entry[1] === 'string' && present.has(`${SEARCH_DIR}/${entry[1]}`)) files.set(String(entry[0]), entry[1]);
-  }
-  return (key) => files.get(key);
-}
 
 /** A page's search blocks: those its result carries, or those the store keeps by its markdown key. */
 export function blocksOf(results: PageResult[], store: BuildStore | undefined, page: number): SearchBlock[] {
@@ -75,22 +67,26 @@ export function blocksOf(results: PageResult[], store: BuildStore | undefined, p
   return result.search ?? (store && result.markdownKey ? store.search.get(result.markdownKey) : undefined) ?? [];
 }
 
-/** The previous index's chunk files by key, those the output still holds. */
-function previousChunks(previous: OutputRecord | undefined, present: ReadonlySet<string> | undefined): ((key: string) => string | undefined) | undefined {
+/** The previous index's document chunks, as [key, file] pairs in the order of its entry point's `chunks`. */
+function previousChunks(previous: OutputRecord | undefined): [key: string, file: string][] | undefined {
   const keys = previous?.search.chunkKeys;
-  if (!previous || !present || !Array.isArray(keys)) return undefined;
+  if (!previous || !Array.isArray(keys)) return undefined;
   let meta: Partial<SearchMeta>;
   try {
     meta = JSON.parse(previous.search.entry) as Partial<SearchMeta>;
   } catch {
     return undefined;
   }
-  if (!Array.isArray(meta.chunks) || meta.chunks.length !== keys.length) return undefined;
+  return Array.isArray(meta.chunks) && meta.chunks.length === keys.length ? keys.map((key, i) => [key, meta.chunks![i]!]) : undefined;
+}
+
+/** Looks up the previous index's files by key, those of `pairs` the output still holds. */
+function keptFiles(pairs: [key: string, file: string][] | undefined, present: ReadonlySet<string> | undefined): ((key: string) => string | undefined) | undefined {
+  if (!pairs || !present) return undefined;
   const files = new Map<string, string>();
-  keys.forEach((key, i) => {
-    const file = meta.chunks![i]!;
-    if (key && typeof file === 'string' && present.has(`${SEARCH_DIR}/${file}`)) files.set(key, file);
-  });
+  for (const pair of pairs) {
+    if (Array.isArray(pair) && pair[0] && typeof pair[1] === 'string' && present.has(`${SEARCH_DIR}/${pair[1]}`)) files.set(String(pair[0]), pair[1]);
+  }
   return (key) => files.get(key);
 }
 
