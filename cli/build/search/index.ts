@@ -8,7 +8,7 @@ import { hash } from '../../util/hash';
 import { TIER, type SearchBlock, type SearchChunk, type SearchMeta, type SearchPage } from '../../../runtime/search/format';
 import { shardOf, terms } from '../../../runtime/search/text';
 import { indexedBlocks, pageTerms, WEIGHT, type PageTerms } from './terms';
-import { deltas, Grow, heaviest } from './postings';
+import { deltas, Grow, grown, heaviest } from './postings';
 
 /** A page as the index takes it. */
 export interface SearchInput extends SearchPage {
@@ -42,7 +42,27 @@ export interface IndexSource {
   previousTail?: (key: string) => string | undefined;
   /** What every key is salted with: the generator's version, so that no other version's file is kept. */
   salt?: string;
+  /**
+   * Resolves once the counts handed to `counted` can be read back through `terms` (the store committed
+   * them). Awaited by `searchIndexInSlices` before a second reading of the pages (see `IndexLimits`).
+   */
+  settle?: () => Promise<void>;
 }
+
+/** How much the index holds in memory. */
+export interface IndexLimits {
+  /**
+   * The most postings (a term in a document) the index holds by document while it reads the pages. A
+   * site with more (some 7 million at 10,000 pages, 70 million at 100,000) is read twice instead:
+   * once to count each term's documents, once to place each posting where it goes, so the index never
+   * holds the postings twice (by document, then by term: 0.8 GB of a 100,000-page build's peak). The
+   * second reading takes each page's counts from `IndexSource.terms`, or counts its blocks again.
+   */
+  heldPostings?: number;
+}
+
+/** `IndexLimits.heldPostings` unless told otherwise: 16 million, some 130 MB by document. */
+const HELD_POSTINGS = 16_000_000;
 
 /** What `searchIndex` returns besides the files. */
 export interface SearchIndexMade {
@@ -77,8 +97,9 @@ const SPLIT_BYTES = 48 * 1024;
  * soon as it is complete: the document chunks while the pages are read, so the index never holds the
  * site's text, then the term shards, then the entry point.
  */
-export function searchIndex(pages: SearchPage[], source: IndexSource, writer: SearchIndexWriter): SearchIndexMade {
-  const steps = indexSteps(pages, source, writer);
+export function searchIndex(pages: SearchPage[], source: IndexSource, writer: SearchIndexWriter, limits: IndexLimits = {}): SearchIndexMade {
+  // A source read twice without waiting for `settle` counts the pages its store has not committed again.
+  const steps = indexSteps(pages, source, writer, limits);
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
@@ -102,13 +123,14 @@ export async function searchIndexFilesInSlices(pages: SearchInput[], superseded:
  * holding them all until the index is done (at 100,000 pages, hundreds of megabytes). Resolves to
  * undefined as soon as `superseded()` says the index is not wanted any more.
  */
-export async function searchIndexInSlices(pages: SearchPage[], source: IndexSource, writer: SearchIndexWriter, { superseded = () => false, sliceMs = SLICE_MS }: { superseded?: () => boolean; sliceMs?: number } = {}): Promise<SearchIndexMade | undefined> {
-  const steps = indexSteps(pages, source, writer);
+export async function searchIndexInSlices(pages: SearchPage[], source: IndexSource, writer: SearchIndexWriter, { superseded = () => false, sliceMs = SLICE_MS, ...limits }: { superseded?: () => boolean; sliceMs?: number } & IndexLimits = {}): Promise<SearchIndexMade | undefined> {
+  const steps = indexSteps(pages, source, writer, limits);
   let slice = performance.now();
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
-    if (performance.now() - slice < sliceMs) continue;
+    if (step.value === SETTLE) await source.settle?.().catch(() => undefined);
+    else if (performance.now() - slice < sliceMs) continue;
     await new Promise((resolve) => setImmediate(resolve));
     if (superseded()) return undefined;
     slice = performance.now();
@@ -121,14 +143,19 @@ const SLICE_MS = 4;
 const PAGES_PER_STEP = 4;
 const TERMS_PER_STEP = 256;
 
+/** What `indexSteps` yields before it reads the pages a second time: the source's counts should settle first. */
+const SETTLE = 'settle';
+
 /** The index's work in steps (it yields every few pages, documents and terms); the files go to `writer` as in `searchIndex`. */
-function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchIndexWriter): Generator<void, SearchIndexMade> {
+function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchIndexWriter, { heldPostings = HELD_POSTINGS }: IndexLimits): Generator<typeof SETTLE | undefined, SearchIndexMade> {
   // Terms are interned as numbers and every count lives in a typed array: at 10,000 pages the index
   // holds some 140,000 documents and millions of postings, and a Map or an array per document or
   // posting costs more in garbage collection than the counting itself.
   const ids = new Map<string, number>();
   const names: string[] = [];
   let scratch = new Float64Array(1024);
+  // Documents by term, counted as the pages are read.
+  let df = new Int32Array(1024);
   const touched: number[] = [];
   const intern = (term: string): number => {
     let id = ids.get(term);
@@ -136,9 +163,8 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
       ids.set(term, (id = names.length));
       names.push(term);
       if (id >= scratch.length) {
-        const grown = new Float64Array(scratch.length * 2);
-        grown.set(scratch);
-        scratch = grown;
+        scratch = grown(scratch, scratch.length * 2);
+        df = grown(df, df.length * 2);
       }
     }
     return id;
@@ -147,7 +173,33 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
     if (scratch[id] === 0) touched.push(id);
     scratch[id] = scratch[id]! + weight;
   };
+  /**
+   * Hands `each` the documents of a page in order, with their terms (`touched`) and weighted counts
+   * (`scratch`, by term) and their length; the title's terms count in the first.
+   */
+  const eachDocument = (pageNumber: number, counted: PageTerms, each: (index: number, length: number) => void): void => {
+    const local = counted.terms.map(intern);
+    const { counts } = counted;
+    let at = 0;
+    for (let index = 0; index < counted.anchors.length; index++) {
+      let length = counts[at++]!;
+      const distinct = counts[at++]!;
+      if (index === 0) {
+        for (const term of terms(pages[pageNumber]!.title)) {
+          add(intern(term), WEIGHT.title);
+          length++;
+        }
+      }
+      for (let pair = 0; pair < distinct; pair++, at += 2) add(local[counts[at]!]!, counts[at + 1]!);
+      each(index, length);
+      for (const id of touched) scratch[id] = 0;
+      touched.length = 0;
+    }
+  };
   let documents = 0;
+  let postings = 0;
+  // The postings by document while they fit `heldPostings` (see `IndexLimits`).
+  let byDocument = true;
   const docTerms = new Grow(Int32Array);
   // A term's weighted count in a document is a sum of the small whole weights of WEIGHT: exact in 32 bits.
   const docTfs = new Grow(Float32Array);
@@ -219,26 +271,16 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
       counted = pageTerms(blocksOf(pageNumber));
       source.counted?.(pageNumber, counted);
     }
-    const local = counted.terms.map(intern);
-    const { counts } = counted;
-    let at = 0;
-    for (let index = 0; index < counted.anchors.length; index++) {
-      let length = counts[at++]!;
-      const distinct = counts[at++]!;
-      if (index === 0) {
-        for (const term of terms(page.title)) {
-          add(intern(term), WEIGHT.title);
-          length++;
+    eachDocument(pageNumber, counted, (index, length) => {
+      for (const id of touched) {
+        df[id]!++;
+        if (byDocument) {
+          docTerms.push(id);
+          docTfs.push(scratch[id]!);
         }
       }
-      for (let pair = 0; pair < distinct; pair++, at += 2) add(local[counts[at]!]!, counts[at + 1]!);
-      for (const id of touched) {
-        docTerms.push(id);
-        docTfs.push(scratch[id]!);
-        scratch[id] = 0;
-      }
-      touched.length = 0;
-      docStart.push(docTerms.length);
+      postings += touched.length;
+      if (byDocument) docStart.push(docTerms.length);
       documents++;
       docPage.push(pageNumber);
       docAnchor.push(counted.anchors[index]!);
@@ -249,6 +291,12 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
       if (part?.page === pageNumber) part.to = index + 1;
       else parts.push({ page: pageNumber, from: index, to: index + 1 });
       if (++filled === CHUNK_SIZE) flush();
+    });
+    if (byDocument && docTerms.length > heldPostings) {
+      byDocument = false;
+      docTerms.free();
+      docTfs.free();
+      docStart.length = 0;
     }
   }
   if (filled > 0) flush();
@@ -257,29 +305,43 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
 
   // Postings by term, in document order: (document, weight 1–99) from each document's BM25 share.
   const average = Math.max(1, total / Math.max(1, lengths.length));
-  const df = new Int32Array(names.length);
-  for (let i = 0; i < docTerms.length; i++) df[docTerms.at(i)]!++;
-  yield;
-  const offset = new Int32Array(names.length + 1);
-  for (let id = 0; id < names.length; id++) offset[id + 1] = offset[id]! + df[id]!;
-  const fill = offset.slice(0, names.length);
-  const postingDoc = new Int32Array(docTerms.length);
-  const postingWeight = new Uint8Array(docTerms.length);
-  for (let doc = 0; doc < documents; doc++) {
-    if (doc % 1024 === 0) yield;
-    const norm = K1 * (1 - B + (B * lengths[doc]!) / average);
-    for (let i = docStart[doc]!; i < docStart[doc + 1]!; i++) {
-      const id = docTerms.at(i);
-      const tf = docTfs.at(i);
-      const at = fill[id]!++;
-      postingDoc[at] = doc;
-      postingWeight[at] = Math.max(1, Math.min(99, Math.round(((tf * (K1 + 1)) / (tf + norm)) * 40)));
+  const termCount = names.length;
+  const offset = new Int32Array(termCount + 1);
+  for (let id = 0; id < termCount; id++) offset[id + 1] = offset[id]! + df[id]!;
+  const fill = offset.slice(0, termCount);
+  const postingDoc = new Int32Array(postings);
+  const postingWeight = new Uint8Array(postings);
+  const normOf = (doc: number): number => K1 * (1 - B + (B * lengths[doc]!) / average);
+  const place = (doc: number, norm: number, id: number, tf: number): void => {
+    const at = fill[id]!++;
+    postingDoc[at] = doc;
+    postingWeight[at] = Math.max(1, Math.min(99, Math.round(((tf * (K1 + 1)) / (tf + norm)) * 40)));
+  };
+  if (byDocument) {
+    for (let doc = 0; doc < documents; doc++) {
+      if (doc % 1024 === 0) yield;
+      const norm = normOf(doc);
+      for (let i = docStart[doc]!; i < docStart[doc + 1]!; i++) place(doc, norm, docTerms.at(i), docTfs.at(i));
     }
+    // The counts by document are spent: their memory goes before the shards are made.
+    docTerms.free();
+    docTfs.free();
+  } else {
+    // The pages read a second time, each posting placed as its document is met (see `IndexLimits`).
+    yield SETTLE;
+    let doc = 0;
+    for (let pageNumber = 0; pageNumber < pages.length; pageNumber++) {
+      if (pageNumber % PAGES_PER_STEP === PAGES_PER_STEP - 1) yield;
+      const counted = source.terms?.(pageNumber) ?? pageTerms(indexedBlocks(source.blocks(pageNumber)));
+      eachDocument(pageNumber, counted, () => {
+        const norm = normOf(doc);
+        for (const id of touched) place(doc, norm, id, Math.fround(scratch[id]!));
+        doc++;
+      });
+    }
+    // Both readings must have met the same pages: a posting out of place would be a wrong index.
+    if (doc !== documents || names.length !== termCount || fill.some((at, id) => at !== offset[id + 1])) throw new Error('The search index read different pages the second time: build again.');
   }
-  // The counts by document are spent: their memory goes before the shards are made (at 100,000 pages,
-  // some 70 million postings: half a gigabyte).
-  docTerms.free();
-  docTfs.free();
 
   // Shards by first letter, split by the second where one would be large.
   yield;

@@ -39,6 +39,13 @@ export function deltas(doc: Int32Array, weight: Uint8Array, from: number | numbe
   return `${json}]`;
 }
 
+/** A copy of `array` of `length` elements (zeros past the old end). */
+export function grown<T extends Int32Array | Float64Array>(array: T, length: number): T {
+  const copy = new (array.constructor as { new (length: number): T })(length);
+  copy.set(array);
+  return copy;
+}
+
 /** A typed array that grows as it is pushed to. */
 export class Grow<T extends Int32Array | Float32Array> {
   private array: T;

@@ -13,7 +13,7 @@ import type { ResolvedConfig } from '../config';
 import type { ContentTree } from '../content';
 import type { PageResult } from '../page-job';
 import type { BuildStore, OutputRecord } from '../store';
-import { SEARCH_DIR, SEARCH_ENTRY, searchIndexInSlices, type IndexSource, type SearchInput } from './index';
+import { SEARCH_DIR, SEARCH_ENTRY, searchIndexInSlices, type IndexLimits, type IndexSource, type SearchInput } from './index';
 import { fromStored, storedTerms } from './terms';
 import { generatorVersion } from '../version';
 
@@ -25,7 +25,7 @@ const SLICE_MS = 50;
  * its content's hash: one the output holds is the same file), and returns its record. In slices, so
  * the store commits the page counts the index hands it as it goes.
  */
-export async function makeBuildIndex({ pages, results, store, previous, present, write }: { pages: SearchPage[]; results: PageResult[]; store?: BuildStore; previous?: OutputRecord; present?: ReadonlySet<string>; write: (file: string, text: string) => void }): Promise<OutputRecord['search']> {
+export async function makeBuildIndex({ pages, results, store, previous, present, write, limits }: { pages: SearchPage[]; results: PageResult[]; store?: BuildStore; previous?: OutputRecord; present?: ReadonlySet<string>; write: (file: string, text: string) => void; limits?: IndexLimits }): Promise<OutputRecord['search']> {
   const made: OutputRecord['search'] = { files: [], entry: '' };
   const writer = {
     file: (file: string, text: string) => {
@@ -34,7 +34,7 @@ export async function makeBuildIndex({ pages, results, store, previous, present,
     },
     kept: (file: string) => made.files.push(file),
   };
-  const { chunkKeys, tailKeys } = (await searchIndexInSlices(pages, buildIndexSource({ results, store, previous, present }), writer, { sliceMs: SLICE_MS }))!;
+  const { chunkKeys, tailKeys } = (await searchIndexInSlices(pages, buildIndexSource({ results, store, previous, present }), writer, { sliceMs: SLICE_MS, ...limits }))!;
   return { ...made, chunkKeys, tailKeys };
 }
 
@@ -57,6 +57,7 @@ export function buildIndexSource({ results, store, previous, present }: { result
     // Tails are keyed only when asked for: a build with the store, whose record keeps their keys.
     previousTail: store ? (keptFiles(previous?.search.tailKeys, present) ?? (() => undefined)) : undefined,
     salt: generatorVersion(),
+    settle: async () => void (await store?.flush()),
   };
 }
 

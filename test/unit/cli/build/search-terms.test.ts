@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SearchBlock } from '../../../../runtime/search/format';
-import { searchIndex, searchIndexFiles, type IndexSource, type SearchInput } from '../../../../cli/build/search/index';
+import { searchIndex, searchIndexFiles, searchIndexInSlices, type IndexLimits, type IndexSource, type SearchInput } from '../../../../cli/build/search/index';
 import { fromStored, pageTerms, storedTerms, type PageTerms, type StoredTerms } from '../../../../cli/build/search/terms';
 
 /** 300 pages of one to five blocks: API lines, headings, continued blocks, accents, pages without text. */
@@ -27,7 +27,7 @@ function site(edited = -1): SearchInput[] {
 }
 
 /** The index of `pages` from `source`, its files by path, and which pages' text it asked for. */
-function indexOf(pages: SearchInput[], source: Partial<IndexSource>) {
+function indexOf(pages: SearchInput[], source: Partial<IndexSource>, limits?: IndexLimits) {
   const files: Record<string, string> = {};
   const kept: string[] = [];
   const read: number[] = [];
@@ -41,6 +41,7 @@ function indexOf(pages: SearchInput[], source: Partial<IndexSource>) {
       ...source,
     },
     { file: (path, text) => (files[path] = text), kept: (path) => kept.push(path) },
+    limits,
   );
   return { files, kept, read, chunkKeys: made.chunkKeys, tailKeys: made.tailKeys };
 }
@@ -147,15 +148,84 @@ describe('an index that keeps the previous posting tails', () => {
   });
 });
 
+describe('an index of more postings than it holds by document', () => {
+  // The 300 pages hold some 9,000 postings: 0 reads every page twice, 4,000 switches half-way.
+  const limits = [0, 4_000];
+
+  it('is the same index, reading the kept counts a second time and the text once', () => {
+    const pages = site();
+    const fresh = searchIndexFiles(pages);
+    const counts = storedCounts(pages);
+    for (const heldPostings of limits) {
+      const asked: number[] = [];
+      const { files, read } = indexOf(pages, { terms: (page) => (asked.push(page), counts[page]) }, { heldPostings });
+      expect(files).toEqual(fresh);
+      expect(asked).toEqual([...pages.keys(), ...pages.keys()]);
+      expect(read).toEqual([...pages.keys()]);
+    }
+  });
+
+  it('counts the text again when no counts were kept', () => {
+    const pages = site(150);
+    for (const heldPostings of limits) {
+      const { files, read } = indexOf(pages, {}, { heldPostings });
+      expect(files).toEqual(searchIndexFiles(pages));
+      expect(read).toEqual([...pages.keys(), ...pages.keys()]);
+    }
+  });
+
+  it('in slices, reads back the counts it handed out once the source says they settled', async () => {
+    // As the build's store: counts handed out are readable only after a commit.
+    const pages = site();
+    const pending = new Map<number, PageTerms>();
+    const committed = new Map<number, PageTerms>();
+    let settled = 0;
+    const read: number[] = [];
+    const files: Record<string, string> = {};
+    const source: IndexSource = {
+      blocks: (page) => (read.push(page), pages[page]!.blocks),
+      terms: (page) => committed.get(page),
+      counted: (page, terms) => pending.set(page, fromStored(structuredClone(storedTerms(terms)))!),
+      settle: async () => {
+        settled++;
+        for (const [page, terms] of pending) committed.set(page, terms);
+      },
+    };
+    await searchIndexInSlices(pages, source, { file: (path, text) => (files[path] = text) }, { heldPostings: 0, sliceMs: 1_000 });
+    expect(files).toEqual(searchIndexFiles(pages));
+    expect(settled).toBe(1);
+    // Counted once from the text, then read back from the counts: no page's text is read twice.
+    expect(read).toEqual([...pages.keys()]);
+  });
+
+  it('refuses to make an index from pages that changed between the two readings', () => {
+    const pages = site();
+    const counts = storedCounts(pages);
+    const changed = storedCounts(site(150));
+    let reading = 0;
+    const terms = (page: number) => {
+      if (page === 0) reading++;
+      return (reading === 2 ? changed : counts)[page];
+    };
+    expect(() => indexOf(pages, { terms }, { heldPostings: 0 })).toThrow(/read different pages the second time/);
+  });
+});
+
 describe('kept counts read back from the store', () => {
   const good = storedTerms(pageTerms([{ text: 'lap counter' }, { anchor: 'a', heading: 'Beacons', text: 'beacon station' }]));
 
   it('come back as they were counted', () => {
     expect(fromStored(structuredClone(good))).toEqual(pageTerms([{ text: 'lap counter' }, { anchor: 'a', heading: 'Beacons', text: 'beacon station' }]));
+    // Large counts (a page repeating one word) and many terms take more than one byte each.
+    const many = pageTerms([{ text: `${'ronde '.repeat(70_000)}${Array.from({ length: 300 }, (_, i) => `term${i}`).join(' ')}` }]);
+    expect(many.counts).toContain(70_000);
+    const stored = storedTerms(many);
+    expect(stored.counts.length).toBeLessThan(many.counts.length * 2);
+    expect(fromStored(structuredClone(stored))).toEqual(many);
   });
 
   it('are refused when they are not laid out as counts (another layout, a damaged entry): the page is counted again', () => {
-    const ints = (values: number[]) => new Uint8Array(Int32Array.from(values).buffer);
+    const ints = (values: number[]) => storedTerms({ terms: [], anchors: [''], headings: [''], counts: Int32Array.from(values) }).counts;
     const bad: unknown[] = [
       undefined,
       { ...good, counts: 'x' },
@@ -166,6 +236,9 @@ describe('kept counts read back from the store', () => {
       { ...good, counts: ints([2, 1, 9, 1, 2, 2, 0, 1, 1, 1]) },
       { ...good, counts: ints([2, 1, 0, 0, 2, 2, 0, 1, 1, 1]) },
       { ...good, counts: ints([2, 2, 0, 1, 1, 1, 2, 2, 0, 1, 1, 1, 7]) },
+      // A number cut short, and one past 31 bits.
+      { ...good, counts: Uint8Array.from([...good.counts, 0x85]) },
+      { ...good, counts: Uint8Array.from([...good.counts.subarray(0, good.counts.length - 1), 0xff, 0xff, 0xff, 0xff, 0x7f]) },
     ];
     for (const entry of bad) expect(fromStored(entry as StoredTerms)).toBeUndefined();
   });

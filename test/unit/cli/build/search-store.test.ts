@@ -1,0 +1,50 @@
+/**
+ * The build's search index over the build store (cli/build/search/source.ts) when the site has more
+ * postings than the index holds by document: the pages are read twice, the second time from the
+ * counts the first reading handed the store, and the index is the one made from the text.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SearchBlock } from '../../../../runtime/search/format';
+import { SEARCH_ENTRY, searchIndexFiles, type SearchInput } from '../../../../cli/build/search/index';
+import { makeBuildIndex } from '../../../../cli/build/search/source';
+import { openStore, type BuildStore } from '../../../../cli/build/store';
+import type { PageResult } from '../../../../cli/build/page-job';
+
+let stores: BuildStore[] = [];
+afterEach(async () => {
+  await Promise.all(stores.map((store) => store.close()));
+  stores = [];
+});
+
+/** 120 runbook pages of two or three blocks. */
+function pages(): SearchInput[] {
+  return Array.from({ length: 120 }, (_, i) => {
+    const blocks: SearchBlock[] = [{ text: `Station ${i} counts the laps of every team whose beacon passes within ${i % 9} metres.` }];
+    blocks.push({ anchor: 'restart', heading: 'Restarting the station', text: `Pull the power of rack ${i % 5}, wait ${i % 3 + 1} minutes; the counter catches up from NATS.` });
+    if (i % 3 === 0) blocks.push({ anchor: 'logs', heading: 'Logs', text: `journalctl -u telpost-${i} shows the detections per second.` });
+    return { route: `/race/station-${i}`, title: `Station ${i}`, section: 'Race', blocks };
+  });
+}
+
+describe('a build index read twice', () => {
+  it('reads each page text once, the second reading from the counts the store committed, and is the index made from the text', async () => {
+    const inputs = pages();
+    const store = openStore(mkdtempSync(join(tmpdir(), 'docs-index-store-')))!;
+    stores.push(store);
+    await store.transaction(() => inputs.forEach((page, i) => store.search.put(`key-${i}`, page.blocks)));
+    const results = inputs.map((_, i) => ({ markdownKey: `key-${i}` }) as PageResult);
+    const searchReads = new Map<string, number>();
+    const get = store.search.get.bind(store.search);
+    store.search.get = (key: string) => (searchReads.set(key, (searchReads.get(key) ?? 0) + 1), get(key));
+    const files: Record<string, string> = {};
+    const made = await makeBuildIndex({ pages: inputs, results, store, write: (file, text) => (files[file] = text), limits: { heldPostings: 0 } });
+    expect({ ...files, [SEARCH_ENTRY]: made.entry }).toEqual(searchIndexFiles(inputs));
+    expect(searchReads.size).toBe(120);
+    expect([...searchReads.values()].every((reads) => reads === 1)).toBe(true);
+    // The counts are the store's for the next build too.
+    expect(store.terms.getKeysCount()).toBe(120);
+  });
+});
