@@ -29,7 +29,7 @@ import type { RenderPool } from './pool';
 import { renderPage } from './render';
 import { checkTemplate, templateFile } from './template';
 import { buildPages, outputKeys, previousResults, sameBytes } from './pages';
-import { markdownSalt, type BuildStore, type OutputRecord } from './store';
+import { markdownSalt, saveState, type BuildStore, type OutputRecord } from './store';
 import type { OnProgress } from './progress';
 import { createStaging, discardStaging, insideOutput, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, publishInPlace, publishStaging, stagingPath } from './write';
 
@@ -311,35 +311,6 @@ function writeOutput(staging: string, rel: string, bytes: string | Buffer): void
   const path = insideOutput(staging, rel);
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, bytes);
-}
-
-/**
- * Records in the store what the output now holds, in one transaction: the rendered pages' keys,
- * results and search blocks, no entry for a route that is gone, no markdown entry no page uses, and
- * last the output record that makes the rest count.
- */
-async function saveState(store: BuildStore, { record, jobs, results, keys, rendered }: { record: OutputRecord; jobs: PageJob[]; results: PageResult[]; keys: string[]; rendered: number[] }): Promise<boolean> {
-  const routes = new Set(jobs.map((job) => job.route));
-  const used = new Set(results.map((result) => result.markdownKey));
-  try {
-    await store.transaction(() => {
-      for (const route of store.pages.getKeys()) {
-        if (!routes.has(route)) store.pages.remove(route);
-      }
-      for (const i of rendered) {
-        const { search: _search, ...result } = results[i]!;
-        store.pages.put(jobs[i]!.route, { key: keys[i]!, result: { ...result, cached: true } });
-      }
-      if (rendered.length > 0) {
-        for (const db of [store.markdown, store.search, store.terms]) for (const key of db.getKeys()) if (!used.has(key)) db.remove(key);
-      }
-      store.meta.put('output', record);
-    });
-    return true;
-  } catch {
-    // A store that cannot be written costs the next build its speed, not this build.
-    return false;
-  }
 }
 
 /** The page jobs of a content tree. */
