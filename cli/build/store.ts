@@ -29,7 +29,7 @@
  * each page the B-tree reads, which are the ones just written). So at 100,000 pages most of the store
  * (some 1.7 GB) is in a cold build's RSS by its end, and every byte the store saves is one less.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database } from 'lmdb';
 import type { SearchBlock } from '../../runtime/search/format';
@@ -49,6 +49,23 @@ import { generatorVersion } from './version';
  * entries. Past this size LMDB grows the map as before.
  */
 const MAP_SIZE = 32 * 1024 ** 3;
+
+/**
+ * `MAP_SIZE`, where it can be had: not on Windows (LMDB may size the file to its map there), and not
+ * in a process whose address space is limited (`ulimit -v`), where lmdb 3.5.6 does not fail but
+ * crashes the process on a map larger than the limit. There LMDB grows its map as it did.
+ */
+function mapSizeOption(): { mapSize?: number } {
+  if (process.platform === 'win32') return {};
+  let limits = '';
+  try {
+    limits = readFileSync('/proc/self/limits', 'utf8');
+  } catch {
+    // No /proc (macOS): no address-space limit is set there by default.
+  }
+  const limit = /^Max address space\s+(\S+)/m.exec(limits)?.[1];
+  return limit === undefined || limit === 'unlimited' ? { mapSize: MAP_SIZE } : {};
+}
 
 /** How long closing the store waits for its pending writes. */
 const CLOSE_WAIT_MS = 2_000;
@@ -118,7 +135,7 @@ export function openStore(cacheDir: string): BuildStore | undefined {
       // Not `remapChunks` (the store mapped in chunks it lets go, 100 MiB less peak RSS at 10,000
       // pages): with it, the commit of a whole rebuild over an existing store failed with MDB_BAD_TXN
       // in two runs of three at 10,000 pages (lmdb 3.5.6), and the build with it.
-      const root = open({ path, maxDbs: 8, mapSize: MAP_SIZE });
+      const root = open({ path, maxDbs: 8, ...mapSizeOption() });
       const store: BuildStore = {
         markdown: root.openDB<MarkdownEntry, string>({ name: 'markdown', compression: true }),
         // Compressed too: a result is mostly routes and paths (links, ids, files), half the size in LZ4.
