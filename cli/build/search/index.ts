@@ -5,10 +5,11 @@
  * an index that did not change.
  */
 import { hash } from '../../util/hash';
-import { TIER, type SearchBlock, type SearchChunk, type SearchMeta, type SearchPage } from '../../../runtime/search/format';
+import { TIER, type SearchBlock, type SearchMeta, type SearchPage } from '../../../runtime/search/format';
 import { shardOf, terms } from '../../../runtime/search/text';
 import { indexedBlocks, pageTerms, WEIGHT, type PageTerms } from './terms';
 import { deltas, Grow, grown, heaviest } from './postings';
+import { Chunks, CHUNK_SIZE, SEARCH_DIR } from './chunks';
 
 /** A page as the index takes it. */
 export interface SearchInput extends SearchPage {
@@ -79,16 +80,13 @@ export function searchIndexFiles(pages: SearchInput[]): Record<string, string> {
   return files;
 }
 
-/** Where the index lives in the output. */
-export const SEARCH_DIR = 'assets/search';
-/** Its entry point, the one file whose name does not change with its content. */
+/** Where the index lives in the output (chunks.ts), and its entry point, the one file whose name does not change with its content. */
+export { SEARCH_DIR };
 export const SEARCH_ENTRY = `${SEARCH_DIR}/index.json`;
 
 /** BM25's term-frequency saturation and length normalisation. */
 const K1 = 1.2;
 const B = 0.75;
-/** Documents per chunk: a query fetches the chunks of the results it shows. */
-const CHUNK_SIZE = 32;
 /** A first letter whose shard would pass this many bytes gets one shard per second letter. */
 const SPLIT_BYTES = 48 * 1024;
 
@@ -216,59 +214,14 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
     writer.file(`${SEARCH_DIR}/${file}`, text);
     return file;
   };
-  // The blocks of the pages of the chunk being filled, read when first needed.
-  const held = new Map<number, SearchBlock[]>();
-  const blocksOf = (pageNumber: number): SearchBlock[] => {
-    let blocks = held.get(pageNumber);
-    if (!blocks) held.set(pageNumber, (blocks = indexedBlocks(source.blocks(pageNumber))));
-    return blocks;
-  };
-  // Document chunks, each written (or kept) as it fills: its documents as parts of pages.
-  const chunks: string[] = [];
-  const chunkKeys: string[] = [];
-  let parts: { page: number; from: number; to: number }[] = [];
-  let filled = 0;
-  const chunkKey = (): string => {
-    if (!source.blocksKey) return '';
-    const spec: (string | number)[][] = [];
-    for (const { page: pageNumber, from, to } of parts) {
-      const key = source.blocksKey(pageNumber);
-      if (!key) return '';
-      const { route, title, section, method } = pages[pageNumber]!;
-      spec.push([pageNumber, route, title, section, method ?? '', key, from, to]);
-    }
-    return hash(`${source.salt ?? ''}\0${JSON.stringify([CHUNK_SIZE, spec])}`);
-  };
-  const flush = (): void => {
-    const key = chunkKey();
-    const previous = key ? source.previousChunk?.(key) : undefined;
-    if (previous) {
-      writer.kept?.(`${SEARCH_DIR}/${previous}`);
-      chunks.push(previous);
-    } else {
-      const chunk: SearchChunk = { pages: {}, docs: [] };
-      for (const { page: pageNumber, from, to } of parts) {
-        const { route, title, section, method } = pages[pageNumber]!;
-        chunk.pages[pageNumber] = { route, title, section, ...(method ? { method } : {}) };
-        const blocks = blocksOf(pageNumber);
-        for (let index = from; index < to; index++) chunk.docs.push([pageNumber, blocks[index]!.anchor ?? '', blocks[index]!.heading ?? '', blocks[index]!.text]);
-      }
-      chunks.push(name(`d-${chunks.length}`, JSON.stringify(chunk)));
-    }
-    chunkKeys.push(key);
-    // Only the last page can go on in the next chunk.
-    const last = parts[parts.length - 1]!.page;
-    for (const pageNumber of held.keys()) if (pageNumber !== last) held.delete(pageNumber);
-    parts = [];
-    filled = 0;
-  };
+  const chunks = new Chunks(pages, source, writer, name);
   for (let pageNumber = 0; pageNumber < pages.length; pageNumber++) {
     if (pageNumber % PAGES_PER_STEP === PAGES_PER_STEP - 1) yield;
     const page = pages[pageNumber]!;
     if (!sections.has(page.section)) sections.set(page.section, sections.size);
     let counted = source.terms?.(pageNumber);
     if (!counted) {
-      counted = pageTerms(blocksOf(pageNumber));
+      counted = pageTerms(chunks.blocksOf(pageNumber));
       source.counted?.(pageNumber, counted);
     }
     eachDocument(pageNumber, counted, (index, length) => {
@@ -287,10 +240,7 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
       docHeading.push(counted.headings[index]!);
       lengths.push(length);
       total += length;
-      const part = parts[parts.length - 1];
-      if (part?.page === pageNumber) part.to = index + 1;
-      else parts.push({ page: pageNumber, from: index, to: index + 1 });
-      if (++filled === CHUNK_SIZE) flush();
+      chunks.add(pageNumber, index);
     });
     if (byDocument && docTerms.length > heldPostings) {
       byDocument = false;
@@ -299,8 +249,7 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
       docStart.length = 0;
     }
   }
-  if (filled > 0) flush();
-  held.clear();
+  chunks.end();
   yield;
 
   // Postings by term, in document order: (document, weight 1–99) from each document's BM25 share.
@@ -363,7 +312,7 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
     if (!list) shardTerms.set(key, (list = []));
     list.push(id);
   }
-  const meta: SearchMeta = { version: 1, documents, shards: {}, split: [...split].sort(), chunks, chunkSize: CHUNK_SIZE, sections: [...sections.keys()] };
+  const meta: SearchMeta = { version: 1, documents, shards: {}, split: [...split].sort(), chunks: chunks.files, chunkSize: CHUNK_SIZE, sections: [...sections.keys()] };
   // A tail is named by its postings' bytes before its text is made: one the previous index wrote with
   // the same postings is kept (at 10,000 pages the tails are 20 MB of text, most of it unchanged by an edit).
   const tailKeys: [key: string, file: string][] = [];
@@ -431,7 +380,7 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
     meta.shards[key] = name(`t-${key}`, `{"terms":{${shard.terms.join(',')}}${tails},"docs":[${docs.join(',')}],"pages":[${onPagesInOrder.join(',')}]}`);
   }
   writer.file(SEARCH_ENTRY, JSON.stringify(meta));
-  return { chunkKeys, tailKeys };
+  return { chunkKeys: chunks.keys, tailKeys };
 }
 
 const NONE: ReadonlySet<string> = new Set();
