@@ -7,7 +7,7 @@
 import { hash } from '../../util/hash';
 import { TIER, type SearchBlock, type SearchMeta, type SearchPage } from '../../../runtime/search/format';
 import { shardOf, terms } from '../../../runtime/search/text';
-import { indexedBlocks, pageTerms, WEIGHT, type PageTerms } from './terms';
+import { pageTerms, WEIGHT, type PageTerms } from './terms';
 import { deltas, Grow, grown, heaviest } from './postings';
 import { Chunks, CHUNK_SIZE, SEARCH_DIR } from './chunks';
 
@@ -281,7 +281,7 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
     let doc = 0;
     for (let pageNumber = 0; pageNumber < pages.length; pageNumber++) {
       if (pageNumber % PAGES_PER_STEP === PAGES_PER_STEP - 1) yield;
-      const counted = source.terms?.(pageNumber) ?? pageTerms(indexedBlocks(source.blocks(pageNumber)));
+      const counted = source.terms?.(pageNumber) ?? pageTerms(source.blocks(pageNumber));
       eachDocument(pageNumber, counted, () => {
         const norm = normOf(doc);
         for (const id of touched) place(doc, norm, id, Math.fround(scratch[id]!));

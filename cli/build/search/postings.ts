@@ -40,7 +40,7 @@ export function deltas(doc: Int32Array, weight: Uint8Array, from: number | numbe
 }
 
 /** A copy of `array` of `length` elements (zeros past the old end). */
-export function grown<T extends Int32Array | Float64Array>(array: T, length: number): T {
+export function grown<T extends Int32Array | Float32Array | Float64Array>(array: T, length: number): T {
   const copy = new (array.constructor as { new (length: number): T })(length);
   copy.set(array);
   return copy;
@@ -54,11 +54,7 @@ export class Grow<T extends Int32Array | Float32Array> {
     this.array = new Kind(1 << 16);
   }
   push(value: number): void {
-    if (this.length === this.array.length) {
-      const grown = new this.Kind(Math.ceil(this.array.length * 1.5));
-      grown.set(this.array);
-      this.array = grown;
-    }
+    if (this.length === this.array.length) this.array = grown(this.array, Math.ceil(this.array.length * 1.5));
     this.array[this.length++] = value;
   }
   at(index: number): number {

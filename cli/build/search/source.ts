@@ -61,7 +61,6 @@ export function buildIndexSource({ results, store, previous, present }: { result
   };
 }
 
-
 /** A page's search blocks: those its result carries, or those the store keeps by its markdown key. */
 export function blocksOf(results: PageResult[], store: BuildStore | undefined, page: number): SearchBlock[] {
   const result = results[page]!;
