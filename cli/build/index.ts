@@ -24,6 +24,7 @@ import { readLastUpdates } from './git';
 import { checkLinks, type LinkReport } from './links';
 import { SEARCH_ENTRY } from './search/index';
 import { blocksOf, makeBuildIndex, searchPagesOf } from './search/source';
+import { STATE_FILE } from './search/state';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
 import type { RenderPool } from './pool';
 import { renderPage } from './render';
@@ -242,7 +243,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     if (previous && rendered.length === 0 && previous.pages === jobs.length && previous.search.files.every((file) => present!.has(file))) {
       index = previous.search;
     } else {
-      index = await makeBuildIndex({ pages: searchPagesOf(config, content), results, store, previous, present, write: (file, text) => writeOutput(staging, file, text) });
+      index = await makeBuildIndex({ pages: searchPagesOf(config, content), results, store, stateFile: store && cacheDir ? join(cacheDir, STATE_FILE) : undefined, previous, present, write: (file, text) => writeOutput(staging, file, text) });
       searchSeconds = (performance.now() - indexing) / 1000;
     }
     written[SEARCH_ENTRY] = index.entry;

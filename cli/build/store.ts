@@ -90,12 +90,12 @@ export interface OutputRecord {
   pages: number;
   /**
    * The search index the build wrote: its files (below the output folder), the text of its entry
-   * point, its document chunks' keys (search/index.ts) in the entry point's order, and its posting
-   * tails' keys and files. The index is
+   * point, its document chunks' keys (search/index.ts) in the entry point's order, its posting
+   * tails' keys, files and terms, and the id of the state it kept (search/state.ts). The index is
    * made from the pages alone, so when every page is reused it is this one; when some are not, the
    * next index keeps each chunk and tail whose key it makes again.
    */
-  search: { files: string[]; entry: string; chunkKeys?: string[]; tailKeys?: [key: string, file: string][] };
+  search: { files: string[]; entry: string; chunkKeys?: string[]; tailKeys?: [key: string, file: string, term?: string][]; state?: string };
   /**
    * Every file the output held once the build was done, and the fingerprint of the output then
    * (unchanged.ts `outputFingerprint`): while the output has that fingerprint, the next build takes

@@ -4,12 +4,15 @@
  * the same bytes, and each shard or chunk is named by its content hash, so a browser keeps the parts of
  * an index that did not change.
  */
+import { randomUUID } from 'node:crypto';
 import { hash } from '../../util/hash';
-import { TIER, type SearchBlock, type SearchMeta, type SearchPage } from '../../../runtime/search/format';
-import { shardOf, terms } from '../../../runtime/search/text';
+import type { SearchBlock, SearchMeta, SearchPage } from '../../../runtime/search/format';
+import { terms } from '../../../runtime/search/text';
 import { pageTerms, WEIGHT, type PageTerms } from './terms';
-import { deltas, Grow, grown, heaviest } from './postings';
+import { Grow, grown, normOf, weightOf } from './postings';
 import { Chunks, CHUNK_SIZE, SEARCH_DIR } from './chunks';
+import { shardSteps, splitOf, type Placed, type Unchanged } from './shards';
+import { changedTerms, pageIdentity, roundedAverage, type IndexState, type PreviousIndex } from './state';
 
 /** A page as the index takes it. */
 export interface SearchInput extends SearchPage {
@@ -48,6 +51,12 @@ export interface IndexSource {
    * them). Awaited by `searchIndexInSlices` before a second reading of the pages (see `IndexLimits`).
    */
   settle?: () => Promise<void>;
+  /** The state the previous index kept (state.ts), if there is one. */
+  previousState?: () => IndexState | undefined;
+  /** What of the previous output's index may be kept, when its record names the state `id` (state.ts). */
+  previousIndex?: (id: string) => PreviousIndex | undefined;
+  /** Keeps this index's state for the next build; undefined when it keeps none (it held too many postings). */
+  keepState?: (state: IndexState | undefined) => void;
 }
 
 /** How much the index holds in memory. */
@@ -69,8 +78,10 @@ const HELD_POSTINGS = 16_000_000;
 export interface SearchIndexMade {
   /** Each document chunk's key (see `IndexSource.blocksKey`), `''` for a chunk that has none; in the order of the entry point's `chunks`. */
   chunkKeys: string[];
-  /** Each posting tail's key (see `IndexSource.previousTail`) and file, when the source keeps tails. */
-  tailKeys: [key: string, file: string][];
+  /** Each posting tail's key (see `IndexSource.previousTail`), file and term, when the source keeps tails. */
+  tailKeys: [key: string, file: string, term: string][];
+  /** The id of the state handed to `IndexSource.keepState`, when one was. */
+  stateId?: string;
 }
 
 /** The index files, by path below the output folder, held in memory (`docs serve`, tests). */
@@ -84,11 +95,6 @@ export function searchIndexFiles(pages: SearchInput[]): Record<string, string> {
 export { SEARCH_DIR };
 export const SEARCH_ENTRY = `${SEARCH_DIR}/index.json`;
 
-/** BM25's term-frequency saturation and length normalisation. */
-const K1 = 1.2;
-const B = 0.75;
-/** A first letter whose shard would pass this many bytes gets one shard per second letter. */
-const SPLIT_BYTES = 48 * 1024;
 
 /**
  * Makes the index of `pages` (read from `source`, in page order) and hands each file to `writer` as
@@ -137,9 +143,8 @@ export async function searchIndexInSlices(pages: SearchPage[], source: IndexSour
 
 /** The longest the index holds the event loop in `docs serve` before it lets a save in. */
 const SLICE_MS = 4;
-/** Pages between two steps of `indexSteps`, and terms between two steps while the shards are made. */
+/** Pages between two steps of `indexSteps`. */
 const PAGES_PER_STEP = 4;
-const TERMS_PER_STEP = 256;
 
 /** What `indexSteps` yields before it reads the pages a second time: the source's counts should settle first. */
 const SETTLE = 'settle';
@@ -194,18 +199,26 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
       touched.length = 0;
     }
   };
+  // The previous index's state (state.ts): its terms keep their ids, its unchanged pages are taken from it.
+  const state = source.previousState?.();
+  for (const term of state?.names ?? []) intern(term);
+  const identities = source.keepState ? pages.map((page, i) => pageIdentity(page, source.blocksKey?.(i))) : [];
+  const statePages = new Map(state?.pages.map((identity, i) => [identity, i]));
+  const copiedFrom = new Int32Array(pages.length).fill(-1);
+  const pageDocs = new Int32Array(pages.length + 1);
   let documents = 0;
   let postings = 0;
   // The postings by document while they fit `heldPostings` (see `IndexLimits`).
   let byDocument = true;
-  const docTerms = new Grow(Int32Array);
+  // Room for about as many as the state's (a site changes a little between two builds).
+  const docTerms = new Grow(Int32Array, state?.docTerms.length);
   // A term's weighted count in a document is a sum of the small whole weights of WEIGHT: exact in 32 bits.
-  const docTfs = new Grow(Float32Array);
+  const docTfs = new Grow(Float32Array, state?.docTfs.length);
   const docStart: number[] = [0];
-  const lengths: number[] = [];
+  const lengths = new Grow(Int32Array, state?.lengths.length);
   let total = 0;
   // Where each document is (page, anchor, heading), for the shards' `docs`; the sections by index.
-  const docPage = new Grow(Int32Array);
+  const docPage = new Grow(Int32Array, state?.lengths.length);
   const docAnchor: string[] = [];
   const docHeading: string[] = [];
   const sections = new Map<string, number>();
@@ -214,34 +227,57 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
     writer.file(`${SEARCH_DIR}/${file}`, text);
     return file;
   };
+  /** Counts in a document, after its terms were placed in `docTerms` (or not: see `byDocument`), up to `end`. */
+  const documentDone = (pageNumber: number, index: number, length: number, anchor: string, heading: string, end = docTerms.length): void => {
+    if (byDocument) docStart.push(end);
+    documents++;
+    docPage.push(pageNumber);
+    docAnchor.push(anchor);
+    docHeading.push(heading);
+    lengths.push(length);
+    total += length;
+    chunks.add(pageNumber, index);
+  };
   const chunks = new Chunks(pages, source, writer, name);
   for (let pageNumber = 0; pageNumber < pages.length; pageNumber++) {
     if (pageNumber % PAGES_PER_STEP === PAGES_PER_STEP - 1) yield;
     const page = pages[pageNumber]!;
     if (!sections.has(page.section)) sections.set(page.section, sections.size);
-    let counted = source.terms?.(pageNumber);
-    if (!counted) {
-      counted = pageTerms(chunks.blocksOf(pageNumber));
-      source.counted?.(pageNumber, counted);
-    }
-    eachDocument(pageNumber, counted, (index, length) => {
-      for (const id of touched) {
-        df[id]!++;
-        if (byDocument) {
-          docTerms.push(id);
-          docTfs.push(scratch[id]!);
-        }
+    pageDocs[pageNumber] = documents;
+    const identity = identities[pageNumber];
+    const from = byDocument && identity !== undefined ? statePages.get(identity) : undefined;
+    if (state && from !== undefined) {
+      // Its documents as the state has them: the same page gives the same documents.
+      copiedFrom[pageNumber] = from;
+      const { docStart: starts, docTerms: postingTerms } = state;
+      const first = state.pageDocs[from]!;
+      const last = state.pageDocs[from + 1]!;
+      // The page's postings are one run in the state: copied at once, then its documents counted in.
+      const shift = docTerms.length - starts[first]!;
+      for (let at = starts[first]!; at < starts[last]!; at++) df[postingTerms[at]!]!++;
+      docTerms.append(postingTerms.subarray(starts[first], starts[last]));
+      docTfs.append(state.docTfs.subarray(starts[first], starts[last]));
+      postings += starts[last]! - starts[first]!;
+      for (let doc = first; doc < last; doc++) documentDone(pageNumber, doc - first, state.lengths[doc]!, state.anchors[doc]!, state.headings[doc]!, starts[doc + 1]! + shift);
+    } else {
+      let counted = source.terms?.(pageNumber);
+      if (!counted) {
+        counted = pageTerms(chunks.blocksOf(pageNumber));
+        source.counted?.(pageNumber, counted);
       }
-      postings += touched.length;
-      if (byDocument) docStart.push(docTerms.length);
-      documents++;
-      docPage.push(pageNumber);
-      docAnchor.push(counted.anchors[index]!);
-      docHeading.push(counted.headings[index]!);
-      lengths.push(length);
-      total += length;
-      chunks.add(pageNumber, index);
-    });
+      const { anchors, headings } = counted;
+      eachDocument(pageNumber, counted, (index, length) => {
+        for (const id of touched) {
+          df[id]!++;
+          if (byDocument) {
+            docTerms.push(id);
+            docTfs.push(scratch[id]!);
+          }
+        }
+        postings += touched.length;
+        documentDone(pageNumber, index, length, anchors[index]!, headings[index]!);
+      });
+    }
     if (byDocument && docTerms.length > heldPostings) {
       byDocument = false;
       docTerms.free();
@@ -249,41 +285,52 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
       docStart.length = 0;
     }
   }
+  pageDocs[pages.length] = documents;
   chunks.end();
   yield;
 
   // Postings by term, in document order: (document, weight 1–99) from each document's BM25 share.
-  const average = Math.max(1, total / Math.max(1, lengths.length));
+  const average = roundedAverage(total, documents);
   const termCount = names.length;
   const offset = new Int32Array(termCount + 1);
   for (let id = 0; id < termCount; id++) offset[id + 1] = offset[id]! + df[id]!;
   const fill = offset.slice(0, termCount);
   const postingDoc = new Int32Array(postings);
   const postingWeight = new Uint8Array(postings);
-  const normOf = (doc: number): number => K1 * (1 - B + (B * lengths[doc]!) / average);
   const place = (doc: number, norm: number, id: number, tf: number): void => {
     const at = fill[id]!++;
     postingDoc[at] = doc;
-    postingWeight[at] = Math.max(1, Math.min(99, Math.round(((tf * (K1 + 1)) / (tf + norm)) * 40)));
+    postingWeight[at] = weightOf(tf, norm);
   };
+  let stateId: string | undefined;
+  let unchanged: Unchanged | undefined;
   if (byDocument) {
+    const postingTerms = docTerms.view();
+    const postingTfs = docTfs.view();
     for (let doc = 0; doc < documents; doc++) {
       if (doc % 1024 === 0) yield;
-      const norm = normOf(doc);
-      for (let i = docStart[doc]!; i < docStart[doc + 1]!; i++) place(doc, norm, docTerms.at(i), docTfs.at(i));
+      const norm = normOf(lengths.at(doc), average);
+      for (let i = docStart[doc]!; i < docStart[doc + 1]!; i++) place(doc, norm, postingTerms[i]!, postingTfs[i]!);
     }
-    // The counts by document are spent: their memory goes before the shards are made.
+    const now: IndexState = { id: randomUUID(), salt: source.salt ?? '', names, pages: identities as string[], pageDocs, docStart: Int32Array.from(docStart), docTerms: postingTerms, docTfs: postingTfs, lengths: lengths.view(), anchors: docAnchor, headings: docHeading, average };
+    // What of the previous index is known to be unchanged: every term's postings but those the pages not taken from the state changed.
+    const previous = state && state.average === average ? source.previousIndex?.(state.id) : undefined;
+    const changed = state && previous && changedTerms(state, now, copiedFrom);
+    if (previous && changed) unchanged = { previous, changed };
+    // The counts by document are kept for the next build, then their memory goes before the shards are made.
+    if (keepState(source, now, df)) stateId = now.id;
     docTerms.free();
     docTfs.free();
   } else {
     // The pages read a second time, each posting placed as its document is met (see `IndexLimits`).
+    source.keepState?.(undefined);
     yield SETTLE;
     let doc = 0;
     for (let pageNumber = 0; pageNumber < pages.length; pageNumber++) {
       if (pageNumber % PAGES_PER_STEP === PAGES_PER_STEP - 1) yield;
       const counted = source.terms?.(pageNumber) ?? pageTerms(source.blocks(pageNumber));
       eachDocument(pageNumber, counted, () => {
-        const norm = normOf(doc);
+        const norm = normOf(lengths.at(doc), average);
         for (const id of touched) place(doc, norm, id, Math.fround(scratch[id]!));
         doc++;
       });
@@ -291,96 +338,36 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
     // Both readings must have met the same pages: a posting out of place would be a wrong index.
     if (doc !== documents || names.length !== termCount || fill.some((at, id) => at !== offset[id + 1])) throw new Error('The search index read different pages the second time: build again.');
   }
+  yield;
 
-  // Shards by first letter, split by the second where one would be large.
-  yield;
-  // Terms in code-unit order: the default sort of strings, several times faster than a comparator.
-  const order = [...names].sort().map((term) => ids.get(term)!);
-  yield;
-  const firstBytes = new Map<string, number>();
-  for (const id of order) {
-    const first = shardOf(names[id]!, NONE);
-    firstBytes.set(first, (firstBytes.get(first) ?? 0) + names[id]!.length + Math.min(df[id]!, TIER) * 6);
-  }
-  const split = new Set([...firstBytes].filter(([, bytes]) => bytes > SPLIT_BYTES).map(([first]) => first));
-  // Each shard's terms, in term order; a shard's text is made and handed out one shard at a time, so
-  // the index never holds the text of every posting (at 100,000 pages, hundreds of megabytes).
-  const shardTerms = new Map<string, number[]>();
-  for (const id of order) {
-    const key = shardOf(names[id]!, split);
-    let list = shardTerms.get(key);
-    if (!list) shardTerms.set(key, (list = []));
-    list.push(id);
-  }
-  const meta: SearchMeta = { version: 1, documents, shards: {}, split: [...split].sort(), chunks: chunks.files, chunkSize: CHUNK_SIZE, sections: [...sections.keys()] };
-  // A tail is named by its postings' bytes before its text is made: one the previous index wrote with
-  // the same postings is kept (at 10,000 pages the tails are 20 MB of text, most of it unchanged by an edit).
-  const tailKeys: [key: string, file: string][] = [];
-  const tailFile = (key: string, positions: number[]): string => {
-    let tailKey = '';
-    if (source.previousTail) {
-      const pairs = new Int32Array(positions.length * 2);
-      positions.forEach((at, i) => ((pairs[2 * i] = postingDoc[at]!), (pairs[2 * i + 1] = postingWeight[at]!)));
-      tailKey = hash(`${source.salt ?? ''}\0${key}`, new Uint8Array(pairs.buffer));
-      const previous = source.previousTail(tailKey);
-      if (previous) {
-        writer.kept?.(`${SEARCH_DIR}/${previous}`);
-        tailKeys.push([tailKey, previous]);
-        return previous;
-      }
-    }
-    const file = name(`p-${key}`, deltas(postingDoc, postingWeight, positions));
-    if (tailKey) tailKeys.push([tailKey, file]);
-    return file;
-  };
-  let made = 0;
-  for (const key of [...shardTerms.keys()].sort()) {
-    // The shape of `SearchShard`, written as JSON text directly.
-    const shard = { terms: [] as string[], tails: [] as string[], lead: new Set<number>() };
-    for (const id of shardTerms.get(key)!) {
-      if (made++ % TERMS_PER_STEP === TERMS_PER_STEP - 1) yield;
-      const term = names[id]!;
-      const from = offset[id]!;
-      const to = offset[id + 1]!;
-      heaviest(postingDoc, postingWeight, from, to, shard.lead);
-      if (to - from <= TIER) {
-        shard.terms.push(`${JSON.stringify(term)}:${deltas(postingDoc, postingWeight, from, to)}`);
-        continue;
-      }
-      // The heaviest postings stay in the shard (ties to the earlier document), the rest go to a tail.
-      // The weight that cuts at TIER is found by counting (weights are 1–99), so nothing is sorted.
-      const histogram = new Int32Array(100);
-      for (let at = from; at < to; at++) histogram[postingWeight[at]!]!++;
-      let cut = 99;
-      let above = 0;
-      while (above + histogram[cut]! < TIER) above += histogram[cut--]!;
-      let ties = TIER - above;
-      const head: number[] = [];
-      const tail: number[] = [];
-      for (let at = from; at < to; at++) {
-        const weight = postingWeight[at]!;
-        if (weight > cut || (weight === cut && ties-- > 0)) head.push(at);
-        else tail.push(at);
-      }
-      shard.terms.push(`${JSON.stringify(term)}:${deltas(postingDoc, postingWeight, head)}`);
-      shard.tails.push(`${JSON.stringify(term)}:[${JSON.stringify(tailFile(key, tail))},${to - from}]`);
-    }
-    // Where the terms' heaviest documents are, and their pages: `SearchShard.docs` and `pages`, flat.
-    const docs: string[] = [];
-    const onPages = new Map<number, string>();
-    for (const doc of [...shard.lead].sort((a, b) => a - b)) {
-      const pageNumber = docPage.at(doc);
-      docs.push(`${doc},${pageNumber},${JSON.stringify(docAnchor[doc])},${JSON.stringify(docHeading[doc])}`);
-      if (onPages.has(pageNumber)) continue;
-      const { route, title, section, method } = pages[pageNumber]!;
-      onPages.set(pageNumber, `${pageNumber},${JSON.stringify(route)},${JSON.stringify(title)},${sections.get(section)},${JSON.stringify(method ?? '')}`);
-    }
-    const onPagesInOrder = [...onPages.keys()].sort((a, b) => a - b).map((pageNumber) => onPages.get(pageNumber));
-    const tails = shard.tails.length > 0 ? `,"tails":{${shard.tails.join(',')}}` : '';
-    meta.shards[key] = name(`t-${key}`, `{"terms":{${shard.terms.join(',')}}${tails},"docs":[${docs.join(',')}],"pages":[${onPagesInOrder.join(',')}]}`);
-  }
+  const placed: Placed = { pages, names, df, offset, postingDoc, postingWeight, docPage: (doc) => docPage.at(doc), docAnchor, docHeading, sections };
+  const split = splitOf(placed);
+  const sectionList = [...sections.keys()];
+  // The previous shards can be kept only where they were split and numbered their sections as these are.
+  if (unchanged && (unchanged.previous.split.join() !== [...split].sort().join() || JSON.stringify(unchanged.previous.sections) !== JSON.stringify(sectionList))) unchanged = undefined;
+  const shards = yield* shardSteps(placed, split, source, writer, name, unchanged);
+  const meta: SearchMeta = { version: 1, documents, shards: shards.shards, split: shards.split, chunks: chunks.files, chunkSize: CHUNK_SIZE, sections: sectionList };
   writer.file(SEARCH_ENTRY, JSON.stringify(meta));
-  return { chunkKeys: chunks.keys, tailKeys };
+  return { chunkKeys: chunks.keys, tailKeys: shards.tailKeys, ...(stateId ? { stateId } : {}) };
 }
 
-const NONE: ReadonlySet<string> = new Set();
+/**
+ * Hands `source` the index's state `now` (state.ts) for the next build, its terms numbered again without
+ * those no document has any more (`df` 0): `now.docTerms` is renumbered in place, the caller is done
+ * with it. True when the source took it.
+ */
+function keepState(source: IndexSource, now: IndexState, df: Int32Array): boolean {
+  if (!source.keepState) return false;
+  // A page without a blocks key cannot be known again: a state would serve no build.
+  if (now.pages.some((identity) => identity === undefined)) {
+    source.keepState(undefined);
+    return false;
+  }
+  const renumbered = new Int32Array(now.names.length);
+  const names: string[] = [];
+  now.names.forEach((term, id) => (renumbered[id] = df[id]! > 0 ? names.push(term) - 1 : -1));
+  const { docTerms } = now;
+  for (let at = 0; at < docTerms.length; at++) docTerms[at] = renumbered[docTerms[at]!]!;
+  source.keepState({ ...now, names });
+  return true;
+}

@@ -4,6 +4,20 @@
  */
 import { LEAD } from '../../../runtime/search/format';
 
+/** BM25's term-frequency saturation and length normalisation. */
+const K1 = 1.2;
+const B = 0.75;
+
+/** BM25's length normalisation of a document of `length` terms, on a site whose average is `average`. */
+export function normOf(length: number, average: number): number {
+  return K1 * (1 - B + (B * length) / average);
+}
+
+/** A posting's weight, 1–99: the BM25 share of a term counted `tf` times (weighted) in a document of norm `norm`. */
+export function weightOf(tf: number, norm: number): number {
+  return Math.max(1, Math.min(99, Math.round(((tf * (K1 + 1)) / (tf + norm)) * 40)));
+}
+
 /** Adds to `into` the documents of the `LEAD` heaviest postings from `from` to `to` (ties to the earlier). */
 export function heaviest(doc: Int32Array, weight: Uint8Array, from: number, to: number, into: Set<number>): void {
   if (to - from <= LEAD) {
@@ -50,15 +64,29 @@ export function grown<T extends Int32Array | Float32Array | Float64Array>(array:
 export class Grow<T extends Int32Array | Float32Array> {
   private array: T;
   length = 0;
-  constructor(private readonly Kind: { new (length: number): T }) {
-    this.array = new Kind(1 << 16);
+  constructor(
+    private readonly Kind: { new (length: number): T },
+    /** The elements it is likely to hold: room for them is made at once. */
+    expected = 0,
+  ) {
+    this.array = new Kind(Math.max(1 << 16, expected));
   }
   push(value: number): void {
     if (this.length === this.array.length) this.array = grown(this.array, Math.ceil(this.array.length * 1.5));
     this.array[this.length++] = value;
   }
+  /** Pushes every element of `values`. */
+  append(values: ArrayLike<number>): void {
+    if (this.length + values.length > this.array.length) this.array = grown(this.array, Math.ceil(Math.max(this.array.length * 1.5, this.length + values.length)));
+    this.array.set(values, this.length);
+    this.length += values.length;
+  }
   at(index: number): number {
     return this.array[index]!;
+  }
+  /** The elements pushed so far, as a view of the array (valid until the next push). */
+  view(): T {
+    return this.array.subarray(0, this.length) as T;
   }
   /** Lets the memory go; the array holds nothing after. */
   free(): void {

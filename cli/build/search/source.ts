@@ -15,6 +15,7 @@ import type { PageResult } from '../page-job';
 import type { BuildStore, OutputRecord } from '../store';
 import { SEARCH_DIR, SEARCH_ENTRY, searchIndexInSlices, type IndexLimits, type IndexSource, type SearchInput } from './index';
 import { fromStored, storedTerms } from './terms';
+import { dropState, readState, writeState, type PreviousIndex } from './state';
 import { generatorVersion } from '../version';
 
 /** How long the build's index holds the main thread between two turns of the event loop. */
@@ -25,7 +26,7 @@ const SLICE_MS = 50;
  * its content's hash: one the output holds is the same file), and returns its record. In slices, so
  * the store commits the page counts the index hands it as it goes.
  */
-export async function makeBuildIndex({ pages, results, store, previous, present, write, limits }: { pages: SearchPage[]; results: PageResult[]; store?: BuildStore; previous?: OutputRecord; present?: ReadonlySet<string>; write: (file: string, text: string) => void; limits?: IndexLimits }): Promise<OutputRecord['search']> {
+export async function makeBuildIndex({ pages, results, store, stateFile, previous, present, write, limits }: { pages: SearchPage[]; results: PageResult[]; store?: BuildStore; stateFile?: string; previous?: OutputRecord; present?: ReadonlySet<string>; write: (file: string, text: string) => void; limits?: IndexLimits }): Promise<OutputRecord['search']> {
   const made: OutputRecord['search'] = { files: [], entry: '' };
   const writer = {
     file: (file: string, text: string) => {
@@ -34,14 +35,21 @@ export async function makeBuildIndex({ pages, results, store, previous, present,
     },
     kept: (file: string) => made.files.push(file),
   };
-  const { chunkKeys, tailKeys } = (await searchIndexInSlices(pages, buildIndexSource({ results, store, previous, present }), writer, { sliceMs: SLICE_MS, ...limits }))!;
-  return { ...made, chunkKeys, tailKeys };
+  const source = buildIndexSource({ results, store, stateFile, previous, present });
+  const { chunkKeys, tailKeys, stateId } = (await searchIndexInSlices(pages, source, writer, { sliceMs: SLICE_MS, ...limits }))!;
+  await source.stateKept;
+  return { ...made, chunkKeys, tailKeys, ...(stateId ? { state: stateId } : {}) };
 }
 
-/** The index's source over a build's page results (in page order). */
-export function buildIndexSource({ results, store, previous, present }: { results: PageResult[]; store?: BuildStore; previous?: OutputRecord; present?: ReadonlySet<string> }): IndexSource {
+/**
+ * The index's source over a build's page results (in page order). With the store, the index keeps its
+ * state in `stateFile` (state.ts) for the next build.
+ */
+export function buildIndexSource({ results, store, stateFile, previous, present }: { results: PageResult[]; store?: BuildStore; stateFile?: string; previous?: OutputRecord; present?: ReadonlySet<string> }): IndexSource & { stateKept?: Promise<void> } {
   const keyOf = (page: number): string | undefined => (store ? results[page]!.markdownKey : undefined);
-  return {
+  const salt = generatorVersion();
+  const previousMeta = entryOf(previous);
+  const source: IndexSource & { stateKept?: Promise<void> } = {
     blocks: (page) => blocksOf(results, store, page),
     terms: (page) => {
       const key = keyOf(page);
@@ -53,12 +61,44 @@ export function buildIndexSource({ results, store, previous, present }: { result
       if (key !== undefined) store!.terms.put(key, storedTerms(terms)).catch(() => undefined);
     },
     blocksKey: keyOf,
-    previousChunk: keptFiles(previousChunks(previous), present),
+    previousChunk: keptFiles(previousChunks(previous, previousMeta), present),
     // Tails are keyed only when asked for: a build with the store, whose record keeps their keys.
     previousTail: store ? (keptFiles(previous?.search.tailKeys, present) ?? (() => undefined)) : undefined,
-    salt: generatorVersion(),
+    salt,
     settle: async () => void (await store?.flush()),
+    ...(store && stateFile
+      ? {
+          previousState: () => readState(stateFile, salt),
+          previousIndex: (id: string) => (previous?.search.state === id ? previousIndexOf(previous, previousMeta, present) : undefined),
+          // Written while the index makes its shards; the build waits for it with the index.
+          keepState: (state) => void (source.stateKept = state ? writeState(stateFile, state) : Promise.resolve(dropState(stateFile))),
+        }
+      : {}),
   };
+  return source;
+}
+
+/** The previous index's entry point, when its record has one that parses. */
+function entryOf(previous: OutputRecord | undefined): Partial<SearchMeta> | undefined {
+  try {
+    return previous ? (JSON.parse(previous.search.entry) as Partial<SearchMeta>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What of the previous index the next may keep (state.ts): its shards and tails the output still holds. */
+function previousIndexOf(previous: OutputRecord, meta: Partial<SearchMeta> | undefined, present: ReadonlySet<string> | undefined): PreviousIndex | undefined {
+  const { split, sections, documents, shards } = meta ?? {};
+  const strings = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
+  if (!present || !strings(split) || !strings(sections) || typeof documents !== 'number' || typeof shards !== 'object' || shards === null) return undefined;
+  const held = (file: unknown): file is string => typeof file === 'string' && present.has(`${SEARCH_DIR}/${file}`);
+  const tails = new Map<string, [key: string, file: string]>();
+  for (const entry of previous.search.tailKeys ?? []) {
+    const [key, file, term] = Array.isArray(entry) ? entry : [];
+    if (typeof key === 'string' && key && typeof term === 'string' && held(file)) tails.set(term, [key, file]);
+  }
+  return { split, sections, documents, shards: new Map(Object.entries(shards).filter((pair): pair is [string, string] => held(pair[1]))), tails };
 }
 
 /** A page's search blocks: those its result carries, or those the store keeps by its markdown key. */
@@ -68,20 +108,14 @@ export function blocksOf(results: PageResult[], store: BuildStore | undefined, p
 }
 
 /** The previous index's document chunks, as [key, file] pairs in the order of its entry point's `chunks`. */
-function previousChunks(previous: OutputRecord | undefined): [key: string, file: string][] | undefined {
+function previousChunks(previous: OutputRecord | undefined, meta: Partial<SearchMeta> | undefined): [key: string, file: string][] | undefined {
   const keys = previous?.search.chunkKeys;
-  if (!previous || !Array.isArray(keys)) return undefined;
-  let meta: Partial<SearchMeta>;
-  try {
-    meta = JSON.parse(previous.search.entry) as Partial<SearchMeta>;
-  } catch {
-    return undefined;
-  }
-  return Array.isArray(meta.chunks) && meta.chunks.length === keys.length ? keys.map((key, i) => [key, meta.chunks![i]!]) : undefined;
+  if (!Array.isArray(keys) || !meta || !Array.isArray(meta.chunks)) return undefined;
+  return meta.chunks.length === keys.length ? keys.map((key, i) => [key, meta.chunks![i]!]) : undefined;
 }
 
 /** Looks up the previous index's files by key, those of `pairs` the output still holds. */
-function keptFiles(pairs: [key: string, file: string][] | undefined, present: ReadonlySet<string> | undefined): ((key: string) => string | undefined) | undefined {
+function keptFiles(pairs: readonly (readonly [key: string, file: string, ...rest: unknown[]])[] | undefined, present: ReadonlySet<string> | undefined): ((key: string) => string | undefined) | undefined {
   if (!pairs || !present) return undefined;
   const files = new Map<string, string>();
   for (const pair of pairs) {

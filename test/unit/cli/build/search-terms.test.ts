@@ -127,7 +127,7 @@ describe('an index that keeps the previous posting tails', () => {
     expect(tailsOf(fresh).length).toBeGreaterThan(3);
     const first = indexOf(pages, { previousTail: () => undefined, salt: 'v1' });
     expect(first.files).toEqual(fresh);
-    const previous = new Map(first.tailKeys);
+    const previous = new Map(first.tailKeys.map(([key, file]) => [key, file]));
     // Two terms with the same tail postings share its file.
     expect(new Set(first.tailKeys.map(([, file]) => `assets/search/${file}`))).toEqual(new Set(tailsOf(fresh)));
 

@@ -1,0 +1,177 @@
+/**
+ * The search index's term shards (search/index.ts): each term's postings, placed by term, written as
+ * the shard of its first letter (split by the second where one would be large), the heaviest `TIER`
+ * postings of a common term in the shard and the rest in a tail file of its own.
+ *
+ * A shard none of whose terms changed since the previous index (`Unchanged`) is kept as the output
+ * holds it, and an unchanged term's tail under the key it had; otherwise a tail is named by a hash of
+ * its postings before its text is made, and one the previous index wrote with the same postings kept.
+ */
+import { hash } from '../../util/hash';
+import { TIER, type SearchMeta, type SearchPage } from '../../../runtime/search/format';
+import { shardOf } from '../../../runtime/search/text';
+import { deltas, heaviest } from './postings';
+import { SEARCH_DIR } from './chunks';
+import type { IndexSource, SearchIndexWriter } from './index';
+import type { PreviousIndex } from './state';
+
+/** A first letter whose shard would pass this many bytes gets one shard per second letter. */
+const SPLIT_BYTES = 48 * 1024;
+/** Terms between two steps while the shards are made. */
+const TERMS_PER_STEP = 256;
+
+/** The index's postings by term, and what the shards say of their documents. */
+export interface Placed {
+  pages: SearchPage[];
+  /** Terms by id, and their number of documents (a term of none is in no shard). */
+  names: string[];
+  df: Int32Array;
+  /** Term `id`'s postings are from `offset[id]` to `offset[id + 1]`, in document order. */
+  offset: Int32Array;
+  postingDoc: Int32Array;
+  postingWeight: Uint8Array;
+  /** Each document's page, anchor and heading. */
+  docPage: (doc: number) => number;
+  docAnchor: string[];
+  docHeading: string[];
+  /** Each section's index in the entry point's `sections`. */
+  sections: Map<string, number>;
+}
+
+/** What the shards may keep of the previous index: its record, and which terms' postings are not known to be the same. */
+export interface Unchanged {
+  previous: PreviousIndex;
+  changed: Uint8Array;
+}
+
+/** What `shardSteps` made. */
+export interface ShardsMade {
+  shards: SearchMeta['shards'];
+  split: string[];
+  /** Each tail's key, file and term. */
+  tailKeys: [key: string, file: string, term: string][];
+}
+
+/** The first letters whose shard is split, for the terms of `placed` (those in a document). */
+export function splitOf({ names, df }: Placed): Set<string> {
+  const firstBytes = new Map<string, number>();
+  for (let id = 0; id < names.length; id++) {
+    if (df[id] === 0) continue;
+    const first = shardOf(names[id]!, NONE);
+    firstBytes.set(first, (firstBytes.get(first) ?? 0) + names[id]!.length + Math.min(df[id]!, TIER) * 6);
+  }
+  return new Set([...firstBytes].filter(([, bytes]) => bytes > SPLIT_BYTES).map(([first]) => first));
+}
+
+/**
+ * Writes the shards of `placed` (split as `split` says), each named by its text's hash through `name`,
+ * yielding every few hundred terms. A shard's text is made and handed out one shard at a time, so the
+ * index never holds the text of every posting (at 100,000 pages, hundreds of megabytes).
+ */
+export function* shardSteps(placed: Placed, split: ReadonlySet<string>, source: IndexSource, writer: SearchIndexWriter, name: (prefix: string, text: string) => string, unchanged?: Unchanged): Generator<undefined, ShardsMade> {
+  const { names, df, offset, postingDoc, postingWeight, pages, docAnchor, docHeading, sections } = placed;
+  // Terms in code-unit order: the default sort of strings, several times faster than a comparator.
+  const ids = new Map<string, number>();
+  names.forEach((term, id) => df[id]! > 0 && ids.set(term, id));
+  const order = [...ids.keys()].sort().map((term) => ids.get(term)!);
+  yield;
+  // Each shard's terms, in term order.
+  const shardTerms = new Map<string, number[]>();
+  for (const id of order) {
+    const key = shardOf(names[id]!, split);
+    let list = shardTerms.get(key);
+    if (!list) shardTerms.set(key, (list = []));
+    list.push(id);
+  }
+  // The shards a changed term is in, or was in: a term no document has any more is in no shard's list.
+  const changedShards = new Set<string>();
+  if (unchanged) unchanged.changed.forEach((changed, id) => changed && changedShards.add(shardOf(names[id]!, split)));
+  const made: ShardsMade = { shards: {}, split: [...split].sort(), tailKeys: [] };
+  /** The previous index's tail of term `id`, when its postings did not change and the output holds it. */
+  const knownTail = (id: number): [key: string, file: string] | undefined => (unchanged && !unchanged.changed[id] ? unchanged.previous.tails.get(names[id]!) : undefined);
+  /** Keeps the previous index's tail `known` of `term`; returns its file. */
+  const keptTail = (term: string, [tailKey, file]: [key: string, file: string]): string => {
+    writer.kept?.(`${SEARCH_DIR}/${file}`);
+    made.tailKeys.push([tailKey, file, term]);
+    return file;
+  };
+  /** A tail's file, named by its postings' bytes before its text is made: one the previous index wrote is kept. */
+  const tailFile = (key: string, term: string, positions: number[]): string => {
+    let tailKey = '';
+    if (source.previousTail) {
+      const pairs = new Int32Array(positions.length * 2);
+      positions.forEach((at, i) => ((pairs[2 * i] = postingDoc[at]!), (pairs[2 * i + 1] = postingWeight[at]!)));
+      tailKey = hash(`${source.salt ?? ''}\0${key}`, new Uint8Array(pairs.buffer));
+      const previous = source.previousTail(tailKey);
+      if (previous) return keptTail(term, [tailKey, previous]);
+    }
+    const file = name(`p-${key}`, deltas(postingDoc, postingWeight, positions));
+    if (tailKey) made.tailKeys.push([tailKey, file, term]);
+    return file;
+  };
+  let done = 0;
+  for (const key of [...shardTerms.keys()].sort()) {
+    const terms = shardTerms.get(key)!;
+    if (unchanged && !changedShards.has(key) && keptShard(key, terms)) continue;
+    // The shape of `SearchShard`, written as JSON text directly.
+    const shard = { terms: [] as string[], tails: [] as string[], lead: new Set<number>() };
+    for (const id of terms) {
+      if (done++ % TERMS_PER_STEP === TERMS_PER_STEP - 1) yield;
+      const term = names[id]!;
+      const from = offset[id]!;
+      const to = offset[id + 1]!;
+      heaviest(postingDoc, postingWeight, from, to, shard.lead);
+      if (to - from <= TIER) {
+        shard.terms.push(`${JSON.stringify(term)}:${deltas(postingDoc, postingWeight, from, to)}`);
+        continue;
+      }
+      // The heaviest postings stay in the shard (ties to the earlier document), the rest go to a tail.
+      // The weight that cuts at TIER is found by counting (weights are 1–99), so nothing is sorted.
+      const histogram = new Int32Array(100);
+      for (let at = from; at < to; at++) histogram[postingWeight[at]!]!++;
+      let cut = 99;
+      let above = 0;
+      while (above + histogram[cut]! < TIER) above += histogram[cut--]!;
+      let ties = TIER - above;
+      const known = knownTail(id);
+      const head: number[] = [];
+      // An unchanged term's tail is the previous index's: its postings are not gathered.
+      const tail: number[] | undefined = known ? undefined : [];
+      for (let at = from; at < to; at++) {
+        const weight = postingWeight[at]!;
+        if (weight > cut || (weight === cut && ties-- > 0)) head.push(at);
+        else tail?.push(at);
+      }
+      shard.terms.push(`${JSON.stringify(term)}:${deltas(postingDoc, postingWeight, head)}`);
+      shard.tails.push(`${JSON.stringify(term)}:[${JSON.stringify(known ? keptTail(term, known) : tailFile(key, term, tail!))},${to - from}]`);
+    }
+    // Where the terms' heaviest documents are, and their pages: `SearchShard.docs` and `pages`, flat.
+    const docs: string[] = [];
+    const onPages = new Map<number, string>();
+    for (const doc of [...shard.lead].sort((a, b) => a - b)) {
+      const pageNumber = placed.docPage(doc);
+      docs.push(`${doc},${pageNumber},${JSON.stringify(docAnchor[doc])},${JSON.stringify(docHeading[doc])}`);
+      if (onPages.has(pageNumber)) continue;
+      const { route, title, section, method } = pages[pageNumber]!;
+      onPages.set(pageNumber, `${pageNumber},${JSON.stringify(route)},${JSON.stringify(title)},${sections.get(section)},${JSON.stringify(method ?? '')}`);
+    }
+    const onPagesInOrder = [...onPages.keys()].sort((a, b) => a - b).map((pageNumber) => onPages.get(pageNumber));
+    const tails = shard.tails.length > 0 ? `,"tails":{${shard.tails.join(',')}}` : '';
+    made.shards[key] = name(`t-${key}`, `{"terms":{${shard.terms.join(',')}}${tails},"docs":[${docs.join(',')}],"pages":[${onPagesInOrder.join(',')}]}`);
+  }
+  return made;
+
+  /** Keeps the previous index's shard `key`, unchanged, when the output holds it and the tails it names; true when it did. */
+  function keptShard(key: string, terms: number[]): boolean {
+    const file = unchanged!.previous.shards.get(key);
+    if (!file) return false;
+    const tails = terms.filter((id) => offset[id + 1]! - offset[id]! > TIER).map((id) => [names[id]!, knownTail(id)] as const);
+    if (tails.some(([, tail]) => !tail)) return false;
+    writer.kept?.(`${SEARCH_DIR}/${file}`);
+    made.shards[key] = file;
+    for (const [term, tail] of tails) keptTail(term, tail!);
+    return true;
+  }
+}
+
+const NONE: ReadonlySet<string> = new Set();
