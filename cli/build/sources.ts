@@ -10,6 +10,7 @@ import { DocsError, type Diagnostic } from '../util/errors';
 import { leadsInside, posixRelative, publishableRoot } from '../util/fs';
 import { textPlace } from '../util/text-place';
 import type { SourceFile } from './content';
+import type { TreeScan } from './unchanged';
 
 
 /** Markdown and category files of the content folder. */
@@ -54,7 +55,7 @@ function readFailure(error: unknown): string {
  * it answers true it has the file's read already (read-cache.ts), and the file is listed without
  * being read (its text `''`).
  */
-export function readContentFolder(dir: string, displayPrefix: string, onMarkdown?: (file: SourceFile) => void, known?: (file: SourceFile, stats: Stats) => boolean): ContentFiles {
+export function readContentFolder(dir: string, displayPrefix: string, onMarkdown?: (file: SourceFile) => void, known?: (file: SourceFile, stats: Stats) => boolean, scan?: TreeScan): ContentFiles {
   const modified = new Map<string, number>();
   const files: ContentFiles = { markdown: [], categories: [], modified };
   const problems: Diagnostic[] = [];
@@ -67,10 +68,12 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
   const boundary = publishableRoot(dir);
   /** Folders entered, by real path, so a link back up the tree is entered once. */
   const entered = new Set<string>([rootReal]);
-  const walk = (folder: string): void => {
+  /** Walks `folder`, whose real path is `real`. */
+  const walk = (folder: string, real: string): void => {
     let entries: Dirent[];
     try {
-      entries = readdirSync(folder, { withFileTypes: true });
+      // As the input fingerprint listed it, when it did (unchanged.ts `TreeScan`).
+      entries = scan?.entries.get(folder) ?? readdirSync(folder, { withFileTypes: true });
     } catch (error) {
       problems.push({ file: displayPrefix + posixRelative(dir, folder), message: `is a folder that ${readFailure(error)}`, fix: 'make the folder readable, or move it out of the content folder' });
       return;
@@ -91,31 +94,38 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
           continue;
         }
       }
+      if (isDirectory && !entry.isSymbolicLink()) {
+        // A folder in a folder: its real path is its parent's and its name, and it leads where its parent does.
+        const inner = join(real, entry.name);
+        entered.add(inner);
+        walk(path, inner);
+        continue;
+      }
       if (isDirectory) {
-        let real: string;
+        let linked: string;
         try {
           // One system call (the JavaScript realpath stats every component of the path).
-          real = realpathSync.native(path);
+          linked = realpathSync.native(path);
         } catch (error) {
           problems.push({ file: display, message: readFailure(error), fix: 'fix or delete the symbolic link' });
           continue;
         }
-        if (!leadsInside(real, boundary)) {
+        if (!leadsInside(linked, boundary)) {
           problems.push({ file: display, message: 'is a symbolic link to a folder outside the site\'s repository, whose files a build does not publish', fix: 'move or copy the folder into the content folder' });
           continue;
         }
-        if (entered.has(real) || rootReal.startsWith(`${real}/`)) {
+        if (entered.has(linked) || rootReal.startsWith(`${linked}/`)) {
           problems.push({ file: display, message: 'is a symbolic link to a folder that holds it (a loop)', fix: 'delete the link, or point it at a folder outside this tree' });
           continue;
         }
-        entered.add(real);
-        walk(path);
+        entered.add(linked);
+        walk(path, linked);
         continue;
       }
       if (!wanted) continue;
       let bytes: Buffer;
       try {
-        const stats = statSync(path);
+        const stats = (!entry.isSymbolicLink() && scan?.stats.get(path)) || statSync(path);
         if (entry.isSymbolicLink() && !leadsInside(path, boundary)) {
           problems.push({ file: display, message: 'is a symbolic link to a file outside the site\'s repository, which a build does not publish', fix: 'move or copy the file into the content folder' });
           continue;
@@ -152,7 +162,7 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
       } else files.categories.push(file);
     }
   };
-  walk(dir);
+  walk(dir, rootReal);
   if (problems.length > 0) throw new DocsError('content', problems);
   return files;
 }
