@@ -10,7 +10,6 @@ import { DocsError, type Diagnostic } from '../util/errors';
 import { leadsInside, posixRelative, publishableRoot } from '../util/fs';
 import { textPlace } from '../util/text-place';
 import type { SourceFile } from './content';
-import type { TreeScan } from './unchanged';
 
 
 /** Markdown and category files of the content folder. */
@@ -55,7 +54,7 @@ function readFailure(error: unknown): string {
  * it answers true it has the file's read already (read-cache.ts), and the file is listed without
  * being read (its text `''`).
  */
-export function readContentFolder(dir: string, displayPrefix: string, onMarkdown?: (file: SourceFile) => void, known?: (file: SourceFile, stats: Stats) => boolean, scan?: TreeScan): ContentFiles {
+export function readContentFolder(dir: string, displayPrefix: string, onMarkdown?: (file: SourceFile) => void, known?: (file: SourceFile, stats: Stats) => boolean): ContentFiles {
   const modified = new Map<string, number>();
   const files: ContentFiles = { markdown: [], categories: [], modified };
   const problems: Diagnostic[] = [];
@@ -72,8 +71,7 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
   const walk = (folder: string, real: string): void => {
     let entries: Dirent[];
     try {
-      // As the input fingerprint listed it, when it did (unchanged.ts `TreeScan`).
-      entries = scan?.entries.get(folder) ?? readdirSync(folder, { withFileTypes: true });
+      entries = readdirSync(folder, { withFileTypes: true });
     } catch (error) {
       problems.push({ file: displayPrefix + posixRelative(dir, folder), message: `is a folder that ${readFailure(error)}`, fix: 'make the folder readable, or move it out of the content folder' });
       return;
@@ -125,7 +123,7 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
       if (!wanted) continue;
       let bytes: Buffer;
       try {
-        const stats = (!entry.isSymbolicLink() && scan?.stats.get(path)) || statSync(path);
+        const stats = statSync(path);
         if (entry.isSymbolicLink() && !leadsInside(path, boundary)) {
           problems.push({ file: display, message: 'is a symbolic link to a file outside the site\'s repository, which a build does not publish', fix: 'move or copy the file into the content folder' });
           continue;
