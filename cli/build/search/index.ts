@@ -95,7 +95,6 @@ export function searchIndexFiles(pages: SearchInput[]): Record<string, string> {
 export { SEARCH_DIR };
 export const SEARCH_ENTRY = `${SEARCH_DIR}/index.json`;
 
-
 /**
  * Makes the index of `pages` (read from `source`, in page order) and hands each file to `writer` as
  * soon as it is complete: the document chunks while the pages are read, so the index never holds the
