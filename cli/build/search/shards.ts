@@ -95,13 +95,20 @@ export function* shardSteps(placed: Placed, split: ReadonlySet<string>, source: 
     made.tailKeys.push([tailKey, file, term]);
     return file;
   };
+  // A tail's positions and its postings' bytes, in arrays kept from term to term (a common term's tail
+  // is a million postings at 100,000 pages: one JavaScript array of them per term was garbage piling up).
+  let tailAt = new Int32Array(1024);
+  let pairs = new Int32Array(2048);
   /** A tail's file, named by its postings' bytes before its text is made: one the previous index wrote is kept. */
-  const tailFile = (key: string, term: string, positions: number[]): string => {
+  const tailFile = (key: string, term: string, positions: Int32Array): string => {
     let tailKey = '';
     if (source.previousTail) {
-      const pairs = new Int32Array(positions.length * 2);
-      positions.forEach((at, i) => ((pairs[2 * i] = postingDoc[at]!), (pairs[2 * i + 1] = postingWeight[at]!)));
-      tailKey = hash(`${source.salt ?? ''}\0${key}`, new Uint8Array(pairs.buffer));
+      if (pairs.length < positions.length * 2) pairs = new Int32Array(positions.length * 2);
+      for (let i = 0; i < positions.length; i++) {
+        pairs[2 * i] = postingDoc[positions[i]!]!;
+        pairs[2 * i + 1] = postingWeight[positions[i]!]!;
+      }
+      tailKey = hash(`${source.salt ?? ''}\0${key}`, new Uint8Array(pairs.buffer, 0, positions.length * 8));
       const previous = source.previousTail(tailKey);
       if (previous) return keptTail(term, [tailKey, previous]);
     }
@@ -136,14 +143,15 @@ export function* shardSteps(placed: Placed, split: ReadonlySet<string>, source: 
       const known = knownTail(id);
       const head: number[] = [];
       // An unchanged term's tail is the previous index's: its postings are not gathered.
-      const tail: number[] | undefined = known ? undefined : [];
+      if (!known && tailAt.length < to - from) tailAt = new Int32Array(to - from);
+      let tailLength = 0;
       for (let at = from; at < to; at++) {
         const weight = postingWeight[at]!;
         if (weight > cut || (weight === cut && ties-- > 0)) head.push(at);
-        else tail?.push(at);
+        else if (!known) tailAt[tailLength++] = at;
       }
       shard.terms.push(`${JSON.stringify(term)}:${deltas(postingDoc, postingWeight, head)}`);
-      shard.tails.push(`${JSON.stringify(term)}:[${JSON.stringify(known ? keptTail(term, known) : tailFile(key, term, tail!))},${to - from}]`);
+      shard.tails.push(`${JSON.stringify(term)}:[${JSON.stringify(known ? keptTail(term, known) : tailFile(key, term, tailAt.subarray(0, tailLength)))},${to - from}]`);
     }
     // Where the terms' heaviest documents are, and their pages: `SearchShard.docs` and `pages`, flat.
     const docs: string[] = [];
