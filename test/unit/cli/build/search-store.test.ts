@@ -1,9 +1,11 @@
 /**
- * The build's search index over the build store (cli/build/search/source.ts) when the site has more
- * postings than the index holds by document: the pages are read twice, the second time from the
- * counts the first reading handed the store, and the index is the one made from the text.
+ * The build's search index over the build store (cli/build/search/source.ts): when the site has more
+ * postings than the index holds by document, the pages are read twice, the second time from the
+ * counts the first reading handed the store, and the index is the one made from the text; otherwise
+ * the index keeps its state in the cache folder, and the next build's index takes its unchanged pages
+ * and untouched shards from there and from the output.
  */
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -46,5 +48,42 @@ describe('a build index read twice', () => {
     expect([...searchReads.values()].every((reads) => reads === 1)).toBe(true);
     // The counts are the store's for the next build too.
     expect(store.terms.getKeysCount()).toBe(120);
+  });
+});
+
+describe('a build index that keeps its state', () => {
+  it('reads only the edited page\'s counts and writes only the shards it changed, through the store, the state file and the output record', async () => {
+    const inputs = pages();
+    const cache = mkdtempSync(join(tmpdir(), 'docs-index-state-'));
+    const stateFile = join(cache, 'search-state.bin');
+    const store = openStore(cache)!;
+    stores.push(store);
+    await store.transaction(() => inputs.forEach((page, i) => store.search.put(`key-${i}`, page.blocks)));
+    const results = inputs.map((_, i) => ({ markdownKey: `key-${i}` }) as PageResult);
+    const output: Record<string, string> = {};
+    const first = await makeBuildIndex({ pages: inputs, results, store, stateFile, write: (file, text) => (output[file] = text) });
+    expect(existsSync(stateFile)).toBe(true);
+    expect(first.state).toMatch(/^[0-9a-f-]{36}$/);
+
+    // Page 40 gains a sentence: a new markdown key, its blocks in the store.
+    const edited = inputs.map((page, i) => (i === 40 ? { ...page, blocks: [{ text: `${page.blocks[0]!.text} Its beacon was replaced in May.` }, ...page.blocks.slice(1)] } : page));
+    await store.transaction(() => store.search.put('key-40b', edited[40]!.blocks));
+    const termReads: string[] = [];
+    const get = store.terms.get.bind(store.terms);
+    store.terms.get = (key: string) => (termReads.push(key), get(key));
+    const written: Record<string, string> = {};
+    const previous = { outDir: '/out', pages: inputs.length, search: first };
+    const second = await makeBuildIndex({ pages: edited, results: results.map((result, i) => (i === 40 ? { markdownKey: 'key-40b' } as PageResult : result)), store, stateFile, previous, present: new Set(first.files), write: (file, text) => (written[file] = text) });
+    expect(termReads).toEqual(['key-40b']);
+    const fresh = searchIndexFiles(edited);
+    const shards = Object.keys(fresh).filter((file) => file.includes('/t-'));
+    expect(Object.keys(written).filter((file) => file.includes('/t-')).sort()).toEqual(shards.filter((file) => !(file in output)).sort());
+    expect(shards.some((file) => file in output)).toBe(true);
+    expect(new Set([...second.files, SEARCH_ENTRY])).toEqual(new Set(Object.keys(fresh)));
+    expect({ ...Object.fromEntries(second.files.map((file) => [file, written[file] ?? output[file]])), [SEARCH_ENTRY]: second.entry }).toEqual(fresh);
+
+    // An index too large to hold by document keeps no state: the file goes.
+    await makeBuildIndex({ pages: edited, results, store, stateFile, write: () => undefined, limits: { heldPostings: 0 } });
+    expect(existsSync(stateFile)).toBe(false);
   });
 });
