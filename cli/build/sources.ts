@@ -95,6 +95,10 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
       if (isDirectory && !entry.isSymbolicLink()) {
         // A folder in a folder: its real path is its parent's and its name, and it leads where its parent does.
         const inner = join(real, entry.name);
+        if (entered.has(inner)) {
+          problems.push({ file: display, message: 'is a folder a symbolic link in the content folder already leads to: its pages would be built twice', fix: 'delete the link, or point it at a folder outside the content folder' });
+          continue;
+        }
         entered.add(inner);
         walk(path, inner);
         continue;

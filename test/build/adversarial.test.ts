@@ -204,6 +204,12 @@ describe('docs build does not crash or hang on any input', () => {
     }, /content\/guide\/a\.md: is a symbolic link that leads back to itself \(a loop\)/],
     ['a dangling symbolic link to a page', (root) => symlinkSync('gone.md', join(root, 'content/guide/moved.md')), /content\/guide\/moved\.md: is a symbolic link to a file that does not exist/],
     ['a folder linked into itself', (root) => symlinkSync('..', join(root, 'content/guide/loop')), /content\/guide\/loop: is a symbolic link to a folder that holds it \(a loop\)/],
+    // The link is walked first (its name sorts first): the folder it leads to is then the one reported.
+    ['a link to a folder of the content, walked before it', (root) => {
+      mkdirSync(join(root, 'content/guide/runbooks'));
+      writeFileSync(join(root, 'content/guide/runbooks/restart.md'), '# Restarting the stack\n\nStop it, then start it.\n');
+      symlinkSync('runbooks', join(root, 'content/guide/alias'));
+    }, /content\/guide\/runbooks: is a folder a symbolic link in the content folder already leads to: its pages would be built twice/],
     // Read, these never end: a pipe waits for a writer, a device has no end.
     ['a page that is a named pipe', (root) => void spawnSync('mkfifo', [join(root, 'content/guide/pipe.md')]), /content\/guide\/pipe\.md: is not a regular file \(a pipe, a socket or a device\)/],
     ['a page linked to /dev/zero', (root) => symlinkSync('/dev/zero', join(root, 'content/guide/zero.md')), /content\/guide\/zero\.md: is a symbolic link to a file outside the site's repository/],
