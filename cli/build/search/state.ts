@@ -149,6 +149,8 @@ function strings(value: unknown): value is string[] {
 /** True when every count, range and term id of `state` agrees with the others. */
 function consistent({ names, pages, pageDocs, docStart, docTerms, docTfs, lengths, anchors, headings }: IndexState): boolean {
   const documents = lengths.length;
+  // Each term once: the next index gives the state's terms their ids in order.
+  if (new Set(names).size !== names.length) return false;
   if (pageDocs.length !== pages.length + 1 || docStart.length !== documents + 1 || anchors.length !== documents || headings.length !== documents || docTfs.length !== docTerms.length) return false;
   if (pageDocs[0] !== 0 || pageDocs[pages.length] !== documents || docStart[0] !== 0 || docStart[documents] !== docTerms.length) return false;
   // Every page has a document (`indexedBlocks`); postings may be none (a document without terms).

@@ -173,7 +173,7 @@ describe('the state file', () => {
     expect(readState(file, 'v2')).toBeUndefined();
   });
 
-  it('refuses a file cut short, one with a term out of range, and one that is not a state', async () => {
+  it('refuses a file cut short, one with a term out of range or twice, and one that is not a state', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'docs-state-')), 'search-state.bin');
     const written = state();
     await writeState(file, written);
@@ -186,6 +186,9 @@ describe('the state file', () => {
     const damaged = Buffer.from(bytes);
     damaged.writeInt32LE(written.names.length, 4 * (written.pageDocs.length + written.docStart.length));
     writeFileSync(file, damaged);
+    expect(readState(file, 'v1')).toBeUndefined();
+    // A term twice: the ids after it would name other terms.
+    await writeState(file, { ...written, names: [written.names[0]!, ...written.names.slice(0, -1)] });
     expect(readState(file, 'v1')).toBeUndefined();
     writeFileSync(file, 'not a state');
     expect(readState(file, 'v1')).toBeUndefined();
