@@ -17,8 +17,9 @@
  * section, method and the key of its search blocks, which hashes its file and the generator), and its
  * shard and tail files are kept only when the output's record of the index names this state (its id).
  *
- * Layout: the four typed arrays (little-endian), then a JSON header with their lengths and the strings,
- * then the header's length in bytes (u32) and `MAGIC`.
+ * Layout: the five typed arrays (`pageDocs`, `docStart`, `docTerms`, `docTfs`, `lengths`, in the
+ * machine's byte order: little-endian wherever Node runs), then a JSON header with their lengths and
+ * the strings, then the header's length in bytes (u32) and `MAGIC`.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
