@@ -313,7 +313,7 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
     }
     const now: IndexState = { id: randomUUID(), salt: source.salt ?? '', names, pages: identities as string[], pageDocs, docStart: Int32Array.from(docStart), docTerms: postingTerms, docTfs: postingTfs, lengths: lengths.view(), anchors: docAnchor, headings: docHeading, average };
     // What of the previous index is known to be unchanged: every term's postings but those the pages not taken from the state changed.
-    const previous = state && state.average === average ? source.previousIndex?.(state.id) : undefined;
+    const previous = state && source.previousIndex?.(state.id);
     const changed = state && previous && changedTerms(state, now, copiedFrom);
     if (previous && changed) unchanged = { previous, changed };
     // The counts by document are kept for the next build, then their memory goes before the shards are made.
@@ -341,11 +341,8 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
 
   const placed: Placed = { pages, names, df, offset, postingDoc, postingWeight, docPage: (doc) => docPage.at(doc), docAnchor, docHeading, sections };
   const split = splitOf(placed);
-  const sectionList = [...sections.keys()];
-  // The previous shards can be kept only where they were split and numbered their sections as these are.
-  if (unchanged && (unchanged.previous.split.join() !== [...split].sort().join() || JSON.stringify(unchanged.previous.sections) !== JSON.stringify(sectionList))) unchanged = undefined;
   const shards = yield* shardSteps(placed, split, source, writer, name, unchanged);
-  const meta: SearchMeta = { version: 1, documents, shards: shards.shards, split: shards.split, chunks: chunks.files, chunkSize: CHUNK_SIZE, sections: sectionList };
+  const meta: SearchMeta = { version: 1, documents, shards: shards.shards, split: shards.split, chunks: chunks.files, chunkSize: CHUNK_SIZE, sections: [...sections.keys()] };
   writer.file(SEARCH_ENTRY, JSON.stringify(meta));
   return { chunkKeys: chunks.keys, tailKeys: shards.tailKeys, ...(stateId ? { stateId } : {}) };
 }

@@ -66,10 +66,13 @@ export function splitOf({ names, df }: Placed): Set<string> {
 /**
  * Writes the shards of `placed` (split as `split` says), each named by its text's hash through `name`,
  * yielding every few hundred terms. A shard's text is made and handed out one shard at a time, so the
- * index never holds the text of every posting (at 100,000 pages, hundreds of megabytes).
+ * index never holds the text of every posting (at 100,000 pages, hundreds of megabytes). What the
+ * previous index `offered` is kept only where it was split and numbered its sections as this one is.
  */
-export function* shardSteps(placed: Placed, split: ReadonlySet<string>, source: IndexSource, writer: SearchIndexWriter, name: (prefix: string, text: string) => string, unchanged?: Unchanged): Generator<undefined, ShardsMade> {
+export function* shardSteps(placed: Placed, split: ReadonlySet<string>, source: IndexSource, writer: SearchIndexWriter, name: (prefix: string, text: string) => string, offered?: Unchanged): Generator<undefined, ShardsMade> {
   const { names, df, offset, postingDoc, postingWeight, pages, docAnchor, docHeading, sections } = placed;
+  const splitList = [...split].sort();
+  const unchanged = offered && offered.previous.split.join() === splitList.join() && JSON.stringify(offered.previous.sections) === JSON.stringify([...sections.keys()]) ? offered : undefined;
   // Terms in code-unit order: the default sort of strings, several times faster than a comparator.
   const ids = new Map<string, number>();
   names.forEach((term, id) => df[id]! > 0 && ids.set(term, id));
@@ -86,7 +89,7 @@ export function* shardSteps(placed: Placed, split: ReadonlySet<string>, source: 
   // The shards a changed term is in, or was in: a term no document has any more is in no shard's list.
   const changedShards = new Set<string>();
   if (unchanged) unchanged.changed.forEach((changed, id) => changed && changedShards.add(shardOf(names[id]!, split)));
-  const made: ShardsMade = { shards: {}, split: [...split].sort(), tailKeys: [] };
+  const made: ShardsMade = { shards: {}, split: splitList, tailKeys: [] };
   /** The previous index's tail of term `id`, when its postings did not change and the output holds it. */
   const knownTail = (id: number): [key: string, file: string] | undefined => (unchanged && !unchanged.changed[id] ? unchanged.previous.tails.get(names[id]!) : undefined);
   /** Keeps the previous index's tail `known` of `term`; returns its file. */

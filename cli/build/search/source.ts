@@ -15,7 +15,7 @@ import type { PageResult } from '../page-job';
 import type { BuildStore, OutputRecord } from '../store';
 import { SEARCH_DIR, SEARCH_ENTRY, searchIndexInSlices, type IndexLimits, type IndexSource, type SearchInput } from './index';
 import { fromStored, storedTerms } from './terms';
-import { dropState, readState, writeState, type PreviousIndex } from './state';
+import { dropState, readState, strings, writeState, type PreviousIndex } from './state';
 import { generatorVersion } from '../version';
 
 /** How long the build's index holds the main thread between two turns of the event loop. */
@@ -89,16 +89,15 @@ function entryOf(previous: OutputRecord | undefined): Partial<SearchMeta> | unde
 
 /** What of the previous index the next may keep (state.ts): its shards and tails the output still holds. */
 function previousIndexOf(previous: OutputRecord, meta: Partial<SearchMeta> | undefined, present: ReadonlySet<string> | undefined): PreviousIndex | undefined {
-  const { split, sections, documents, shards } = meta ?? {};
-  const strings = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
-  if (!present || !strings(split) || !strings(sections) || typeof documents !== 'number' || typeof shards !== 'object' || shards === null) return undefined;
+  const { split, sections, shards } = meta ?? {};
+  if (!present || !strings(split) || !strings(sections) || typeof shards !== 'object' || shards === null) return undefined;
   const held = (file: unknown): file is string => typeof file === 'string' && present.has(`${SEARCH_DIR}/${file}`);
   const tails = new Map<string, [key: string, file: string]>();
   for (const entry of previous.search.tailKeys ?? []) {
     const [key, file, term] = Array.isArray(entry) ? entry : [];
     if (typeof key === 'string' && key && typeof term === 'string' && held(file)) tails.set(term, [key, file]);
   }
-  return { split, sections, documents, shards: new Map(Object.entries(shards).filter((pair): pair is [string, string] => held(pair[1]))), tails };
+  return { split, sections, shards: new Map(Object.entries(shards).filter((pair): pair is [string, string] => held(pair[1]))), tails };
 }
 
 /** A page's search blocks: those its result carries, or those the store keeps by its markdown key. */

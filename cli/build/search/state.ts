@@ -143,7 +143,8 @@ export function readState(file: string, salt: string): IndexState | undefined {
   return consistent(state) ? state : undefined;
 }
 
-function strings(value: unknown): value is string[] {
+/** True for an array of strings (a state's or a record's, read back from disk). */
+export function strings(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
@@ -164,10 +165,9 @@ function consistent({ names, pages, pageDocs, docStart, docTerms, docTfs, length
 
 /** The previous output's index, when its record names the state at hand (`IndexSource.previousIndex`). */
 export interface PreviousIndex {
-  /** Its entry point's `split`, `sections` and number of documents. */
+  /** Its entry point's `split` and `sections`. */
   split: string[];
   sections: string[];
-  documents: number;
   /** Its shard files the output still holds, by key. */
   shards: Map<string, string>;
   /** Its tails the output still holds, by term: key and file. */
