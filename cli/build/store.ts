@@ -32,6 +32,7 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database } from 'lmdb';
+import { collectPacks, openPacks, PACKS_DIR, type PackedDb } from './packs';
 import type { SearchBlock } from '../../runtime/search/format';
 import type { StoredTerms } from './search/terms';
 import type { KeptRead } from './read-cache';
@@ -107,16 +108,18 @@ export interface OutputRecord {
 
 /** The build store's databases. */
 export interface BuildStore {
-  markdown: Database<MarkdownEntry, string>;
+  markdown: PackedDb<MarkdownEntry>;
   pages: Database<PageOutput, string>;
-  search: Database<SearchBlock[], string>;
-  terms: Database<StoredTerms, string>;
+  search: PackedDb<SearchBlock[]>;
+  terms: PackedDb<StoredTerms>;
   reads: Database<KeptRead, string>;
   meta: Database<OutputRecord, string>;
   /** Runs `action`'s writes in one transaction; resolves when it is committed. */
   transaction: (action: () => void) => Promise<void>;
   /** Resolves when this thread's writes so far are committed (and visible to every reader). */
   flush: () => Promise<void>;
+  /** Removes from the packs what no entry uses any more (packs.ts `collectPacks`); run once the build's writes are committed. */
+  collect: () => Promise<void>;
   /** Waits for pending writes and closes this handle. */
   close: () => Promise<void>;
 }
@@ -135,27 +138,48 @@ export function openStore(cacheDir: string): BuildStore | undefined {
       // Not `remapChunks` (the store mapped in chunks it lets go, 100 MiB less peak RSS at 10,000
       // pages): with it, the commit of a whole rebuild over an existing store failed with MDB_BAD_TXN
       // in two runs of three at 10,000 pages (lmdb 3.5.6), and the build with it.
+      const opened = Date.now();
       const root = open({ path, maxDbs: 8, ...mapSizeOption() });
+      const packs = openPacks(join(cacheDir, PACKS_DIR));
+      // Where each large value is in the packs; the values themselves are read with pread (packs.ts).
+      const places = ['markdown', 'search', 'terms'].map((name) => root.openDB<[string, number, number], string>({ name }));
+      // The `meta` database also keeps, under `packs`, the bytes of the packs the entries used at the last count.
+      const meta = root.openDB<OutputRecord | number, string>({ name: 'meta' });
+      const failed = (): void => {
+        const failure = packs.failure();
+        if (failure) throw new Error(writeFailure(failure));
+      };
       const store: BuildStore = {
-        markdown: root.openDB<MarkdownEntry, string>({ name: 'markdown', compression: true }),
-        // Compressed too: a result is mostly routes and paths (links, ids, files), half the size in LZ4.
+        markdown: packs.db<MarkdownEntry>(places[0]!),
+        // Compressed: a result is mostly routes and paths (links, ids, files), half the size in LZ4.
         pages: root.openDB<PageOutput, string>({ name: 'pages', compression: true }),
-        search: root.openDB<SearchBlock[], string>({ name: 'search', compression: true }),
-        terms: root.openDB<StoredTerms, string>({ name: 'terms', compression: true }),
+        search: packs.db<SearchBlock[]>(places[1]!),
+        terms: packs.db<StoredTerms>(places[2]!),
         reads: root.openDB<KeptRead, string>({ name: 'reads' }),
-        meta: root.openDB<OutputRecord, string>({ name: 'meta' }),
+        meta: meta as Database<OutputRecord, string>,
         transaction: async (action) => {
           try {
             await root.transaction(action);
           } catch (error) {
             throw new Error(writeFailure(error));
           }
+          failed();
         },
         flush: async () => {
           try {
             await root.committed;
           } catch (error) {
             throw new Error(writeFailure(error));
+          }
+          failed();
+        },
+        collect: async () => {
+          try {
+            const last = meta.get('packs');
+            const used = await collectPacks(root, join(cacheDir, PACKS_DIR), places, packs, opened, typeof last === 'number' ? last : 0);
+            if (used !== last) await meta.put('packs', used);
+          } catch {
+            // Packs not collected cost disk space until the next build collects them, nothing else.
           }
         },
         // After a failed commit LMDB may never settle what was pending: closing waits a while, not for ever.
@@ -164,6 +188,7 @@ export function openStore(cacheDir: string): BuildStore | undefined {
             const timer = setTimeout(resolve, CLOSE_WAIT_MS);
             void (async () => {
               await Promise.resolve(root.committed).catch(() => undefined);
+              packs.close();
               await root.close();
             })()
               .catch(() => undefined)
@@ -180,6 +205,7 @@ export function openStore(cacheDir: string): BuildStore | undefined {
       if (attempt > 0 || code === 'EACCES' || code === 'EROFS' || code === 'EPERM') return undefined;
       rmSync(path, { force: true });
       rmSync(`${path}-lock`, { force: true });
+      rmSync(join(cacheDir, PACKS_DIR), { recursive: true, force: true });
     }
   }
   return undefined;
@@ -276,6 +302,7 @@ export async function saveState(store: BuildStore, { record, jobs, results, keys
       });
       store.meta.put('output', record);
     });
+    await store.collect();
     return true;
   } catch {
     // A store that cannot be written costs the next build its speed, not this build.

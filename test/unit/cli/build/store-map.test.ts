@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { openStore, STORE_FILE } from '../../../../cli/build/store';
+import { openStore, STORE_FILE, type PageOutput } from '../../../../cli/build/store';
 import { REPO } from '../../../support/site';
 
 describe('the build store', () => {
@@ -18,10 +18,10 @@ describe('the build store', () => {
     const dir = mkdtempSync(join(tmpdir(), 'docs-store-map-'));
     const store = openStore(dir)!;
     try {
-      // Page-sized search blocks, as the render threads write them: 10,000 entries of ~4 KB.
+      // Page-sized entries (the large values go to the packs, packs.ts: these are results): 10,000 of ~4 KB.
       for (let batch = 0; batch < 10; batch++) {
         // Text LZ4 cannot shrink, so the file grows by what is put.
-        for (let i = 0; i < 1_000; i++) void store.search.put(`page-${batch}-${i}`, [{ text: randomBytes(2_000).toString('hex') }]);
+        for (let i = 0; i < 1_000; i++) void store.pages.put(`page-${batch}-${i}`, { key: randomBytes(2_000).toString('hex') } as PageOutput);
         await store.flush();
       }
       const maps = readFileSync('/proc/self/maps', 'utf8').split('\n').filter((line) => line.endsWith(join(dir, STORE_FILE)));

@@ -1,0 +1,194 @@
+/**
+ * The build store's large values (each page's markdown result, search blocks and counted terms) in
+ * append-only pack files beside the store, read with `pread`; LMDB keeps only where each one is.
+ *
+ * Why: a page of a file that a process has mapped counts in its memory (RSS) once touched, and LMDB
+ * reads through its map. A build touches every page's values (the render threads write them, the
+ * search index reads them back), and the kernel maps the cached pages around each one it faults in:
+ * at 100,000 pages the store was 1.3 GB of the cold build's 2.8 GB peak. Pages read with `pread` stay
+ * in the kernel's cache, which is not the process's memory. What stays in LMDB is small (routes,
+ * output keys, file docs, these places).
+ *
+ * A record is written before its place is put in LMDB, so a place committed names bytes written; a
+ * build killed between the two leaves bytes no place names, which `collectPacks` removes later. Each
+ * thread appends to a file of its own (`<random>.pack` in `packs/`), and a new one every `PACK_BYTES`.
+ * A record starts with its key, checked on every read: a place whose file is gone, cut short or
+ * rewritten reads as no entry (the page is rendered again), never as another page's value.
+ */
+import { closeSync, mkdirSync, openSync, readdirSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { Database, RootDatabase } from 'lmdb';
+import { Packr } from 'msgpackr';
+
+/** The folder of the packs, beside the store's file. */
+export const PACKS_DIR = 'packs';
+
+/** A writer starts a new file past this size: a file is removed whole, once none of its records is used. */
+const PACK_BYTES = 64 * 1024 ** 2;
+
+/** `DPK1`: the first four bytes of every record. */
+const MAGIC = 0x44504b31;
+
+/** Magic, record length, key length. */
+const HEADER_BYTES = 10;
+
+/** Where a value is: its pack's name, the record's offset and length. */
+type Place = [pack: string, offset: number, length: number];
+
+/** Records, not maps: the same shapes repeated within a value (blocks, links) are written once. */
+const packr = new Packr({ useRecords: true, moreTypes: true });
+
+/** The subset of LMDB's `Database` the build uses, over values kept in packs. */
+export interface PackedDb<V> {
+  get(key: string): V | undefined;
+  /** Writes the value to this thread's pack now, and its place to LMDB with the thread's next commit. */
+  put(key: string, value: V): Promise<boolean>;
+  remove(key: string): Promise<boolean>;
+  doesExist(key: string): boolean;
+  getKeys(): Iterable<string>;
+  getKeysCount(): number;
+  getStats(): object;
+}
+
+/** The packs of one store, as one thread opens them. */
+export interface Packs {
+  db<V>(places: Database<Place, string>): PackedDb<V>;
+  /** The first write that failed (a full disk), if any: the store reports it when it flushes. */
+  failure(): Error | undefined;
+  close(): void;
+}
+
+export function openPacks(dir: string): Packs {
+  const readers = new Map<string, number>();
+  let writer: { name: string; fd: number; offset: number } | undefined;
+  let failed: Error | undefined;
+
+  const append = (key: string, value: unknown): Place => {
+    const keyBytes = Buffer.from(key);
+    const body = packr.pack(value);
+    const record = Buffer.allocUnsafe(HEADER_BYTES + keyBytes.length + body.length);
+    record.writeUInt32BE(MAGIC, 0);
+    record.writeUInt32BE(record.length, 4);
+    record.writeUInt16BE(keyBytes.length, 8);
+    keyBytes.copy(record, HEADER_BYTES);
+    body.copy(record, HEADER_BYTES + keyBytes.length);
+    if (!writer || writer.offset >= PACK_BYTES) {
+      if (writer) closeSync(writer.fd);
+      writer = undefined;
+      mkdirSync(dir, { recursive: true });
+      const name = `${randomBytes(6).toString('hex')}.pack`;
+      writer = { name, fd: openSync(join(dir, name), 'wx'), offset: 0 };
+    }
+    const place: Place = [writer.name, writer.offset, record.length];
+    let written = 0;
+    while (written < record.length) written += writeSync(writer.fd, record, written, record.length - written);
+    writer.offset += record.length;
+    return place;
+  };
+
+  const read = (key: string, place: Place | undefined): unknown => {
+    if (!Array.isArray(place) || place.length !== 3) return undefined;
+    const [name, offset, length] = place;
+    if (typeof name !== 'string' || !/^[0-9a-f]{12}\.pack$/.test(name) || !(length > HEADER_BYTES)) return undefined;
+    try {
+      let fd = readers.get(name);
+      if (fd === undefined) readers.set(name, (fd = openSync(join(dir, name), 'r')));
+      const record = Buffer.allocUnsafe(length);
+      if (readSync(fd, record, 0, length, offset) !== length) return undefined;
+      const keyLength = record.readUInt16BE(8);
+      if (record.readUInt32BE(0) !== MAGIC || record.readUInt32BE(4) !== length || record.toString('utf8', HEADER_BYTES, HEADER_BYTES + keyLength) !== key) return undefined;
+      return packr.unpack(record.subarray(HEADER_BYTES + keyLength));
+    } catch {
+      // A pack removed or damaged since its place was read: no entry.
+      return undefined;
+    }
+  };
+
+  return {
+    db<V>(places: Database<Place, string>): PackedDb<V> {
+      return {
+        get: (key) => read(key, places.get(key)) as V | undefined,
+        put: (key, value) => {
+          let place: Place;
+          try {
+            place = append(key, value);
+          } catch (error) {
+            failed ??= error instanceof Error ? error : new Error(String(error));
+            if (writer) closeSync(writer.fd);
+            writer = undefined;
+            return Promise.reject(failed);
+          }
+          return places.put(key, place);
+        },
+        remove: (key) => places.remove(key),
+        doesExist: (key) => places.doesExist(key),
+        getKeys: () => places.getKeys(),
+        getKeysCount: () => places.getKeysCount(),
+        getStats: () => places.getStats(),
+      };
+    },
+    failure: () => failed,
+    close: () => {
+      for (const fd of readers.values()) closeSync(fd);
+      readers.clear();
+      if (writer) closeSync(writer.fd);
+      writer = undefined;
+    },
+  };
+}
+
+/** When the packs hold more than this many bytes besides the ones used, `collectPacks` rewrites them. */
+const SLACK_BYTES = 32 * 1024 ** 2;
+
+/**
+ * Removes the packs no place names, and rewrites those mostly unused (the records an edit replaced),
+ * when the packs hold more than twice what the places name plus `SLACK_BYTES`. Packs written since
+ * `since` (by this build's threads, or by another process) are left as they are. Run by the main
+ * thread once the build's writes are committed; returns the bytes the places name.
+ */
+export async function collectPacks(root: RootDatabase, dir: string, dbs: Database<Place, string>[], packs: Packs, since: number, lastUsed: number): Promise<number> {
+  let files: { name: string; size: number; modified: number }[];
+  try {
+    files = readdirSync(dir)
+      .filter((name) => name.endsWith('.pack'))
+      .map((name) => {
+        const stats = statSync(join(dir, name));
+        return { name, size: stats.size, modified: stats.mtimeMs };
+      });
+  } catch {
+    return 0;
+  }
+  if (files.reduce((sum, file) => sum + file.size, 0) <= 2 * lastUsed + SLACK_BYTES) return lastUsed;
+  // The bytes each pack's records use.
+  const used = new Map<string, number>();
+  for (const db of dbs) {
+    for (const { value } of db.getRange()) {
+      if (Array.isArray(value) && typeof value[0] === 'string') used.set(value[0], (used.get(value[0]) ?? 0) + Number(value[2]));
+    }
+  }
+  const old = files.filter((file) => file.modified < since);
+  const rewrite = new Set(old.filter((file) => (used.get(file.name) ?? 0) * 2 < file.size).map((file) => file.name));
+  if (rewrite.size > 0) {
+    const moving = new Map<Database<Place, string>, [string, unknown][]>();
+    for (const db of dbs) {
+      const values: [string, unknown][] = [];
+      for (const { key, value } of db.getRange()) if (Array.isArray(value) && rewrite.has(value[0])) values.push([key, packs.db(db).get(key)]);
+      moving.set(db, values);
+    }
+    await root.transaction(() => {
+      for (const [db, values] of moving) {
+        const packed = packs.db(db);
+        for (const [key, value] of values) {
+          if (value === undefined) db.remove(key);
+          else void packed.put(key, value);
+        }
+      }
+    });
+    if (packs.failure()) return lastUsed;
+    for (const name of rewrite) rmSync(join(dir, name), { force: true });
+  }
+  let total = 0;
+  for (const bytes of used.values()) total += bytes;
+  return total;
+}

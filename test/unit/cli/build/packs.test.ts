@@ -1,0 +1,133 @@
+/**
+ * The store's large values in pack files (cli/build/packs.ts): read back whole, never through a map
+ * (so never in the build's memory), refused when damaged, and collected once no entry uses them.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, openSync, readdirSync, readFileSync, statSync, truncateSync, writeSync, closeSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PACKS_DIR } from '../../../../cli/build/packs';
+import { openStore, STORE_FILE, type BuildStore } from '../../../../cli/build/store';
+import type { SearchBlock } from '../../../../runtime/search/format';
+
+let open: BuildStore[] = [];
+afterEach(async () => {
+  await Promise.all(open.map((store) => store.close()));
+  open = [];
+});
+
+function storeIn(dir: string): BuildStore {
+  const store = openStore(dir)!;
+  open.push(store);
+  return store;
+}
+
+async function closed(store: BuildStore): Promise<void> {
+  await store.close();
+  open = open.filter((other) => other !== store);
+}
+
+/** Search blocks of about `bytes` bytes that no compression shrinks, tagged with `tag`. */
+const blocks = (tag: string, bytes: number): SearchBlock[] => [{ text: `${tag} ${randomBytes(bytes / 2).toString('hex')}`, anchor: tag }];
+
+/** Resident kilobytes of this process's mappings of `file` (/proc/self/smaps). */
+function residentKb(file: string): number {
+  let kb = 0;
+  let inFile = false;
+  for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
+    if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) inFile = line.endsWith(file);
+    else if (inFile && line.startsWith('Rss:')) kb += Number(line.split(/\s+/)[1]);
+  }
+  return kb;
+}
+
+const packsOf = (dir: string): string[] => readdirSync(join(dir, PACKS_DIR)).filter((name) => name.endsWith('.pack')).sort();
+
+describe('the packs of the build store', () => {
+  it('keep the large values out of LMDB and out of the process memory, and read them back after a reopen', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docs-packs-'));
+    const store = storeIn(dir);
+    const written = Array.from({ length: 2_000 }, (_, i) => blocks(`page-${i}`, 8_000));
+    await store.transaction(() => written.forEach((value, i) => void store.search.put(`key-${i}`, value)));
+    await closed(store);
+    // 16 MB of blocks: in the packs, not in LMDB's file.
+    const packed = packsOf(dir).reduce((sum, name) => sum + statSync(join(dir, PACKS_DIR, name)).size, 0);
+    expect(packed).toBeGreaterThan(16_000_000);
+    expect(statSync(join(dir, STORE_FILE)).size).toBeLessThan(2_000_000);
+
+    const again = storeIn(dir);
+    written.forEach((value, i) => expect(again.search.get(`key-${i}`)).toEqual(value));
+    expect(again.search.get('key-absent')).toBeUndefined();
+    // Every value read, and under a megabyte of the store's map resident: the packs were read, not mapped.
+    expect(residentKb(join(dir, STORE_FILE))).toBeLessThan(1_024);
+    expect(readFileSync('/proc/self/maps', 'utf8')).not.toContain(join(dir, PACKS_DIR));
+  });
+
+  it('read a damaged, cut or removed pack as no entry, never as another value', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docs-packs-'));
+    const first = storeIn(dir);
+    await first.transaction(() => ['a', 'b', 'c'].forEach((key) => void first.search.put(key, blocks(key, 1_000))));
+    await closed(first);
+    const [pack] = packsOf(dir);
+    const file = join(dir, PACKS_DIR, pack!);
+    // The second record's first bytes overwritten, the third cut short.
+    const size = statSync(file).size;
+    const fd = openSync(file, 'r+');
+    writeSync(fd, Buffer.from('garbage!'), 0, 8, Math.floor(size / 3) + 1);
+    closeSync(fd);
+    truncateSync(file, size - 10);
+    const second = storeIn(dir);
+    expect(second.search.get('a')?.[0]?.anchor).toBe('a');
+    expect(second.search.get('b')).toBeUndefined();
+    expect(second.search.get('c')).toBeUndefined();
+    await closed(second);
+
+    rmSync(file);
+    const third = storeIn(dir);
+    expect(third.search.get('a')).toBeUndefined();
+    // Writes go on in a pack of their own.
+    await third.search.put('d', blocks('d', 100));
+    expect(third.search.get('d')?.[0]?.anchor).toBe('d');
+  });
+
+  it('remove the packs no entry uses and rewrite those mostly unused, keeping every value', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docs-packs-'));
+    const values = new Map<string, SearchBlock[]>();
+    const write = (store: BuildStore, tag: string, count: number): Promise<void> =>
+      store.transaction(() => {
+        for (let i = 0; i < count; i++) {
+          values.set(`page-${i}`, blocks(`${tag}-${i}`, 200_000));
+          void store.search.put(`page-${i}`, values.get(`page-${i}`)!);
+        }
+      });
+    const packedBytes = (): number => packsOf(dir).reduce((sum, name) => sum + statSync(join(dir, PACKS_DIR, name)).size, 0);
+    // 20 MB: 100 pages.
+    const first = storeIn(dir);
+    await write(first, 'first', 100);
+    await first.collect();
+    await closed(first);
+    const [firstPack] = packsOf(dir);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+
+    // Edits to 80 of them, four times over: 64 MB more, the packs now hold over twice what is used and 32 MB.
+    const second = storeIn(dir);
+    for (let round = 0; round < 4; round++) await write(second, `second-${round}`, 80);
+    await second.collect();
+    // The first pack, a fifth used, is gone: its 20 pages were moved to this build's pack.
+    expect(packsOf(dir)).not.toContain(firstPack);
+    values.forEach((value, key) => expect(second.search.get(key)).toEqual(value));
+    expect(packedBytes()).toBeLessThan(90_000_000);
+    await closed(second);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+
+    // Every page written again: the second build's pack is used no more, and goes whole.
+    const third = storeIn(dir);
+    const before = packsOf(dir);
+    await write(third, 'third', 100);
+    await third.collect();
+    expect(packsOf(dir).filter((name) => before.includes(name))).toEqual([]);
+    values.forEach((value, key) => expect(third.search.get(key)).toEqual(value));
+    expect(packedBytes()).toBeLessThan(21_000_000);
+  });
+});
