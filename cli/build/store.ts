@@ -1,5 +1,6 @@
 /**
- * What a build keeps for the next one: one LMDB key-value store, `node_modules/.cache/docs/build.lmdb`.
+ * What a build keeps for the next one: one LMDB key-value store, `node_modules/.cache/docs/build.lmdb`,
+ * and beside it the packs its large values are in (`packs/`, packs.ts).
  *
  * - `markdown`: each page's markdown stage result (body HTML, TOC, ids, links, images) by its markdown
  *   key (`markdownKey`: the page's file, its markdown, the markdown settings and the generator), and
@@ -17,17 +18,17 @@
  *   build touches that folder and written back after, so a build killed half-way leaves no record, and
  *   the next build stages a whole new output (from the markdown cache, not from scratch).
  *
+ * The values of `markdown`, `search` and `terms` are in the packs, read with `pread`; LMDB holds where
+ * each one is. A page of the store's file counts in the build's memory once the build touches it
+ * through LMDB's map, and the kernel maps the cached pages around each one it faults in (measured: 80
+ * MB of values put, 66–97 MB of the store resident after, though LMDB writes with pwrite). With the
+ * values in LMDB, 1.3 GB of the 2.8 GB peak of a cold build at 100,000 pages was the store's file.
+ *
  * Why LMDB (the `lmdb` package, as Parcel's cache uses it) and not JSON files: a build reads and writes
  * only the entries of the pages that changed, its transactions survive a killed process, several
  * threads read and write it at once, and it has no size limit short of the disk (the one JSON file it
  * replaced passed V8's largest string near 40,000 pages). Measured at 10,000 pages: writing the JSON
- * cache cost 3.6 s and reading it 1.4 s on every build that rendered a page. The HTML and text are
- * stored LZ4-compressed (LMDB's `compression`): 125 MB instead of 272 MB at 10,000 pages, and the peak
- * RSS of a cold build 1,046 MB instead of 1,148 MB (the pages of the store a process touches count in it).
- * They count even when only written (LMDB writes with pwrite, yet measured: 80 MB of values put, 66–97 MB
- * of the store's mapping resident after; the likely cause is the kernel mapping the cached pages around
- * each page the B-tree reads, which are the ones just written). So at 100,000 pages most of the store
- * (some 1.7 GB) is in a cold build's RSS by its end, and every byte the store saves is one less.
+ * cache cost 3.6 s and reading it 1.4 s on every build that rendered a page.
  */
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
