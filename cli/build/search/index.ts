@@ -9,7 +9,7 @@ import { hash } from '../../util/hash';
 import type { SearchBlock, SearchMeta, SearchPage } from '../../../runtime/search/format';
 import { terms } from '../../../runtime/search/text';
 import { pageTerms, WEIGHT, type PageTerms } from './terms';
-import { Grow, grown, normOf, weightOf } from './postings';
+import { DocRuns, Grow, grown, normOf, weightOf } from './postings';
 import { Chunks, CHUNK_SIZE, SEARCH_DIR } from './chunks';
 import { shardSteps, splitOf, type Placed, type Unchanged } from './shards';
 import { changedTerms, pageIdentity, roundedAverage, type IndexState, type PreviousIndex } from './state';
@@ -156,8 +156,9 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
   const ids = new Map<string, number>();
   const names: string[] = [];
   let scratch = new Float64Array(1024);
-  // Documents by term, counted as the pages are read.
+  // Documents by term, counted as the pages are read, and the bytes their numbers will take (postings.ts).
   let df = new Int32Array(1024);
+  const runs = new DocRuns(1024);
   const touched: number[] = [];
   const intern = (term: string): number => {
     let id = ids.get(term);
@@ -167,6 +168,7 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
       if (id >= scratch.length) {
         scratch = grown(scratch, scratch.length * 2);
         df = grown(df, df.length * 2);
+        runs.grow(df.length);
       }
     }
     return id;
@@ -253,7 +255,12 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
       const last = state.pageDocs[from + 1]!;
       // The page's postings are one run in the state: copied at once, then its documents counted in.
       const shift = docTerms.length - starts[first]!;
-      for (let at = starts[first]!; at < starts[last]!; at++) df[postingTerms[at]!]!++;
+      for (let doc = first; doc < last; doc++) {
+        for (let at = starts[doc]!; at < starts[doc + 1]!; at++) {
+          df[postingTerms[at]!]!++;
+          runs.count(postingTerms[at]!, documents + doc - first);
+        }
+      }
       docTerms.append(postingTerms.subarray(starts[first], starts[last]));
       docTfs.append(state.docTfs.subarray(starts[first], starts[last]));
       postings += starts[last]! - starts[first]!;
@@ -268,6 +275,7 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
       eachDocument(pageNumber, counted, (index, length) => {
         for (const id of touched) {
           df[id]!++;
+          runs.count(id, documents);
           if (byDocument) {
             docTerms.push(id);
             docTfs.push(scratch[id]!);
@@ -294,12 +302,11 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
   const offset = new Int32Array(termCount + 1);
   for (let id = 0; id < termCount; id++) offset[id + 1] = offset[id]! + df[id]!;
   const fill = offset.slice(0, termCount);
-  const postingDoc = new Int32Array(postings);
+  runs.allocate(termCount);
   const postingWeight = new Uint8Array(postings);
   const place = (doc: number, norm: number, id: number, tf: number): void => {
-    const at = fill[id]!++;
-    postingDoc[at] = doc;
-    postingWeight[at] = weightOf(tf, norm);
+    runs.place(id, doc);
+    postingWeight[fill[id]!++] = weightOf(tf, norm);
   };
   let stateId: string | undefined;
   let unchanged: Unchanged | undefined;
@@ -335,11 +342,11 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
       });
     }
     // Both readings must have met the same pages: a posting out of place would be a wrong index.
-    if (doc !== documents || names.length !== termCount || fill.some((at, id) => at !== offset[id + 1])) throw new Error('The search index read different pages the second time: build again.');
+    if (doc !== documents || names.length !== termCount || fill.some((at, id) => at !== offset[id + 1]) || !runs.placed(termCount)) throw new Error('The search index read different pages the second time: build again.');
   }
   yield;
 
-  const placed: Placed = { pages, names, df, offset, postingDoc, postingWeight, docPage: (doc) => docPage.at(doc), docAnchor, docHeading, sections };
+  const placed: Placed = { pages, names, df, offset, termDocs: (id) => runs.docs(id, offset[id + 1]! - offset[id]!), postingWeight, docPage: (doc) => docPage.at(doc), docAnchor, docHeading, sections };
   const split = splitOf(placed);
   const shards = yield* shardSteps(placed, split, source, writer, name, unchanged);
   const meta: SearchMeta = { version: 1, documents, shards: shards.shards, split: shards.split, chunks: chunks.files, chunkSize: CHUNK_SIZE, sections: [...sections.keys()] };

@@ -28,7 +28,8 @@ export interface Placed {
   df: Int32Array;
   /** Term `id`'s postings are from `offset[id]` to `offset[id + 1]`, in document order. */
   offset: Int32Array;
-  postingDoc: Int32Array;
+  /** Term `id`'s documents, in order (a view valid until the next call), and every posting's weight. */
+  termDocs: (id: number) => Int32Array;
   postingWeight: Uint8Array;
   /** Each document's page, anchor and heading. */
   docPage: (doc: number) => number;
@@ -70,7 +71,7 @@ export function splitOf({ names, df }: Placed): Set<string> {
  * previous index `offered` is kept only where it was split and numbered its sections as this one is.
  */
 export function* shardSteps(placed: Placed, split: ReadonlySet<string>, source: IndexSource, writer: SearchIndexWriter, name: (prefix: string, text: string) => string, offered?: Unchanged): Generator<undefined, ShardsMade> {
-  const { names, df, offset, postingDoc, postingWeight, pages, docAnchor, docHeading, sections } = placed;
+  const { names, df, offset, termDocs, postingWeight, pages, docAnchor, docHeading, sections } = placed;
   const splitList = [...split].sort();
   const unchanged = offered && offered.previous.split.join() === splitList.join() && JSON.stringify(offered.previous.sections) === JSON.stringify([...sections.keys()]) ? offered : undefined;
   // Terms in code-unit order: the default sort of strings, several times faster than a comparator.
@@ -102,20 +103,20 @@ export function* shardSteps(placed: Placed, split: ReadonlySet<string>, source: 
   // is a million postings at 100,000 pages: one JavaScript array of them per term was garbage piling up).
   let tailAt = new Int32Array(1024);
   let pairs = new Int32Array(2048);
-  /** A tail's file, named by its postings' bytes before its text is made: one the previous index wrote is kept. */
-  const tailFile = (key: string, term: string, positions: Int32Array): string => {
+  /** A tail's file (the postings of `docs` and `weights` at `positions`), named by its postings' bytes before its text is made: one the previous index wrote is kept. */
+  const tailFile = (key: string, term: string, docs: Int32Array, weights: Uint8Array, positions: Int32Array): string => {
     let tailKey = '';
     if (source.previousTail) {
       if (pairs.length < positions.length * 2) pairs = new Int32Array(positions.length * 2);
       for (let i = 0; i < positions.length; i++) {
-        pairs[2 * i] = postingDoc[positions[i]!]!;
-        pairs[2 * i + 1] = postingWeight[positions[i]!]!;
+        pairs[2 * i] = docs[positions[i]!]!;
+        pairs[2 * i + 1] = weights[positions[i]!]!;
       }
       tailKey = hash(`${source.salt ?? ''}\0${key}`, new Uint8Array(pairs.buffer, 0, positions.length * 8));
       const previous = source.previousTail(tailKey);
       if (previous) return keptTail(term, [tailKey, previous]);
     }
-    const file = name(`p-${key}`, deltas(postingDoc, postingWeight, positions));
+    const file = name(`p-${key}`, deltas(docs, weights, positions));
     if (tailKey) made.tailKeys.push([tailKey, file, term]);
     return file;
   };
@@ -128,17 +129,18 @@ export function* shardSteps(placed: Placed, split: ReadonlySet<string>, source: 
     for (const id of terms) {
       if (done++ % TERMS_PER_STEP === TERMS_PER_STEP - 1) yield;
       const term = names[id]!;
-      const from = offset[id]!;
-      const to = offset[id + 1]!;
-      heaviest(postingDoc, postingWeight, from, to, shard.lead);
-      if (to - from <= TIER) {
-        shard.terms.push(`${JSON.stringify(term)}:${deltas(postingDoc, postingWeight, from, to)}`);
+      const count = offset[id + 1]! - offset[id]!;
+      const docs = termDocs(id);
+      const weights = postingWeight.subarray(offset[id]!, offset[id + 1]!);
+      heaviest(docs, weights, 0, count, shard.lead);
+      if (count <= TIER) {
+        shard.terms.push(`${JSON.stringify(term)}:${deltas(docs, weights, 0, count)}`);
         continue;
       }
       // The heaviest postings stay in the shard (ties to the earlier document), the rest go to a tail.
       // The weight that cuts at TIER is found by counting (weights are 1–99), so nothing is sorted.
       const histogram = new Int32Array(100);
-      for (let at = from; at < to; at++) histogram[postingWeight[at]!]!++;
+      for (let at = 0; at < count; at++) histogram[weights[at]!]!++;
       let cut = 99;
       let above = 0;
       while (above + histogram[cut]! < TIER) above += histogram[cut--]!;
@@ -146,15 +148,15 @@ export function* shardSteps(placed: Placed, split: ReadonlySet<string>, source: 
       const known = knownTail(id);
       const head: number[] = [];
       // An unchanged term's tail is the previous index's: its postings are not gathered.
-      if (!known && tailAt.length < to - from) tailAt = new Int32Array(to - from);
+      if (!known && tailAt.length < count) tailAt = new Int32Array(count);
       let tailLength = 0;
-      for (let at = from; at < to; at++) {
-        const weight = postingWeight[at]!;
+      for (let at = 0; at < count; at++) {
+        const weight = weights[at]!;
         if (weight > cut || (weight === cut && ties-- > 0)) head.push(at);
         else if (!known) tailAt[tailLength++] = at;
       }
-      shard.terms.push(`${JSON.stringify(term)}:${deltas(postingDoc, postingWeight, head)}`);
-      shard.tails.push(`${JSON.stringify(term)}:[${JSON.stringify(known ? keptTail(term, known) : tailFile(key, term, tailAt.subarray(0, tailLength)))},${to - from}]`);
+      shard.terms.push(`${JSON.stringify(term)}:${deltas(docs, weights, head)}`);
+      shard.tails.push(`${JSON.stringify(term)}:[${JSON.stringify(known ? keptTail(term, known) : tailFile(key, term, docs, weights, tailAt.subarray(0, tailLength)))},${count}]`);
     }
     // Where the terms' heaviest documents are, and their pages: `SearchShard.docs` and `pages`, flat.
     const docs: string[] = [];
