@@ -26,7 +26,7 @@ import { SEARCH_ENTRY } from './search/index';
 import { blocksOf, makeBuildIndex, searchPagesOf } from './search/source';
 import { STATE_FILE } from './search/state';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
-import type { RenderPool } from './pool';
+import { limitHeapGrowth, type RenderPool } from './pool';
 import { renderPage } from './render';
 import { checkTemplate, templateFile } from './template';
 import { buildPages, outputKeys, previousResults, sameBytes } from './pages';
@@ -220,8 +220,10 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   try {
     const { results, keys: pageKeys, rendered, storeFailed } = await buildPages({ context, jobs, keys, reusable, workerUrl: options.workerUrl, threads: options.threads, pool, store, onProgress: options.onProgress });
     // The render workers are done: they go now, not after the index (their heaps were 700 MB of a
-    // 100,000-page build's peak while the main thread made the search index).
+    // 100,000-page build's peak while the main thread made the search index). This thread's heap
+    // grows by less from now on (pool.ts `limitHeapGrowth`).
     await pool?.close();
+    limitHeapGrowth();
 
     options.onProgress?.({ stage: 'links' });
     nameGeneratedSources(results, api.source, displayPrefix);
