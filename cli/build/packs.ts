@@ -34,7 +34,7 @@ const MAGIC = 0x44504b31;
 const HEADER_BYTES = 10;
 
 /** Where a value is: its pack's name, the record's offset and length. */
-type Place = [pack: string, offset: number, length: number];
+export type Place = [pack: string, offset: number, length: number];
 
 /** Records, not maps: the same shapes repeated within a value (blocks, links) are written once. */
 const packr = new Packr({ useRecords: true, moreTypes: true });
@@ -54,6 +54,8 @@ export interface PackedDb<V> {
 /** The packs of one store, as one thread opens them. */
 export interface Packs {
   db<V>(places: Database<Place, string>): PackedDb<V>;
+  /** The value of `key` at `place`; undefined when the record there is not `key`'s (or is gone). */
+  value(key: string, place: Place | undefined): unknown;
   /** The first write that failed (a full disk), if any: the store reports it when it flushes. */
   failure(): Error | undefined;
   close(): void;
@@ -128,6 +130,7 @@ export function openPacks(dir: string): Packs {
         getStats: () => places.getStats(),
       };
     },
+    value: read,
     failure: () => failed,
     close: () => {
       for (const fd of readers.values()) closeSync(fd);
@@ -160,35 +163,33 @@ export async function collectPacks(root: RootDatabase, dir: string, dbs: Databas
     return 0;
   }
   if (files.reduce((sum, file) => sum + file.size, 0) <= 2 * lastUsed + SLACK_BYTES) return lastUsed;
-  // The bytes each pack's records use.
+  // The bytes each pack's records use, and the entries of the packs old enough to be rewritten.
+  const old = new Set(files.filter((file) => file.modified < since).map((file) => file.name));
   const used = new Map<string, number>();
-  for (const db of dbs) {
-    for (const { value } of db.getRange()) {
-      if (Array.isArray(value) && typeof value[0] === 'string') used.set(value[0], (used.get(value[0]) ?? 0) + Number(value[2]));
-    }
-  }
-  const old = files.filter((file) => file.modified < since);
-  const rewrite = new Set(old.filter((file) => (used.get(file.name) ?? 0) * 2 < file.size).map((file) => file.name));
-  if (rewrite.size > 0) {
-    const moving = new Map<Database<Place, string>, [string, unknown][]>();
-    for (const db of dbs) {
-      const values: [string, unknown][] = [];
-      for (const { key, value } of db.getRange()) if (Array.isArray(value) && rewrite.has(value[0])) values.push([key, packs.db(db).get(key)]);
-      moving.set(db, values);
-    }
-    await root.transaction(() => {
-      for (const [db, values] of moving) {
-        const packed = packs.db(db);
-        for (const [key, value] of values) {
-          if (value === undefined) db.remove(key);
-          else void packed.put(key, value);
-        }
-      }
-    });
-    if (packs.failure()) return lastUsed;
-    for (const name of rewrite) rmSync(join(dir, name), { force: true });
-  }
+  const entries = new Map<string, [db: Database<Place, string>, key: string, place: Place][]>();
   let total = 0;
-  for (const bytes of used.values()) total += bytes;
+  for (const db of dbs) {
+    for (const { key, value } of db.getRange()) {
+      if (!Array.isArray(value) || typeof value[0] !== 'string') continue;
+      used.set(value[0], (used.get(value[0]) ?? 0) + value[2]);
+      total += value[2];
+      if (!old.has(value[0])) continue;
+      let list = entries.get(value[0]);
+      if (!list) entries.set(value[0], (list = []));
+      list.push([db, key, value]);
+    }
+  }
+  const rewrite = files.filter((file) => old.has(file.name) && (used.get(file.name) ?? 0) * 2 < file.size).map((file) => file.name);
+  if (rewrite.length === 0) return total;
+  // Each used record of those packs copied to this thread's pack, read as it is copied.
+  await root.transaction(() => {
+    for (const [db, key, place] of rewrite.flatMap((name) => entries.get(name) ?? [])) {
+      const value = packs.value(key, place);
+      if (value === undefined) db.remove(key);
+      else void packs.db(db).put(key, value);
+    }
+  });
+  if (packs.failure()) return lastUsed;
+  for (const name of rewrite) rmSync(join(dir, name), { force: true });
   return total;
 }

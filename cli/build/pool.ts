@@ -40,12 +40,8 @@ const OLD_GENERATION_MB = Math.min(1900, Math.floor(getHeapStatistics().heap_siz
  */
 const HEAP_GROWING_PERCENT = 25;
 
-let heapGrowthSet = false;
-
-/** Sets `HEAP_GROWING_PERCENT` for the rest of the process, once. */
+/** Sets `HEAP_GROWING_PERCENT` for the rest of the process. */
 export function limitHeapGrowth(): void {
-  if (heapGrowthSet) return;
-  heapGrowthSet = true;
   const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((arg) => /^--heap[-_]growing[-_]percent\b/.test(arg));
   if (!given) setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 }

@@ -33,7 +33,7 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database } from 'lmdb';
-import { collectPacks, openPacks, PACKS_DIR, type PackedDb } from './packs';
+import { collectPacks, openPacks, PACKS_DIR, type PackedDb, type Place } from './packs';
 import type { SearchBlock } from '../../runtime/search/format';
 import type { StoredTerms } from './search/terms';
 import type { KeptRead } from './read-cache';
@@ -143,7 +143,7 @@ export function openStore(cacheDir: string): BuildStore | undefined {
       const root = open({ path, maxDbs: 8, ...mapSizeOption() });
       const packs = openPacks(join(cacheDir, PACKS_DIR));
       // Where each large value is in the packs; the values themselves are read with pread (packs.ts).
-      const places = ['markdown', 'search', 'terms'].map((name) => root.openDB<[string, number, number], string>({ name }));
+      const places = ['markdown', 'search', 'terms'].map((name) => root.openDB<Place, string>({ name }));
       // The `meta` database also keeps, under `packs`, the bytes of the packs the entries used at the last count.
       const meta = root.openDB<OutputRecord | number, string>({ name: 'meta' });
       const failed = (): void => {
