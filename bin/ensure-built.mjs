@@ -21,6 +21,36 @@ function newestSource() {
   return newest;
 }
 
+/**
+ * @readme/openapi-parser makes a new Ajv for every spec it validates, and each new Ajv compiles the
+ * OpenAPI schema again: some 0.25 s a spec on the main thread, while the render workers wait for the
+ * API pages. In the compiled CLI the parser's two Ajv classes are wrapped so that `new` hands back one
+ * instance per class and options, which compiled the schema for the first spec. (Safe: the parser
+ * reads `ajv.errors` right after each `validate`, and the schemas are the parser's own constant
+ * objects, which Ajv's cache knows by identity.) The source tests run the parser as published.
+ */
+const sharedAjv = {
+  name: 'shared-ajv',
+  setup(build) {
+    build.onResolve({ filter: /^ajv(-draft-04|\/dist\/2020\.js)$/ }, (args) =>
+      args.namespace === 'file' && args.importer.includes(`${join('node_modules', '@readme', 'openapi-parser')}`) ? { path: args.path, namespace: 'shared-ajv', pluginData: args.resolveDir } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'shared-ajv' }, (args) => ({
+      resolveDir: args.pluginData,
+      contents: `import Ajv from ${JSON.stringify(args.path)};
+const made = new Map();
+export default class SharedAjv {
+  constructor(options) {
+    const key = JSON.stringify(options ?? {});
+    let ajv = made.get(key);
+    if (!ajv) made.set(key, (ajv = new Ajv(options)));
+    return ajv;
+  }
+}`,
+    }));
+  },
+};
+
 /** Returns the file URL of the compiled CLI entry, compiling first when a source changed. */
 export async function ensureCliBuilt() {
   const newest = newestSource();
@@ -46,12 +76,18 @@ export async function ensureCliBuilt() {
       sourcemap: 'linked',
       outExtension: { '.js': '.mjs' },
       logLevel: 'error',
+      // CommonJS dependencies (React's server renderer, Ajv) get a `require` of their own.
+      banner: { js: "import { createRequire as __docsCreateRequire } from 'node:module'; const require = __docsCreateRequire(import.meta.url);" },
     };
     await Promise.all([
-      build({ ...shared, entryPoints: { main: join(root, 'cli/main.ts') }, outdir: staging, packages: 'external' }),
+      // The CLI carries its dependencies too (in chunks: a build with nothing to do loads only what it
+      // needs): resolving and loading the markdown pipeline's and the OpenAPI parser's few hundred
+      // modules one by one took 0.3 s of every rebuild and held the portal's render workers waiting.
+      // esbuild and lmdb are native and chokidar is for `docs serve` alone: they load from node_modules.
+      build({ ...shared, entryPoints: { main: join(root, 'cli/main.ts') }, outdir: staging, external: ['mermaid', 'dompurify', 'lmdb', 'esbuild', 'chokidar'], plugins: [sharedAjv] }),
       // The render worker carries its dependencies in one file: a thread loads it in a third of the
       // time it takes to resolve and load the markdown pipeline's few hundred modules one by one,
-      // and every cold build waits for its workers to load. CommonJS dependencies (React's server renderer) get a `require` of their own.
+      // and every cold build waits for its workers to load.
       build({
         ...shared,
         entryPoints: { worker: join(root, 'cli/build/worker.ts') },
@@ -60,7 +96,6 @@ export async function ensureCliBuilt() {
         // Mermaid (loaded by the first diagram, to know its size) and the DOMPurify it sanitises with
         // stay shared node_modules packages: cli/build/markdown/diagrams.ts stubs that very DOMPurify.
         external: ['mermaid', 'dompurify', 'lmdb'],
-        banner: { js: "import { createRequire as __docsCreateRequire } from 'node:module'; const require = __docsCreateRequire(import.meta.url);" },
       }),
     ]);
     // The generator's version for its caches (see generatorVersion in cli/build/store.ts): a hash of

@@ -140,6 +140,39 @@ describe('a broken spec', () => {
     expect(run.stderr).toContain('Build failed: 1 error; the previous output was left untouched.');
     expect(existsSync(join(site, 'dist'))).toBe(false);
   });
+
+  it('validates each of several specs on its own: a valid one first, then two with their own errors, in 3.0 and 3.1', () => {
+    // The compiled CLI validates every spec with one validator per OpenAPI version (bin/ensure-built.mjs,
+    // `sharedAjv`): what one spec got wrong must be reported for it alone, and a valid one before it changes nothing.
+    const site = copyFixture('openapi');
+    const broken = readFileSync(join(site, 'specs', 'broken.yaml'), 'utf8');
+    writeFileSync(join(site, 'specs', 'no-responses.yaml'), broken.replace('  version', '  versionX').replace(/      responses:\n[\s\S]*$/, '      summary: List the teams\n'));
+    writeFileSync(join(site, 'specs', 'v31.yaml'), broken.replace('openapi: 3.0.3', 'openapi: 3.1.0'));
+    writeFileSync(
+      join(site, 'site.config.ts'),
+      [
+        "import { fixtureConfig } from '../_shared/config';",
+        'export default fixtureConfig({',
+        "  sidebars: [{ id: 'guide', label: 'Guide', dir: 'guide' }],",
+        "  navbar: [{ label: 'Guide', to: '/guide' }],",
+        "  homepage: { doc: 'guide/index' },",
+        '  openapi: [',
+        "    { file: 'specs/api.yaml', route: '/guide/api', sidebar: 'guide' },",
+        "    { file: 'specs/no-responses.yaml', route: '/guide/teams', sidebar: 'guide' },",
+        "    { file: 'specs/v31.yaml', route: '/guide/teams-31', sidebar: 'guide' },",
+        '  ],',
+        '});',
+        '',
+      ].join('\n'),
+    );
+    const run = runDocs(['build'], { cwd: site });
+    expect(run.code).toBe(1);
+    expect(run.stderr).not.toContain('specs/api.yaml');
+    expect(run.stderr).toContain("specs/no-responses.yaml:3:3#/info: must have required property 'version'");
+    expect(run.stderr).toMatch(/specs\/no-responses\.yaml:\d+:\d+#\/paths\/~1teams\/get: must have required property 'responses'/);
+    expect(run.stderr).toContain("specs/v31.yaml:3:3#/info: must have required property 'version'");
+    expect(existsSync(join(site, 'dist'))).toBe(false);
+  });
 });
 
 describe('a spec split over files', () => {
