@@ -3,7 +3,7 @@
  * pool), links, bundle, write. Every file operation of the build lives here or in the page jobs.
  */
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dropUnchanged, outputFingerprint, outputPaths, presentFiles, writeUnchanged, type UnchangedRecord } from './unchanged';
+import { dropUnchanged, outputFingerprint, outputPaths, presentFiles, writeUnchanged, type TreeListing, type UnchangedRecord } from './unchanged';
 export { buildSite } from './start';
 export { manifestOf, manifestText } from './manifest';
 export { nameGeneratedSources, type ApiPages } from './openapi/api-pages';
@@ -125,6 +125,8 @@ export interface BuildStart {
   inputs?: string;
   /** The last build's record of its output's fingerprint (unchanged.ts), when there is one. */
   last?: UnchangedRecord;
+  /** What the input fingerprint saw of the content folder, for the content walk (emptied once it is done). */
+  listing?: TreeListing;
 }
 
 /**
@@ -133,7 +135,7 @@ export interface BuildStart {
  * check passed) and the files no page needs any more removed, so a rebuild costs what changed. Without
  * one the whole output is staged and swapped in.
  */
-export async function buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, inputs, last }: BuildStart): Promise<BuildReport> {
+export async function buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, inputs, last, listing }: BuildStart): Promise<BuildReport> {
   const displayPrefix = `${posixRelative(root, config.contentDir)}/`;
   options.onProgress?.({ stage: 'content' });
   const lastUpdatesPromise = readLastUpdates(config.contentDir);
@@ -146,7 +148,9 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   };
   // A file unchanged since the last build is not read at all: its doc comes from the store.
   const kept = store && !options.keepSources ? readCache(store, reading) : undefined;
-  const files = readContentFolder(config.contentDir, displayPrefix, options.keepSources ? undefined : lean, kept?.known);
+  const files = readContentFolder(config.contentDir, displayPrefix, options.keepSources ? undefined : lean, kept?.known, listing);
+  listing?.folders.clear();
+  listing?.files.clear();
   const api = await generateApiPages(root, config, files, displayPrefix);
   const content = collectContent({ files: files.markdown, categories: files.categories, ...reading });
   checkHomepage(content, config.homepageDoc, config.configFile);

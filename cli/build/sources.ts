@@ -10,6 +10,7 @@ import { DocsError, type Diagnostic } from '../util/errors';
 import { leadsInside, posixRelative, publishableRoot } from '../util/fs';
 import { textPlace } from '../util/text-place';
 import type { SourceFile } from './content';
+import type { TreeListing } from './unchanged';
 
 
 /** Markdown and category files of the content folder. */
@@ -52,9 +53,10 @@ function readFailure(error: unknown): string {
  * `onMarkdown` sees each markdown file as soon as it is read (the build reads it and drops its text).
  * `known` is asked first about each markdown file that is not a symbolic link, with its stats: when
  * it answers true it has the file's read already (read-cache.ts), and the file is listed without
- * being read (its text `''`).
+ * being read (its text `''`). `listing` is what the build's input fingerprint saw of the folder a
+ * moment before (unchanged.ts): its folders are not listed and its files not stated again.
  */
-export function readContentFolder(dir: string, displayPrefix: string, onMarkdown?: (file: SourceFile) => void, known?: (file: SourceFile, stats: Stats) => boolean): ContentFiles {
+export function readContentFolder(dir: string, displayPrefix: string, onMarkdown?: (file: SourceFile) => void, known?: (file: SourceFile, stats: Stats) => boolean, listing?: TreeListing): ContentFiles {
   const modified = new Map<string, number>();
   const files: ContentFiles = { markdown: [], categories: [], modified };
   const problems: Diagnostic[] = [];
@@ -71,7 +73,7 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
   const walk = (folder: string, real: string): void => {
     let entries: Dirent[];
     try {
-      entries = readdirSync(folder, { withFileTypes: true });
+      entries = listing?.folders.get(folder) ?? readdirSync(folder, { withFileTypes: true });
     } catch (error) {
       problems.push({ file: displayPrefix + posixRelative(dir, folder), message: `is a folder that ${readFailure(error)}`, fix: 'make the folder readable, or move it out of the content folder' });
       return;
@@ -127,7 +129,7 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
       if (!wanted) continue;
       let bytes: Buffer;
       try {
-        const stats = statSync(path);
+        const stats = (!entry.isSymbolicLink() && listing?.files.get(path)) || statSync(path);
         if (entry.isSymbolicLink() && !leadsInside(path, boundary)) {
           problems.push({ file: display, message: 'is a symbolic link to a file outside the site\'s repository, which a build does not publish', fix: 'move or copy the file into the content folder' });
           continue;

@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { loadConfig } from './config-file';
 import type { BuildOptions, BuildReport } from './index';
 import { startPool } from './pool';
-import { inputFingerprint, outputFingerprint, readUnchanged, sameFiles } from './unchanged';
+import { inputFingerprint, outputFingerprint, readUnchanged, sameFiles, type TreeListing } from './unchanged';
 import { checkOutDir, realPath, removeDeadStaging } from './write';
 
 /** Builds the site into `outDir`; throws a `DocsError` (and leaves `outDir` untouched) on any error. */
@@ -26,7 +26,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   const cacheDir = options.cache === false ? undefined : join(root, 'node_modules', '.cache', 'docs');
   // Nothing changed since the last build into this folder, in the sources or in the output: the
   // output stands (unchanged.ts). Checked before the store is even opened.
-  const inputs = options.unchanged && cacheDir ? inputFingerprint(root, config, outDir) : undefined;
+  // What the fingerprint saw of the content folder, so the content walk need not look again.
+  const listing: TreeListing = { folders: new Map(), files: new Map() };
+  const inputs = options.unchanged && cacheDir ? inputFingerprint(root, config, outDir, listing) : undefined;
   const last = inputs && cacheDir ? readUnchanged(cacheDir, outDir) : undefined;
   if (last && last.inputs === inputs && sameFiles(last.refFiles) && outputFingerprint(outDir, last.outputs) === last.outputDigest) {
     return { outDir, pages: last.pages, cachedPages: last.pages, warnings: last.warnings, seconds: (performance.now() - started) / 1000, searchSeconds: 0, unchanged: true };
@@ -42,7 +44,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   try {
     // The rest of the build (content, markdown, React, esbuild, the OpenAPI parser) loads only now.
     const { buildWith } = await import('./index');
-    return await buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, inputs: store ? inputs : undefined, last });
+    return await buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, inputs: store ? inputs : undefined, last, listing: inputs ? listing : undefined });
   } finally {
     // The workers commit their cache writes before they stop, and the store closes after them.
     await pool?.close();

@@ -26,7 +26,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, type Hash } from 'node:crypto';
-import { existsSync, lstatSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Dirent, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { ResolvedConfig } from './config';
 import type { Diagnostic } from '../util/errors';
@@ -106,8 +106,18 @@ export function sameFiles(files: [path: string, stats: string][]): boolean {
   });
 }
 
+/**
+ * What the fingerprint's walk saw, for the content walk that follows it (sources.ts) to take instead
+ * of listing every folder and stating every file a second time (0.2 s at 10,000 pages): each folder's
+ * entries, in name order, and the stats of each file that is not a symbolic link, by path.
+ */
+export interface TreeListing {
+  folders: Map<string, Dirent[]>;
+  files: Map<string, Stats>;
+}
+
 /** Adds every file and folder below `dir` (in name order) to the fingerprint; a missing `dir` adds its absence. */
-function addTree(hasher: Hash, dir: string): void {
+function addTree(hasher: Hash, dir: string, listing?: TreeListing): void {
   let stats: Stats;
   try {
     stats = statSync(dir);
@@ -117,16 +127,20 @@ function addTree(hasher: Hash, dir: string): void {
   }
   addStats(hasher, dir, stats);
   if (!stats.isDirectory()) return;
-  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  listing?.folders.set(dir, entries);
+  for (const entry of entries) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) addTree(hasher, path);
+    if (entry.isDirectory()) addTree(hasher, path, listing);
     else if (entry.isSymbolicLink()) {
-      // A link's target may change without the link: both count.
+      // A link's target may change without the link: both count. (The content walk looks at links itself.)
       addStats(hasher, path, lstatSync(path));
       addTree(hasher, path);
     } else {
       try {
-        addStats(hasher, path, statSync(path));
+        const file = statSync(path);
+        addStats(hasher, path, file);
+        listing?.files.set(path, file);
       } catch {
         hasher.update(`${path}\0unreadable\n`);
       }
@@ -192,13 +206,13 @@ function headFromFiles(dir: string): string | undefined {
   }
 }
 
-/** Fingerprint of everything a build reads. */
-export function inputFingerprint(root: string, config: ResolvedConfig, outDir: string): string {
+/** Fingerprint of everything a build reads; `listing` hears what it saw of the content folder. */
+export function inputFingerprint(root: string, config: ResolvedConfig, outDir: string, listing?: TreeListing): string {
   const hasher = createHash('sha256');
   hasher.update(`${generatorVersion()}\n${outDir}\n${JSON.stringify(config)}\n${gitHead(config.contentDir)}\n`);
   addTree(hasher, join(root, 'site.config.ts'));
   addTree(hasher, join(root, 'templates'));
-  addTree(hasher, config.contentDir);
+  addTree(hasher, config.contentDir, listing);
   for (const spec of config.openapi) addTree(hasher, join(root, spec.file));
   return hasher.digest('hex');
 }

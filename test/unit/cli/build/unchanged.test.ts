@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gitHead, outputFingerprint, outputPaths, presentFiles, type UnchangedRecord } from '../../../../cli/build/unchanged';
+import type { ResolvedConfig } from '../../../../cli/build/config';
+import { readContentFolder, type ContentFiles } from '../../../../cli/build/sources';
+import { gitHead, inputFingerprint, outputFingerprint, outputPaths, presentFiles, type TreeListing, type UnchangedRecord } from '../../../../cli/build/unchanged';
 
 describe('gitHead, read from the repository files', () => {
   const repo = (): { dir: string; git: (...args: string[]) => string } => {
@@ -89,5 +91,39 @@ describe('presentFiles: what the output holds, from the last build\'s list while
     expect(presentFiles(fresh.dir, { files: other.files }, fresh.last).has('gone.html')).toBe(false);
     expect(presentFiles(fresh.dir, { ...other, digest: fresh.digest }, undefined).has('gone.html')).toBe(false);
     expect(presentFiles(fresh.dir, { ...other, digest: fresh.digest }, fresh.last).has('gone.html')).toBe(true);
+  });
+});
+
+describe('the content walk takes what the input fingerprint saw', () => {
+  const site = (): { root: string; config: ResolvedConfig } => {
+    const root = mkdtempSync(join(tmpdir(), 'docs-listing-'));
+    const contentDir = join(root, 'content');
+    writeFileSync(join(root, 'site.config.ts'), 'export default {};\n');
+    for (const [file, text] of Object.entries({ 'content/index.md': '# Home\n', 'content/wiki/index.md': '# Wiki\n', 'content/wiki/deep/setup.md': '# Setup\n', 'content/wiki/_category_.json': '{"label":"Wiki"}', 'shared/glossary.md': '# Glossary\n' })) {
+      mkdirSync(join(root, file, '..'), { recursive: true });
+      writeFileSync(join(root, file), text);
+    }
+    // Links are looked at by the walk itself, never taken from the listing.
+    symlinkSync(join(root, 'shared'), join(contentDir, 'linked'));
+    symlinkSync(join(contentDir, 'index.md'), join(contentDir, 'home-link.md'));
+    return { root, config: { contentDir, openapi: [] } as unknown as ResolvedConfig };
+  };
+  const summary = (files: ContentFiles) => ({ markdown: files.markdown.map((file) => [file.rel, file.text]), categories: files.categories.map((file) => [file.rel, file.text]), modified: [...(files.modified ?? [])] });
+
+  it('reads the same files with the listing as without, links included, and the tree as it was when the fingerprint was taken', () => {
+    const { root, config } = site();
+    const listing: TreeListing = { folders: new Map(), files: new Map() };
+    const before = inputFingerprint(root, config, join(root, 'dist'), listing);
+    expect([...listing.folders.keys()].map((folder) => folder.slice(config.contentDir.length))).toEqual(['', '/wiki', '/wiki/deep']);
+    expect(listing.files.size).toBe(4);
+    const plain = readContentFolder(config.contentDir, 'content/');
+    expect(summary(readContentFolder(config.contentDir, 'content/', undefined, undefined, listing))).toEqual(summary(plain));
+    expect(plain.markdown.map((file) => file.rel)).toEqual(['home-link.md', 'index.md', 'linked/glossary.md', 'wiki/deep/setup.md', 'wiki/index.md']);
+    // A page saved after the fingerprint: this build reads the tree the fingerprint saw, and the next
+    // build's fingerprint differs, so that build reads it.
+    writeFileSync(join(config.contentDir, 'wiki', 'new.md'), '# New\n');
+    expect(readContentFolder(config.contentDir, 'content/', undefined, undefined, listing).markdown.map((file) => file.rel)).not.toContain('wiki/new.md');
+    expect(readContentFolder(config.contentDir, 'content/').markdown.map((file) => file.rel)).toContain('wiki/new.md');
+    expect(inputFingerprint(root, config, join(root, 'dist'))).not.toBe(before);
   });
 });
