@@ -83,10 +83,11 @@ export async function ensureCliBuilt() {
       // The CLI carries its dependencies too (in chunks: a build with nothing to do loads only what it
       // needs): resolving and loading the markdown pipeline's and the OpenAPI parser's few hundred
       // modules one by one took 0.3 s of every rebuild and held the portal's render workers waiting.
-      // esbuild and lmdb are native and chokidar is for `docs serve` alone: they load from node_modules.
+      // esbuild, lmdb and msgpackr (whose native string extractor a bundle cannot find: it looks for
+      // it by `__dirname`) and chokidar, for `docs serve` alone, load from node_modules.
       // Mermaid is bundled with the DOMPurify it sanitises with, the very module
       // cli/build/markdown/diagrams.ts stubs (one module per path in a bundle).
-      build({ ...shared, entryPoints: { main: join(root, 'cli/main.ts') }, outdir: staging, external: ['lmdb', 'esbuild', 'chokidar'], plugins: [sharedAjv] }),
+      build({ ...shared, entryPoints: { main: join(root, 'cli/main.ts') }, outdir: staging, external: ['lmdb', 'msgpackr', 'esbuild', 'chokidar'], plugins: [sharedAjv] }),
       // The render worker carries its dependencies in one file: a thread loads it in a third of the
       // time it takes to resolve and load the markdown pipeline's few hundred modules one by one,
       // and every cold build waits for its workers to load.
@@ -94,10 +95,10 @@ export async function ensureCliBuilt() {
         ...shared,
         entryPoints: { worker: join(root, 'cli/build/worker.ts') },
         outdir: join(staging, 'worker'),
-        // lmdb is a native addon: it is loaded from node_modules, not bundled. Mermaid (loaded by the
+        // lmdb and msgpackr are loaded from node_modules, not bundled (see above). Mermaid (loaded by the
         // first diagram, to know its size) is bundled too: loaded from node_modules, its few hundred
         // modules (lodash-es, d3…) took each worker 0.5–0.8 s to resolve and compile.
-        external: ['lmdb'],
+        external: ['lmdb', 'msgpackr'],
       }),
     ]);
     // The generator's version for its caches (see generatorVersion in cli/build/store.ts): a hash of
