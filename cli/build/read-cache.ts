@@ -7,11 +7,10 @@
  * Entries are valid for one generator and one set of reading options (sidebars, homepage, content
  * folder); any other gives another key, and the file is read again.
  */
-import type { Stats } from 'node:fs';
 import { hash } from '../util/hash';
 import { adoptRead, readDoc, type KeptDoc, type SourceFile } from './content';
 import type { BuildStore } from './store';
-import { statsKey } from './unchanged';
+import { statsKey, type FileStamp } from './unchanged';
 import { generatorVersion } from './version';
 
 /** What the store keeps of one page file. */
@@ -29,7 +28,7 @@ type ReadOptions = Parameters<typeof adoptRead>[1];
 /** The cache of reads for one build. */
 export interface ReadCache {
   /** For `readContentFolder`: true when the file's doc was taken from the store. */
-  known: (file: SourceFile, stats: Stats) => boolean;
+  known: (file: SourceFile, stats: FileStamp) => boolean;
   /** Records the files read anew (call after every page file was read). */
   save: (files: SourceFile[]) => void;
 }

@@ -4,13 +4,13 @@
  * a page may have. Symbolic links are followed once (a loop or a link to nothing is an error naming
  * it), and a file or folder that cannot be read is an error naming it, never a crash.
  */
-import { readdirSync, readFileSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { DocsError, type Diagnostic } from '../util/errors';
 import { leadsInside, posixRelative, publishableRoot } from '../util/fs';
 import { textPlace } from '../util/text-place';
 import type { SourceFile } from './content';
-import type { TreeListing } from './unchanged';
+import type { FileStamp, TreeListing } from './unchanged';
 
 
 /** Markdown and category files of the content folder. */
@@ -56,7 +56,7 @@ function readFailure(error: unknown): string {
  * being read (its text `''`). `listing` is what the build's input fingerprint saw of the folder a
  * moment before (unchanged.ts): its folders are not listed and its files not stated again.
  */
-export function readContentFolder(dir: string, displayPrefix: string, onMarkdown?: (file: SourceFile) => void, known?: (file: SourceFile, stats: Stats) => boolean, listing?: TreeListing): ContentFiles {
+export function readContentFolder(dir: string, displayPrefix: string, onMarkdown?: (file: SourceFile) => void, known?: (file: SourceFile, stats: FileStamp) => boolean, listing?: TreeListing): ContentFiles {
   const modified = new Map<string, number>();
   const files: ContentFiles = { markdown: [], categories: [], modified };
   const problems: Diagnostic[] = [];
@@ -129,13 +129,16 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
       if (!wanted) continue;
       let bytes: Buffer;
       try {
-        const stats = (!entry.isSymbolicLink() && listing?.files.get(path)) || statSync(path);
+        // The fingerprint lists regular files only: any other entry is looked at here.
+        const listed = entry.isSymbolicLink() ? undefined : listing?.files.get(path);
+        const found = listed ? undefined : statSync(path);
+        const stats: FileStamp = listed ?? found!;
         if (entry.isSymbolicLink() && !leadsInside(path, boundary)) {
           problems.push({ file: display, message: 'is a symbolic link to a file outside the site\'s repository, which a build does not publish', fix: 'move or copy the file into the content folder' });
           continue;
         }
         // A pipe, a socket or a device (a link to /dev/zero, say) would be read forever, or block.
-        if (!stats.isFile()) {
+        if (found && !found.isFile()) {
           problems.push({ file: display, message: 'is not a regular file (a pipe, a socket or a device)', fix: 'replace it with a file, or move it out of the content folder' });
           continue;
         }

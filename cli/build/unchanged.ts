@@ -84,8 +84,11 @@ export function dropUnchanged(cacheDir: string): void {
   }
 }
 
+/** The stats that tell a file changed. */
+export type FileStamp = Pick<Stats, 'size' | 'mtimeMs' | 'ctimeMs'>;
+
 /** What of a file's stats tells that it changed: size, mtime and ctime. */
-export function statsKey(stats: Stats): string {
+export function statsKey(stats: FileStamp): string {
   return `${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
 }
 
@@ -109,11 +112,12 @@ export function sameFiles(files: [path: string, stats: string][]): boolean {
 /**
  * What the fingerprint's walk saw, for the content walk that follows it (sources.ts) to take instead
  * of listing every folder and stating every file a second time (0.2 s at 10,000 pages): each folder's
- * entries, in name order, and the stats of each file that is not a symbolic link, by path.
+ * entries, in name order, and the stamp of each regular file (not a symbolic link), by path. Stamps,
+ * not `Stats` objects: some 50 bytes a file instead of 450.
  */
 export interface TreeListing {
   folders: Map<string, Dirent[]>;
-  files: Map<string, Stats>;
+  files: Map<string, FileStamp>;
 }
 
 /** Adds every file and folder below `dir` (in name order) to the fingerprint; a missing `dir` adds its absence. */
@@ -140,7 +144,7 @@ function addTree(hasher: Hash, dir: string, listing?: TreeListing): void {
       try {
         const file = statSync(path);
         addStats(hasher, path, file);
-        listing?.files.set(path, file);
+        if (listing && file.isFile()) listing.files.set(path, { size: file.size, mtimeMs: file.mtimeMs, ctimeMs: file.ctimeMs });
       } catch {
         hasher.update(`${path}\0unreadable\n`);
       }
