@@ -204,9 +204,15 @@ export function openStore(cacheDir: string): BuildStore | undefined {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (attempt > 0 || code === 'EACCES' || code === 'EROFS' || code === 'EPERM') return undefined;
-      rmSync(path, { force: true });
-      rmSync(`${path}-lock`, { force: true });
-      rmSync(join(cacheDir, PACKS_DIR), { recursive: true, force: true });
+      try {
+        rmSync(path, { force: true });
+        rmSync(`${path}-lock`, { force: true });
+        rmSync(join(cacheDir, PACKS_DIR), { recursive: true, force: true });
+      } catch {
+        // A store this user may not replace (another user's files, a read-only cache): the build goes
+        // on without one, as it does when the store cannot be opened.
+        return undefined;
+      }
     }
   }
   return undefined;

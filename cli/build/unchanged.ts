@@ -131,14 +131,25 @@ function addTree(hasher: Hash, dir: string, listing?: TreeListing): void {
   }
   addStats(hasher, dir, stats);
   if (!stats.isDirectory()) return;
-  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch {
+    // A folder that cannot be listed (no permission): the content walk reports it, naming it.
+    hasher.update(`${dir}\0unlisted\n`);
+    return;
+  }
   listing?.folders.set(dir, entries);
   for (const entry of entries) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) addTree(hasher, path, listing);
     else if (entry.isSymbolicLink()) {
       // A link's target may change without the link: both count. (The content walk looks at links itself.)
-      addStats(hasher, path, lstatSync(path));
+      try {
+        addStats(hasher, path, lstatSync(path));
+      } catch {
+        hasher.update(`${path}\0unreadable\n`);
+      }
       addTree(hasher, path);
     } else {
       try {

@@ -321,6 +321,12 @@ describe('docs build does not crash or hang on any input', () => {
     expectRefused(runAs(['build', '--no-cache', '--out', 'locked/dist']), 2, /locked\/dist: cannot create the output folder: permission denied \(EACCES\)/, /fix: choose a folder you may write to/);
     chmodSync(join(copy, 'content/guide/faq.md'), 0o000);
     expectRefused(runAs(['build', '--no-cache', '--out', join(parent, 'out')]), 1, /content\/guide\/faq\.md: cannot be read: permission denied/);
+    chmodSync(join(copy, 'content/guide/faq.md'), 0o644);
+    // A folder that cannot be listed, with the build cache on (its fingerprint of the sources lists every folder first).
+    mkdirSync(join(copy, 'content/guide/drafts'));
+    writeFileSync(join(copy, 'content/guide/drafts/plan.md'), '# Plan\n');
+    chmodSync(join(copy, 'content/guide/drafts'), 0o000);
+    expectRefused(runAs(['build', '--out', join(parent, 'out')]), 1, /content\/guide\/drafts: is a folder that cannot be read: permission denied/, /fix: make the folder readable, or move it out of the content folder/);
     expect(snapshotTree(dist)).toEqual(output);
   });
 });
