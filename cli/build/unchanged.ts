@@ -26,12 +26,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, type Hash } from 'node:crypto';
-import { existsSync, lstatSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Dirent, type Stats } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Dirent, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { ResolvedConfig } from './config';
 import type { Diagnostic } from '../util/errors';
 import { generatorVersion } from './version';
-import { listFiles } from '../util/fs';
+import { leadsInside, listFiles, publishableRoot } from '../util/fs';
 
 /** What a build records for the next one to know it has nothing to do. */
 export interface UnchangedRecord {
@@ -120,8 +120,23 @@ export interface TreeListing {
   files: Map<string, FileStamp>;
 }
 
-/** Adds every file and folder below `dir` (in name order) to the fingerprint; a missing `dir` adds its absence. */
-function addTree(hasher: Hash, dir: string, listing?: TreeListing): void {
+/** One walk of the fingerprint: what it hashes into, the real folders it entered, where links may lead. */
+interface TreeWalk {
+  hasher: Hash;
+  entered: Set<string>;
+  /** The site's repository (util/fs.ts `publishableRoot`): a link out of it is not followed. */
+  boundary: string;
+}
+
+/**
+ * Adds every file and folder below `dir` (in name order) to the fingerprint; a missing `dir` adds its
+ * absence. `real` is `dir`'s real path when the caller knows it. Links are followed as the content walk
+ * follows them (sources.ts): into the site's repository only, and into a folder once. The walk then
+ * refuses what is left out (a loop, a folder reached twice, a link out of the repository), so the
+ * fingerprint need only end: two links to a parent folder were 2^40 paths to list.
+ */
+function addTree(walk: TreeWalk, dir: string, real?: string, listing?: TreeListing): void {
+  const { hasher } = walk;
   let stats: Stats;
   try {
     stats = statSync(dir);
@@ -131,8 +146,15 @@ function addTree(hasher: Hash, dir: string, listing?: TreeListing): void {
   }
   addStats(hasher, dir, stats);
   if (!stats.isDirectory()) return;
+  let here: string;
   let entries: Dirent[];
   try {
+    here = real ?? realpathSync.native(dir);
+    if (walk.entered.has(here)) {
+      hasher.update(`${dir}\0entered\n`);
+      return;
+    }
+    walk.entered.add(here);
     entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch {
     // A folder that cannot be listed (no permission): the content walk reports it, naming it.
@@ -142,15 +164,19 @@ function addTree(hasher: Hash, dir: string, listing?: TreeListing): void {
   listing?.folders.set(dir, entries);
   for (const entry of entries) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) addTree(hasher, path, listing);
+    if (entry.isDirectory()) addTree(walk, path, join(here, entry.name), listing);
     else if (entry.isSymbolicLink()) {
       // A link's target may change without the link: both count. (The content walk looks at links itself.)
+      let target: string;
       try {
         addStats(hasher, path, lstatSync(path));
+        target = realpathSync.native(path);
       } catch {
         hasher.update(`${path}\0unreadable\n`);
+        continue;
       }
-      addTree(hasher, path);
+      if (leadsInside(target, walk.boundary)) addTree(walk, path, target);
+      else hasher.update(`${path}\0outside\n`);
     } else {
       try {
         const file = statSync(path);
@@ -225,10 +251,18 @@ function headFromFiles(dir: string): string | undefined {
 export function inputFingerprint(root: string, config: ResolvedConfig, outDir: string, listing?: TreeListing): string {
   const hasher = createHash('sha256');
   hasher.update(`${generatorVersion()}\n${outDir}\n${JSON.stringify(config)}\n${gitHead(config.contentDir)}\n`);
-  addTree(hasher, join(root, 'site.config.ts'));
-  addTree(hasher, join(root, 'templates'));
-  addTree(hasher, config.contentDir, listing);
-  for (const spec of config.openapi) addTree(hasher, join(root, spec.file));
+  let boundary: string;
+  try {
+    boundary = publishableRoot(config.contentDir);
+  } catch {
+    // No content folder: the build says so; the fingerprint notes its absence.
+    boundary = resolve(root);
+  }
+  const tree = (path: string, listing?: TreeListing): void => addTree({ hasher, entered: new Set(), boundary }, path, undefined, listing);
+  tree(join(root, 'site.config.ts'));
+  tree(join(root, 'templates'));
+  tree(config.contentDir, listing);
+  for (const spec of config.openapi) tree(join(root, spec.file));
   return hasher.digest('hex');
 }
 

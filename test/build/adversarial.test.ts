@@ -204,6 +204,12 @@ describe('docs build does not crash or hang on any input', () => {
     }, /content\/guide\/a\.md: is a symbolic link that leads back to itself \(a loop\)/],
     ['a dangling symbolic link to a page', (root) => symlinkSync('gone.md', join(root, 'content/guide/moved.md')), /content\/guide\/moved\.md: is a symbolic link to a file that does not exist/],
     ['a folder linked into itself', (root) => symlinkSync('..', join(root, 'content/guide/loop')), /content\/guide\/loop: is a symbolic link to a folder that holds it \(a loop\)/],
+    // Followed blindly, two links back up are 2^40 paths (the kernel stops a path at 40 links).
+    ['two folders linked into themselves', (root) => {
+      symlinkSync('..', join(root, 'content/guide/loop'));
+      symlinkSync('..', join(root, 'content/guide/round'));
+    }, /content\/guide\/loop: is a symbolic link to a folder that holds it \(a loop\)[\s\S]*content\/guide\/round: is a symbolic link to a folder that holds it \(a loop\)/],
+    ['a folder linked to the filesystem root', (root) => symlinkSync('/', join(root, 'content/guide/everything')), /content\/guide\/everything: is a symbolic link to a folder outside the site's repository/],
     // The link is walked first (its name sorts first): the folder it leads to is then the one reported.
     ['a link to a folder of the content, walked before it', (root) => {
       mkdirSync(join(root, 'content/guide/runbooks'));
