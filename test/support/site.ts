@@ -33,8 +33,9 @@ export function runDocs(args: string[], options: { cwd?: string; env?: Record<st
     cwd: options.cwd ?? REPO,
     encoding: 'utf8',
     env: { ...process.env, ...options.env },
-    // A build that hangs is killed: its exit code is then null, and the test says so.
-    timeout: options.timeout,
+    // A build that hangs is killed: its exit code is then null, and the test says so. (spawnSync holds
+    // the test's thread, so vitest's own timeout cannot end it: without this a hang held the suite.)
+    timeout: options.timeout ?? 180_000,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
