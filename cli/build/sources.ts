@@ -19,6 +19,11 @@ export interface ContentFiles {
   categories: SourceFile[];
   /** Each markdown file's mtime as the walk found it, by path (a page git does not track shows it as its last update). */
   modified?: Map<string, number>;
+  /**
+   * The real paths of the folders and files the walk reached through a symbolic link (`docs serve`
+   * watches them: its watcher follows no link, see cli/serve/index.ts).
+   */
+  linked?: string[];
 }
 
 /** The largest markdown file a build reads: far above any real page, far below what stalls a parser. */
@@ -58,7 +63,7 @@ function readFailure(error: unknown): string {
  */
 export function readContentFolder(dir: string, displayPrefix: string, onMarkdown?: (file: SourceFile) => void, known?: (file: SourceFile, stats: FileStamp) => boolean, listing?: TreeListing): ContentFiles {
   const modified = new Map<string, number>();
-  const files: ContentFiles = { markdown: [], categories: [], modified };
+  const files: ContentFiles = { markdown: [], categories: [], modified, linked: [] };
   const problems: Diagnostic[] = [];
   let rootReal: string;
   try {
@@ -123,6 +128,7 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
           continue;
         }
         entered.add(linked);
+        files.linked!.push(linked);
         walk(path, linked);
         continue;
       }
@@ -137,6 +143,7 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
           problems.push({ file: display, message: 'is a symbolic link to a file outside the site\'s repository, which a build does not publish', fix: 'move or copy the file into the content folder' });
           continue;
         }
+        if (entry.isSymbolicLink()) files.linked!.push(realpathSync.native(path));
         // A pipe, a socket or a device (a link to /dev/zero, say) would be read forever, or block.
         if (found && !found.isFile()) {
           problems.push({ file: display, message: 'is not a regular file (a pipe, a socket or a device)', fix: 'replace it with a file, or move it out of the content folder' });

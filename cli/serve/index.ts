@@ -5,10 +5,10 @@
  * Every file operation and the watching of the serve command live here.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { buildSite } from '../build/index';
 import { DocsError, formatDiagnostic } from '../util/errors';
@@ -151,9 +151,10 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   // started again on another port (`--port 0`, a busy 3000) keeps every page the last one built.
   const env = { ...options.env, DOCS_BACKEND_URL: options.backend ?? '/' };
   let session: SiteSession | undefined;
-  // The files the specs' `$ref`s name, wherever they are in the site: watched once the watcher runs.
-  let refFiles: string[] = [];
-  let watchRefFiles: ((paths: string[]) => void) | undefined;
+  // The files the specs' `$ref`s name, wherever they are in the site, and the folders and files the
+  // content walk reached through a link: watched once the watcher runs.
+  let alsoWatched: string[] = [];
+  let watchAlso: ((paths: string[]) => void) | undefined;
   const fullBuild = async (): Promise<void> => {
     // The first build is the one a writer waits for: a live line on a terminal shows how far it is.
     session?.dispose();
@@ -161,8 +162,8 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     const report = await buildSite({ root, outDir, env, workerUrl: options.workerUrl, onProgress: progress.update, gate: options.gate, searchBlocks: true, keepSources: true }).finally(progress.clear);
     // Never stopped early: docs serve does not ask for `unchanged`, so the state is there.
     session = new SiteSession(report.state!);
-    refFiles = report.state!.api.refFiles.map(([path]) => path);
-    watchRefFiles?.(refFiles);
+    alsoWatched = [...report.state!.api.refFiles.map(([path]) => path), ...(report.state!.files.linked ?? [])];
+    watchAlso?.(alsoWatched);
     outDir = report.outDir;
     built = true;
     for (const warning of report.warnings) options.log(`warning ${formatDiagnostic(warning)}`);
@@ -188,7 +189,17 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   // seconds while the first build (from warm caches) is already done.
   const watchDelay = Number(process.env.DOCS_TEST_WATCH_DELAY_MS ?? 0);
   if (watchDelay > 0) await new Promise((wait) => setTimeout(wait, watchDelay));
-  const watcher: FSWatcher = watch(watched.filter(existsSync), { ignoreInitial: true, ignored: (path) => /(^|[/\\])(node_modules|\.git)([/\\]|$)/.test(path) });
+  // chokidar follows a link into a folder that holds it without end (two links back up: gigabytes
+  // within a minute, chokidar#1462); here it follows none. The roots are watched by their real paths
+  // (a content folder may itself be a link), and what the content walk reached through a link, which
+  // the build names (`ContentFiles.linked`), is added once a build found it: a save there builds in full.
+  const realContent = realOf(contentDir);
+  const watcher: FSWatcher = watch(watched.filter(existsSync).map(realOf), { ignoreInitial: true, followSymlinks: false, ignored: (path) => /(^|[/\\])(node_modules|\.git)([/\\]|$)/.test(path) });
+  /** A path the watcher reports, below the content folder's real path, as the build knows it. */
+  const sourcePath = (path: string): string => {
+    const rel = relative(realContent, path);
+    return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? path : join(contentDir, rel);
+  };
 
   const pending = new Set<string>();
   // Files of a failed update: applied again with the next one, so the site never mixes old and new.
@@ -198,7 +209,14 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   let queue: Promise<void> = Promise.resolve();
   /** The text of each content file as last applied, to catch a save chokidar did not report. */
   const applied = new Map<string, string | null>();
-  const read = (path: string): string | null => (existsSync(path) ? readFileSync(path, 'utf8') : null);
+  /** A file's text, or null when there is none (removed, or not a file: a folder, a link to one). */
+  const read = (path: string): string | null => {
+    try {
+      return statSync(path).isFile() ? readFileSync(path, 'utf8') : null;
+    } catch {
+      return null;
+    }
+  };
   const rebuild = async (changed: string[]): Promise<void> => {
     await firstBuild;
     const paths = [...new Set([...unsettled, ...changed])];
@@ -240,16 +258,39 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
       queue = queue.then(() => rebuild(batch));
     }, 20);
   };
-  watcher.on('all', (_event, path) => schedule([path]));
-  watchRefFiles = (paths) => watcher.add(paths);
-  watchRefFiles(refFiles);
+  // A path added once the watcher is ready has its files reported as added, though they are as the
+  // build read them (chokidar's `ignoreInitial` covers the first paths only): such a report of a file
+  // older than the path's watch is passed over.
+  const watchedSince = new Map<string, number>();
+  const alreadyThere = (path: string): boolean => {
+    for (const [root, since] of watchedSince) {
+      if (path !== root && !path.startsWith(root + sep)) continue;
+      try {
+        return statSync(path).mtimeMs < since;
+      } catch {
+        return false;
+      }
+    }
+    return false;
+  };
+  watcher.on('all', (event, path) => {
+    // A folder made or removed changes no page by itself: the files in it are reported one by one.
+    if (event === 'addDir' || event === 'unlinkDir' || (event === 'add' && alreadyThere(path))) return;
+    schedule([sourcePath(path)]);
+  });
+  watchAlso = (paths) => {
+    const added = paths.filter((path) => !watchedSince.has(path));
+    for (const path of added) watchedSince.set(path, Date.now());
+    if (added.length > 0) watcher.add(added);
+  };
+  watchAlso(alsoWatched);
   await new Promise<void>((ready) => watcher.once('ready', () => ready()));
   // A file saved before the watcher had read its folder is not reported (at 10,000 pages the watcher
   // reads the tree for seconds, and the first build from warm caches is done before it): every file
   // changed since the server started is applied now. One the first build already read is re-rendered
   // as it is, which costs a moment and changes nothing.
   const missed = Object.entries(watcher.getWatched()).flatMap(([dir, names]) =>
-    names.map((name) => join(dir, name)).filter((path) => {
+    names.map((name) => sourcePath(join(dir, name))).filter((path) => {
       try {
         const stats = statSync(path);
         return stats.isFile() && stats.mtimeMs >= startedAt;
@@ -277,4 +318,13 @@ async function closeServer(server: Server, live: LiveChannel): Promise<void> {
   live.close();
   server.closeAllConnections();
   await new Promise<void>((done) => server.close(() => done()));
+}
+
+/** The real path of `path` (links resolved), or `path` when it does not exist. */
+function realOf(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return path;
+  }
 }
