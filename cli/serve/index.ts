@@ -5,7 +5,7 @@
  * Every file operation and the watching of the serve command live here.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -154,8 +154,11 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   // The files the specs' `$ref`s name, wherever they are in the site, and the folders and files the
   // content walk reached through a link: watched once the watcher runs.
   let alsoWatched: string[] = [];
-  let watchAlso: ((paths: string[]) => void) | undefined;
+  /** When the build that found them started: a file there changed since may have changed after it was read. */
+  let alsoSince = 0;
+  let watchAlso: ((paths: string[], since: number) => void) | undefined;
   const fullBuild = async (): Promise<void> => {
+    const buildStarted = Date.now();
     // The first build is the one a writer waits for: a live line on a terminal shows how far it is.
     session?.dispose();
     const progress = createProgressLine(process.stderr, !built && options.progress !== false);
@@ -163,7 +166,8 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     // Never stopped early: docs serve does not ask for `unchanged`, so the state is there.
     session = new SiteSession(report.state!);
     alsoWatched = [...report.state!.api.refFiles.map(([path]) => path), ...(report.state!.files.linked ?? [])];
-    watchAlso?.(alsoWatched);
+    alsoSince = buildStarted;
+    watchAlso?.(alsoWatched, alsoSince);
     outDir = report.outDir;
     built = true;
     for (const warning of report.warnings) options.log(`warning ${formatDiagnostic(warning)}`);
@@ -258,32 +262,33 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
       queue = queue.then(() => rebuild(batch));
     }, 20);
   };
-  // A path added once the watcher is ready has its files reported as added, though they are as the
-  // build read them (chokidar's `ignoreInitial` covers the first paths only): such a report of a file
-  // older than the path's watch is passed over.
+  // A path added once the watcher is ready has its files reported as added (chokidar's
+  // `ignoreInitial` covers the first paths only): the report of a file older than the build that found
+  // the path is passed over (the build read it as it is); a newer one may have been saved after it
+  // was read, and is applied.
   const watchedSince = new Map<string, number>();
   const alreadyThere = (path: string): boolean => {
-    for (const [root, since] of watchedSince) {
-      if (path !== root && !path.startsWith(root + sep)) continue;
-      try {
-        return statSync(path).mtimeMs < since;
-      } catch {
-        return false;
-      }
+    try {
+      for (const [root, since] of watchedSince) if (path === root || path.startsWith(root + sep)) return statSync(path).mtimeMs < since;
+      // chokidar reports the links in its first paths as added, `ignoreInitial` or not: one made before
+      // the server started was read by the first build.
+      const link = lstatSync(path);
+      return link.isSymbolicLink() && link.mtimeMs < startedAt;
+    } catch {
+      return false;
     }
-    return false;
   };
   watcher.on('all', (event, path) => {
     // A folder made or removed changes no page by itself: the files in it are reported one by one.
     if (event === 'addDir' || event === 'unlinkDir' || (event === 'add' && alreadyThere(path))) return;
     schedule([sourcePath(path)]);
   });
-  watchAlso = (paths) => {
+  watchAlso = (paths, since) => {
     const added = paths.filter((path) => !watchedSince.has(path));
-    for (const path of added) watchedSince.set(path, Date.now());
+    for (const path of added) watchedSince.set(path, since);
     if (added.length > 0) watcher.add(added);
   };
-  watchAlso(alsoWatched);
+  watchAlso(alsoWatched, alsoSince);
   await new Promise<void>((ready) => watcher.once('ready', () => ready()));
   // A file saved before the watcher had read its folder is not reported (at 10,000 pages the watcher
   // reads the tree for seconds, and the first build from warm caches is done before it): every file
