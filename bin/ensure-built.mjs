@@ -33,7 +33,7 @@ const sharedAjv = {
   name: 'shared-ajv',
   setup(build) {
     build.onResolve({ filter: /^ajv(-draft-04|\/dist\/2020\.js)$/ }, (args) =>
-      args.namespace === 'file' && args.importer.includes(`${join('node_modules', '@readme', 'openapi-parser')}`) ? { path: args.path, namespace: 'shared-ajv', pluginData: args.resolveDir } : undefined,
+      args.namespace === 'file' && args.importer.includes(join('node_modules', '@readme', 'openapi-parser')) ? { path: args.path, namespace: 'shared-ajv', pluginData: args.resolveDir } : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: 'shared-ajv' }, (args) => ({
       resolveDir: args.pluginData,

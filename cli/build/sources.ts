@@ -63,7 +63,9 @@ function readFailure(error: unknown): string {
  */
 export function readContentFolder(dir: string, displayPrefix: string, onMarkdown?: (file: SourceFile) => void, known?: (file: SourceFile, stats: FileStamp) => boolean, listing?: TreeListing): ContentFiles {
   const modified = new Map<string, number>();
-  const files: ContentFiles = { markdown: [], categories: [], modified, linked: [] };
+  /** What the walk reached through a link, by real path (`ContentFiles.linked`). */
+  const throughLinks: string[] = [];
+  const files: ContentFiles = { markdown: [], categories: [], modified, linked: throughLinks };
   const problems: Diagnostic[] = [];
   let rootReal: string;
   try {
@@ -128,7 +130,7 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
           continue;
         }
         entered.add(linked);
-        files.linked!.push(linked);
+        throughLinks.push(linked);
         walk(path, linked);
         continue;
       }
@@ -143,7 +145,7 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
           problems.push({ file: display, message: 'is a symbolic link to a file outside the site\'s repository, which a build does not publish', fix: 'move or copy the file into the content folder' });
           continue;
         }
-        if (entry.isSymbolicLink()) files.linked!.push(realpathSync.native(path));
+        if (entry.isSymbolicLink()) throughLinks.push(realpathSync.native(path));
         // A pipe, a socket or a device (a link to /dev/zero, say) would be read forever, or block.
         if (found && !found.isFile()) {
           problems.push({ file: display, message: 'is not a regular file (a pipe, a socket or a device)', fix: 'replace it with a file, or move it out of the content folder' });

@@ -27,8 +27,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   // Nothing changed since the last build into this folder, in the sources or in the output: the
   // output stands (unchanged.ts). Checked before the store is even opened.
   // What the fingerprint saw of the content folder, so the content walk need not look again.
-  const listing: TreeListing = { folders: new Map(), files: new Map() };
-  const inputs = options.unchanged && cacheDir ? inputFingerprint(root, config, outDir, listing) : undefined;
+  const listing: TreeListing | undefined = options.unchanged && cacheDir ? { folders: new Map(), files: new Map() } : undefined;
+  const inputs = listing ? inputFingerprint(root, config, outDir, listing) : undefined;
   const last = inputs && cacheDir ? readUnchanged(cacheDir, outDir) : undefined;
   if (last && last.inputs === inputs && sameFiles(last.refFiles) && outputFingerprint(outDir, last.outputs) === last.outputDigest) {
     return { outDir, pages: last.pages, cachedPages: last.pages, warnings: last.warnings, seconds: (performance.now() - started) / 1000, searchSeconds: 0, unchanged: true };
@@ -44,7 +44,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   try {
     // The rest of the build (content, markdown, React, esbuild, the OpenAPI parser) loads only now.
     const { buildWith } = await import('./index');
-    return await buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, inputs: store ? inputs : undefined, last, listing: inputs ? listing : undefined });
+    return await buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, inputs: store ? inputs : undefined, last, listing });
   } finally {
     // The workers commit their cache writes before they stop, and the store closes after them.
     await pool?.close();

@@ -5,12 +5,13 @@
  * Every file operation and the watching of the serve command live here.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { buildSite } from '../build/index';
+import { realPath } from '../build/write';
 import { DocsError, formatDiagnostic } from '../util/errors';
 import { PACKAGE_ROOT } from '../util/package-root';
 import { posixRelative } from '../util/fs';
@@ -197,8 +198,8 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   // within a minute, chokidar#1462); here it follows none. The roots are watched by their real paths
   // (a content folder may itself be a link), and what the content walk reached through a link, which
   // the build names (`ContentFiles.linked`), is added once a build found it: a save there builds in full.
-  const realContent = realOf(contentDir);
-  const watcher: FSWatcher = watch(watched.filter(existsSync).map(realOf), { ignoreInitial: true, followSymlinks: false, ignored: (path) => /(^|[/\\])(node_modules|\.git)([/\\]|$)/.test(path) });
+  const realContent = realPath(contentDir);
+  const watcher: FSWatcher = watch(watched.filter(existsSync).map(realPath), { ignoreInitial: true, followSymlinks: false, ignored: (path) => /(^|[/\\])(node_modules|\.git)([/\\]|$)/.test(path) });
   /** A path the watcher reports, below the content folder's real path, as the build knows it. */
   const sourcePath = (path: string): string => {
     const rel = relative(realContent, path);
@@ -323,13 +324,4 @@ async function closeServer(server: Server, live: LiveChannel): Promise<void> {
   live.close();
   server.closeAllConnections();
   await new Promise<void>((done) => server.close(() => done()));
-}
-
-/** The real path of `path` (links resolved), or `path` when it does not exist. */
-function realOf(path: string): string {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return path;
-  }
 }
