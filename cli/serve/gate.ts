@@ -144,6 +144,8 @@ export function backendLogin(backend: string): GateOptions['login'] {
 /** A gate: `handle` answers a request, `true` when it did (the caller serves nothing else then). */
 export interface Gate {
   handle: (request: IncomingMessage, response: ServerResponse) => void;
+  /** True when the request carries a valid session (for what the server answers itself: `docs serve`'s live-reload stream). */
+  signedIn: (request: IncomingMessage) => boolean;
 }
 
 /** Creates the gate (see the module comment for the rules). */
@@ -198,7 +200,10 @@ export function createGate(options: GateOptions): Gate {
     response.writeHead(answer.status, out).end(answer.body);
   };
 
+  const signedIn = (request: IncomingMessage): boolean => verifySession(options.secret, cookieOf(request, SESSION_COOKIE), Math.floor(now() / 1000)) !== undefined;
+
   return {
+    signedIn,
     handle(request, response) {
       const url = new URL(request.url ?? '/', 'http://localhost');
       if (url.pathname === '/api/login' && request.method === 'POST') {
@@ -219,8 +224,7 @@ export function createGate(options: GateOptions): Gate {
         // The static handler answers 400.
       }
       if (isPublicPath(pathname)) return options.serve(request, response);
-      const signedIn = verifySession(options.secret, cookieOf(request, SESSION_COOKIE), Math.floor(now() / 1000)) !== undefined;
-      if (signedIn) {
+      if (signedIn(request)) {
         // Documentation: never kept by a shared cache, and never mixed with a signed-out answer.
         return options.serve(request, withHeaders(response, (status, headers) => {
           headers['cache-control'] = String(headers['cache-control'] ?? 'no-cache').replace('public', 'private');

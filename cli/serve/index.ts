@@ -121,7 +121,11 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
 
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-    if (!options.dist && path === EVENTS_PATH) return live.connect(response);
+    if (!options.dist && path === EVENTS_PATH) {
+      // The stream names routes (reloads) and quotes pages (build errors): behind the gate, for signed-in readers only.
+      if (gate && !gate.signedIn(request)) return void response.writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', vary: 'cookie' }).end('Sign in first.');
+      return live.connect(response);
+    }
     if (!options.dist && path === CLIENT_PATH) {
       response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }).end(CLIENT_SCRIPT);
       return;

@@ -189,7 +189,7 @@ describe('starting the gated host', () => {
 });
 
 describe('docs serve --gate in development', () => {
-  it('shows a writer what a reader without a session gets, and lets the development accounts in', async () => {
+  it('shows a writer what a reader without a session gets, live-reload stream included, and lets the development accounts in', async () => {
     const site = copyFixture('basic');
     const dev = await startServe(site, ['--gate']);
     try {
@@ -199,12 +199,22 @@ describe('docs serve --gate in development', () => {
       expect(shell).toContain('data-gate-shell');
       expect(shell).not.toContain('Frequently asked questions');
       expect((await fetch(`${dev.url}/manifest.json`)).status).toBe(401);
+      // The live-reload stream names routes and quotes build errors: closed to a reader without a session.
+      const stream = await fetch(`${dev.url}/__docs/events`);
+      expect(stream.status).toBe(401);
+      expect(stream.headers.get('content-type')).not.toContain('event-stream');
+      expect(await stream.text()).toBe('Sign in first.');
       const login = await fetch(`${dev.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'member@quad.example', password: 'docs-dev' }) });
       expect(login.status).toBe(200);
       const cookie = login.headers.getSetCookie().find((line) => line.startsWith('docs_session='))!.split(';')[0]!;
       const page = await fetch(`${dev.url}/guide/faq`, { headers: { cookie } });
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('Frequently asked questions');
+      const signedIn = new AbortController();
+      const live = await fetch(`${dev.url}/__docs/events`, { headers: { cookie }, signal: signedIn.signal });
+      expect(live.status).toBe(200);
+      expect(live.headers.get('content-type')).toContain('text/event-stream');
+      signedIn.abort();
     } finally {
       await dev.stop();
     }
