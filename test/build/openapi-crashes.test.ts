@@ -33,11 +33,13 @@ describe('recursive schemas and reused anchors build', () => {
   const page = (slug: string): string => readRoute(join(site, 'dist'), `/guide/api/${slug}`);
   beforeAll(() => {
     const properties = Array.from({ length: 120 }, (_, i) => `        p${i + 1}: *text`).join('\n');
+    // Eight levels of a schema whose four properties are each the next level: 4^8 places, no cycle.
+    const levels = Array.from({ length: 8 }, (_, level) => `    Level${level}: {type: object, properties: {${['north', 'east', 'south', 'west'].map((name) => `${name}: {$ref: "#/components/schemas/Level${level + 1}"}`).join(', ')}}}`).join('\n');
     const spec = `openapi: 3.0.3
 info: {title: Crashes, version: "1"}
 x-text: &text {type: string, description: Some text.}
 paths:
-${operation('allofSelf', schemaRef('SelfAll'))}${operation('allofPair', schemaRef('PairA'))}${operation('itemsSelf', schemaRef('Nested'))}${operation('itemsNullable', schemaRef('MaybeNested'))}${operation('wide', schemaRef('Wide'))}${operation('refExample', '{example: {self: {$ref: "#/paths/~1refExample/get/responses/200/content/application~1json/example"}}}')}components:
+${operation('allofSelf', schemaRef('SelfAll'))}${operation('allofPair', schemaRef('PairA'))}${operation('itemsSelf', schemaRef('Nested'))}${operation('itemsNullable', schemaRef('MaybeNested'))}${operation('wide', schemaRef('Wide'))}${operation('refExample', '{example: {self: {$ref: "#/paths/~1refExample/get/responses/200/content/application~1json/example"}}}')}${operation('sharedLevels', schemaRef('Level0'))}components:
   schemas:
     SelfAll: {allOf: [{$ref: "#/components/schemas/SelfAll"}], properties: {name: {type: string}}}
     PairA: {allOf: [{$ref: "#/components/schemas/PairB"}], properties: {fromA: {type: string}}}
@@ -48,6 +50,8 @@ ${operation('allofSelf', schemaRef('SelfAll'))}${operation('allofPair', schemaRe
       type: object
       properties:
 ${properties}
+${levels}
+    Level8: {type: string}
 `;
     ({ site, run } = build({ 'crashes.yaml': spec }, 'crashes.yaml'));
   }, 60_000);
@@ -64,6 +68,16 @@ ${properties}
     const pair = page('allof-pair');
     expect(pair).toContain('<code>fromA</code>');
     expect(pair).toContain('<code>fromB</code>');
+  });
+
+  it('shows a schema reused at every level of eight once, each later place pointing back to it (its 4^8 places were a stack overflow)', () => {
+    const html = page('shared-levels');
+    const text = html.replace(/<[^>]+>/g, '');
+    expect(text).toContain('(the same structure as north above)');
+    expect(text).toContain('(the same structure as north.north above)');
+    expect(html.length).toBeLessThan(400_000);
+    // The example names every property of the first level.
+    expect(text).toMatch(/"north": \{[\s\S]*"east": \{\},\s*"south": \{\},\s*"west": \{\}/);
   });
 
   it('labels an array of itself with the recursion cut', () => {

@@ -138,9 +138,48 @@ export function json(value: unknown, space?: number): string {
   return JSON.stringify(acyclic(value), null, space);
 }
 
+/**
+ * Lines a schema's tree may take with every schema shown in full wherever it appears. A spec that
+ * reuses components without a cycle (each level's four properties a `$ref` to the next level) makes a
+ * tree that grows fourfold with each level: eight levels were 65,536 lines, twelve a build of minutes
+ * that ran out of stack. Past this size the tree is made again with each schema shown once and every
+ * later place that uses it pointing back to the first: as many lines as the spec has schemas.
+ */
+const FULL_TREE_LINES = 1_000;
+/** Values an example may hold with every schema filled in wherever it appears; past it, a schema met again is an empty object or list (see `FULL_TREE_LINES`). */
+const FULL_EXAMPLE_VALUES = 2_000;
+
+/** Thrown when a tree or an example passes its size with every schema in full. */
+class TooLarge extends Error {}
+
+/**
+ * How a tree or an example is being made: in full within a budget (`left`), or with each schema once
+ * (`shown`: where each schema was first shown, by schema).
+ */
+type Expansion = { left: number; shown?: undefined } | { left?: undefined; shown: Map<Schema, string> };
+
+/** Counts one line or value against `expansion`'s budget. */
+function spend(expansion: Expansion): void {
+  if (expansion.left !== undefined && --expansion.left < 0) throw new TooLarge();
+}
+
+/** `make` in full within `budget`, else with each schema once. */
+function bounded<T>(budget: number, make: (expansion: Expansion) => T): T {
+  try {
+    return make({ left: budget });
+  } catch (error) {
+    if (!(error instanceof TooLarge)) throw error;
+    return make({ shown: new Map() });
+  }
+}
+
 /** The lines of a schema tree, as a markdown list indented by `indent` spaces. */
 export function schemaTree(schema: Schema, indent = 0): string[] {
-  return childrenOf(schema, indent, new Set(), 0);
+  return bounded(FULL_TREE_LINES, (expansion) => {
+    const lines: string[] = [];
+    childrenOf(schema, indent, new Set(), 0, expansion, '', lines);
+    return lines;
+  });
 }
 
 function item(indent: number, head: string, facts: string[], description: string | undefined): string {
@@ -148,38 +187,44 @@ function item(indent: number, head: string, facts: string[], description: string
   return `${' '.repeat(indent)}- ${head}${tail ? ` · ${tail}` : ''}`;
 }
 
-function childrenOf(schema: Schema, indent: number, ancestors: Set<Schema>, depth: number): string[] {
-  if (ancestors.has(schema)) return [`${' '.repeat(indent)}- *(recursive: the same structure as above)*`];
-  if (depth >= MAX_DEPTH) return [`${' '.repeat(indent)}- *(nested further)*`];
+/** Adds the lines of `schema`'s children to `lines`; `path` names where it is (`team.members[]`), for a later place that points back. */
+function childrenOf(schema: Schema, indent: number, ancestors: Set<Schema>, depth: number, expansion: Expansion, path: string, lines: string[]): void {
+  const add = (line: string): void => {
+    spend(expansion);
+    lines.push(line);
+  };
+  if (ancestors.has(schema)) return add(`${' '.repeat(indent)}- *(recursive: the same structure as above)*`);
+  if (depth >= MAX_DEPTH) return add(`${' '.repeat(indent)}- *(nested further)*`);
+  const first = expansion.shown?.get(schema);
+  if (first !== undefined) return add(`${' '.repeat(indent)}- *(the same structure as ${code(first)} above)*`);
+  expansion.shown?.set(schema, path);
   const inner = new Set(ancestors).add(schema);
   const flat = mergeAllOf(schema);
-  const lines: string[] = [];
   const alternatives = (flat.oneOf ?? flat.anyOf) as Schema[] | undefined;
   if (alternatives) {
     const word = flat.oneOf ? 'Exactly one of' : 'Any of';
     const discriminator = flat.discriminator ? `, chosen by ${code(flat.discriminator.propertyName)}` : '';
-    lines.push(`${' '.repeat(indent)}- *${word} these${discriminator}:*`);
+    add(`${' '.repeat(indent)}- *${word} these${discriminator}:*`);
     alternatives.forEach((option, i) => {
       const name = option.title ?? discriminatorValue(flat, option) ?? `Option ${i + 1}`;
-      lines.push(item(indent + 2, `**${inline(name)}** ${code(typeLabel(option))}`, schemaFacts(option, false), option.description));
-      lines.push(...childrenOf(option, indent + 4, inner, depth + 1));
+      add(item(indent + 2, `**${inline(name)}** ${code(typeLabel(option))}`, schemaFacts(option, false), option.description));
+      childrenOf(option, indent + 4, inner, depth + 1, expansion, path ? `${path} (${name})` : name, lines);
     });
   }
   if (flat.properties) {
     const required = new Set(flat.required ?? []);
     for (const [name, property] of Object.entries(flat.properties) as [string, Schema][]) {
-      lines.push(item(indent, `${code(name)} ${code(typeLabel(property))}`, schemaFacts(property, required.has(name)), property.description));
-      lines.push(...childrenOf(property, indent + 2, inner, depth + 1));
+      add(item(indent, `${code(name)} ${code(typeLabel(property))}`, schemaFacts(property, required.has(name)), property.description));
+      childrenOf(property, indent + 2, inner, depth + 1, expansion, path ? `${path}.${name}` : name, lines);
     }
   }
   const items = types(flat).includes('array') ? (flat.items as Schema | undefined) : undefined;
-  if (items && (mergeAllOf(items).properties || items.oneOf || items.anyOf)) lines.push(...childrenOf(items, indent, inner, depth + 1));
+  if (items && (mergeAllOf(items).properties || items.oneOf || items.anyOf)) childrenOf(items, indent, inner, depth + 1, expansion, `${path}[]`, lines);
   if (flat.additionalProperties && typeof flat.additionalProperties === 'object') {
     const value = flat.additionalProperties as Schema;
-    lines.push(item(indent, `*any other key* ${code(typeLabel(value))}`, schemaFacts(value, false), value.description));
-    lines.push(...childrenOf(value, indent + 2, inner, depth + 1));
+    add(item(indent, `*any other key* ${code(typeLabel(value))}`, schemaFacts(value, false), value.description));
+    childrenOf(value, indent + 2, inner, depth + 1, expansion, path ? `${path}.*` : '*', lines);
   }
-  return lines;
 }
 
 /** The discriminator value that selects `option`, from the mapping or the option's `const`/enum. */
@@ -192,33 +237,42 @@ function discriminatorValue(parent: Schema, option: Schema): string | undefined 
   return undefined;
 }
 
-/** An example value for a schema: its own example, else one built from its type. */
-export function exampleOf(schema: Schema | undefined, seen: Set<Schema> = new Set()): unknown {
+/** An example value for a schema: its own example, else one built from its type (a schema met again in a large one: see `FULL_EXAMPLE_VALUES`). */
+export function exampleOf(schema: Schema | undefined): unknown {
+  return bounded(FULL_EXAMPLE_VALUES, (expansion) => exampleWithin(schema, new Set(), expansion));
+}
+
+function exampleWithin(schema: Schema | undefined, seen: Set<Schema>, expansion: Expansion): unknown {
   if (!schema) return undefined;
+  spend(expansion);
   if (schema.example !== undefined) return schema.example;
   if (schema.examples?.length) return schema.examples[0];
   if (schema.const !== undefined) return schema.const;
   if (schema.default !== undefined) return schema.default;
   if (schema.enum?.length) return schema.enum[0];
   if (seen.has(schema)) return undefined;
+  // A schema filled in once already, in an example made with each schema once: an empty object or list.
+  const again = expansion.shown?.has(schema) ?? false;
+  expansion.shown?.set(schema, '');
   const inner = new Set(seen).add(schema);
   const flat = mergeAllOf(schema);
   const alternatives = (flat.oneOf ?? flat.anyOf) as Schema[] | undefined;
-  if (alternatives?.length && !flat.properties) return exampleOf(alternatives[0], inner);
+  if (alternatives?.length && !flat.properties) return again ? undefined : exampleWithin(alternatives[0], inner, expansion);
   const type = types(flat).find((candidate) => candidate !== 'null') ?? (flat.properties ? 'object' : undefined);
+  if (again && (type === 'object' || type === 'array')) return type === 'object' ? {} : [];
   switch (type) {
     case 'object': {
       const value: Record<string, unknown> = {};
       for (const [name, property] of Object.entries(flat.properties ?? {}) as [string, Schema][]) {
         if (property.readOnly) continue;
-        const example = exampleOf(property, inner);
+        const example = exampleWithin(property, inner, expansion);
         if (example !== undefined) value[name] = example;
       }
-      if (alternatives?.length) Object.assign(value, exampleOf(alternatives[0], inner) as object);
+      if (alternatives?.length) Object.assign(value, exampleWithin(alternatives[0], inner, expansion) as object);
       return value;
     }
     case 'array': {
-      const example = exampleOf(flat.items as Schema, inner);
+      const example = exampleWithin(flat.items as Schema, inner, expansion);
       return example === undefined ? [] : [example];
     }
     case 'integer':

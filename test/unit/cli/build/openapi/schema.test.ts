@@ -39,6 +39,28 @@ describe('cli/build/openapi/schema', () => {
     expect(exampleOf({ type: 'string', example: 'x' })).toBe('x');
   });
 
+  it('shows a small schema in full at every place that uses it', () => {
+    const money: Schema = { type: 'object', properties: { amount: { type: 'integer' }, currency: { type: 'string' } } };
+    const lines = schemaTree({ type: 'object', properties: { price: money, deposit: money } });
+    expect(lines).toEqual(['- `price` `object`', '  - `amount` `integer`', '  - `currency` `string`', '- `deposit` `object`', '  - `amount` `integer`', '  - `currency` `string`']);
+    expect(exampleOf({ type: 'object', properties: { price: money, deposit: money } })).toEqual({ price: { amount: 0, currency: 'string' }, deposit: { amount: 0, currency: 'string' } });
+  });
+
+  it('shows each schema once, and points back to it, where reuse without a cycle would multiply the tree', () => {
+    // Twelve levels, each of four properties that are the next level: 4^12 places, 13 schemas.
+    const levels: Schema[] = [{ type: 'string' }];
+    for (let level = 0; level < 12; level++) levels.unshift({ type: 'object', properties: Object.fromEntries(['north', 'east', 'south', 'west'].map((name) => [name, levels[0]!])) });
+    const lines = schemaTree(levels[0]!);
+    expect(lines.length).toBeLessThan(100);
+    expect(lines.slice(0, 3)).toEqual(['- `north` `object`', '  - `north` `object`', '    - `north` `object`']);
+    expect(lines).toContain('    - *(the same structure as `north.north` above)*');
+    expect(lines).toContain('- `west` `object`');
+    expect(lines.at(-1)).toBe('  - *(the same structure as `north` above)*');
+    const example = exampleOf(levels[0]!) as Record<string, unknown>;
+    expect(Object.keys(example)).toEqual(['north', 'east', 'south', 'west']);
+    expect(JSON.stringify(example).length).toBeLessThan(5_000);
+  });
+
   it('turns operation ids into kebab-case slugs', () => {
     expect(kebab('userLogin')).toBe('user-login');
     expect(kebab('queryGraphQl')).toBe('query-graph-ql');
