@@ -3,10 +3,12 @@
  * anchors and aliases (ordinary reuse, a bomb, a cycle) and `$ref` cycles. Recursive data builds
  * with the recursion cut; what cannot be shown is one error naming the spec file, with a fix.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { copyFixture, readRoute, runDocs, type CliRun } from '../support/site';
+import { copyFixture, readRoute, runDocs, snapshotTree, type CliRun } from '../support/site';
 
 /** Writes `files` (name → text) into the fixture's `specs` folder and builds it with `specs/<spec>`. */
 function build(files: Record<string, string>, spec: string): { site: string; run: CliRun } {
@@ -146,4 +148,33 @@ describe('specs that cannot be shown fail with one error naming the file', () =>
     expect(run.stderr).toContain('error specs/loop.yaml:');
     expect(run.stderr).toContain('$ref cycle with no schema in it: specs/loop-a.yaml → specs/loop-b.yaml → specs/loop-a.yaml');
   }, 60_000);
+});
+
+describe('a spec file the config names wrongly', () => {
+  it('is a config error naming the setting, for a folder, a pipe, a file outside the site and a missing file, output untouched', () => {
+    const site = copyFixture('openapi');
+    const first = runDocs(['build'], { cwd: site });
+    expect(first.code, first.stderr).toBe(0);
+    const output = snapshotTree(join(site, 'dist'));
+    // A pipe was read for ever: the build hung.
+    execFileSync('mkfifo', [join(site, 'specs', 'pipe.yaml')]);
+    const outside = join(mkdtempSync(join(tmpdir(), 'docs-outside-')), 'private.yaml');
+    writeFileSync(outside, readFileSync(join(site, 'specs', 'api.yaml')));
+    const cases: [spec: string, says: string][] = [
+      ['specs', 'names a folder, not a spec file (specs)'],
+      ['specs/pipe.yaml', 'names something that is not a file (specs/pipe.yaml: a pipe, socket or device)'],
+      [outside, `names a spec file outside the site's folder (${outside})`],
+      [relative(site, outside), `names a spec file outside the site's folder (${relative(site, outside)})`],
+      ['specs/nope.yaml', 'names the missing spec file specs/nope.yaml'],
+    ];
+    for (const [spec, says] of cases) {
+      const run = runDocs(['build'], { cwd: site, env: { DOCS_TEST_SPEC: spec }, timeout: 60_000 });
+      expect(run.code, `${spec}: ${run.stderr}`).toBe(2);
+      expect(run.stderr).toContain('error site.config.ts');
+      expect(run.stderr).toContain('/openapi/0/file');
+      expect(run.stderr).toContain(says);
+      expect(run.stderr).not.toMatch(/internal error|\n\s+at /);
+      expect(snapshotTree(join(site, 'dist'))).toEqual(output);
+    }
+  }, 120_000);
 });

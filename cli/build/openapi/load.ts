@@ -2,7 +2,7 @@
  * Stage 4a, openapi: read, validate and dereference each spec with @readme/openapi-parser. Every
  * problem names the file, the line and the JSON pointer.
  */
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { normaliseText } from '../sources';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,13 +34,17 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
   const siteRoot = realpathSync(root);
   const problems: Diagnostic[] = [];
   const loaded: LoadedSpec[] = [];
-  for (const [index, config] of configs.entries()) {
+  const placed = configs.map((config, index) => {
     const file = config.file.replace(/^\.\//, '');
-    const path = join(root, file);
-    if (!existsSync(path)) {
-      problems.push({ file: 'site.config.ts', pointer: `/openapi/${index}/file`, message: `names the missing spec file ${file}`, fix: 'check the path; it is relative to the folder of site.config.ts' });
-      continue;
-    }
+    return { config, index, file, problem: specFileProblem(siteRoot, resolve(root, file), file) };
+  });
+  // A spec the config names wrongly is the config's error (exit 2), found before any spec is read.
+  const misplaced = placed.filter(({ problem }) => problem !== undefined);
+  if (misplaced.length > 0) {
+    throw new DocsError('config', misplaced.map(({ index, problem }) => ({ file: 'site.config.ts', pointer: `/openapi/${index}/file`, message: problem!.message, fix: problem!.fix })));
+  }
+  for (const { config, file } of placed) {
+    const path = resolve(root, file);
     const source = mapSource(normaliseText(readFileSync(path, 'utf8')));
     if (source.document.errors.length > 0) {
       for (const error of source.document.errors) {
@@ -127,6 +131,25 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
   }
   if (problems.length > 0) throw new DocsError('content', problems);
   return loaded;
+}
+
+/**
+ * Why the spec file at `path` cannot be read, or undefined when it can: it must be a file (a folder, a
+ * pipe or a device is not: reading a pipe would wait for ever) inside the site's folder, symbolic links
+ * resolved — as the files its `$ref`s name must be (refFileResolver): the build publishes what it reads.
+ */
+function specFileProblem(siteRoot: string, path: string, shown: string): { message: string; fix: string } | undefined {
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    return { message: `names the missing spec file ${shown}`, fix: 'check the path; it is relative to the folder of site.config.ts' };
+  }
+  if (!real.startsWith(siteRoot + sep)) return { message: `names a spec file outside the site's folder (${shown})`, fix: "keep the specs inside the site's folder (beside site.config.ts), e.g. specs/api.yaml" };
+  const stats = statSync(real);
+  if (stats.isDirectory()) return { message: `names a folder, not a spec file (${shown})`, fix: 'name the YAML or JSON file of the spec inside it, e.g. specs/api.yaml' };
+  if (!stats.isFile()) return { message: `names something that is not a file (${shown}: a pipe, socket or device)`, fix: 'name a YAML or JSON file' };
+  return undefined;
 }
 
 const REF_FIX = 'point every $ref at an existing component, e.g. #/components/schemas/Team, or at a file beside the spec, e.g. ./schemas/team.yaml';
