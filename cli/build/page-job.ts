@@ -119,6 +119,22 @@ export class PageBuilder {
   }
 
   /**
+   * Lets this builder's highlighter go: a process that makes builders again and again (`docs serve`,
+   * one per full build and per save) kept every one, some hundreds of kilobytes each, and shiki warned
+   * of each tenth. A builder `retarget` made from this one may share it: see `sharesRenderer`.
+   */
+  dispose(): void {
+    const renderer = this.renderer;
+    this.renderer = undefined;
+    void renderer?.then((ready) => ready.dispose(), () => undefined);
+  }
+
+  /** True when this builder and `other` render with the same renderer (one made from the other by `retarget`, same settings). */
+  sharesRenderer(other: PageBuilder): boolean {
+    return this.renderer === other.renderer;
+  }
+
+  /**
    * A builder for another context (another output folder, new sidebars) that keeps this one's warm
    * highlighter while the markdown settings are the same: `docs serve` renders a page in milliseconds.
    */

@@ -167,9 +167,13 @@ export async function runPageJobs(options: PoolOptions): Promise<PageResult[]> {
     const { PageBuilder } = await import('./page-job');
     const builder = new PageBuilder(context, undefined, options.store);
     const results: PageResult[] = [];
-    for (const job of jobs) {
-      results.push(await builder.build(job));
-      options.onPages?.(1);
+    try {
+      for (const job of jobs) {
+        results.push(await builder.build(job));
+        options.onPages?.(1);
+      }
+    } finally {
+      builder.dispose();
     }
     return results;
   }

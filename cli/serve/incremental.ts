@@ -74,9 +74,10 @@ export class SiteSession {
   /** Counts the refreshes started and the updates applied: a refresh older than the last count gives up. */
   private searchRuns = 0;
 
-  /** Stops a refresh under way: the site is being built again, or the server stops. */
+  /** Stops a refresh under way and lets the highlighter go: the site is being built again, or the server stops. */
   dispose(): void {
     this.searchRuns++;
+    this.builder.dispose();
   }
 
   private builder: PageBuilder;
@@ -127,9 +128,10 @@ export class SiteSession {
     const jobs = jobsOf({ content: { ...content, docs: affected.map((i) => content.docs[i]!) }, config: state.config, lastUpdates: state.lastUpdates, api: state.api });
 
     const scratch = mkdtempSync(join(dirname(this.outDir), '.docs-serve-'));
+    let builder: PageBuilder | undefined;
     try {
       const context = { ...state.context, markdown: { ...state.context.markdown, routeOfFile: content.routeOfFile }, sidebars: content.sidebars, outDir: scratch };
-      const builder = this.builder.retarget(context);
+      builder = this.builder.retarget(context);
       const results: PageResult[] = [...state.results];
       for (const [n, i] of affected.entries()) results[i] = await builder.build(jobs[n]!);
       nameGeneratedSources(results, state.api.source, displayPrefix);
@@ -146,7 +148,10 @@ export class SiteSession {
         }
       }
       writeFileSync(join(this.outDir, 'manifest.json'), manifestText(state.config, content, results));
+      // Settings that changed (a new theme) gave the new builder a highlighter of its own: the old one goes.
+      if (!builder.sharesRenderer(this.builder)) this.builder.dispose();
       this.builder = builder;
+      builder = undefined;
       this.state = { ...state, files: { markdown, categories }, content, results };
       return { routes: affected.map((i) => content.docs[i]!.route), warnings, seconds: (performance.now() - started) / 1000 };
     } catch (error) {
@@ -154,6 +159,8 @@ export class SiteSession {
       this.links = undefined;
       throw error;
     } finally {
+      // A builder of an update that did not happen, with a highlighter of its own, goes with it.
+      if (builder && !builder.sharesRenderer(this.builder)) builder.dispose();
       rmSync(scratch, { recursive: true, force: true });
     }
   }

@@ -319,6 +319,8 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
       session?.dispose();
       await watcher.close();
       await queue;
+      // An update that was under way may have started a highlighter again.
+      session?.dispose();
       await closeServer(server, live);
     },
   };

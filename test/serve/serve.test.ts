@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -228,4 +228,26 @@ describe('docs serve --dist and shutdown', () => {
     expect((await rawRequest(server.url, '/api/login', { method: 'POST', body: '{}' })).status).toBe(404);
     expect(await server.stop()).toBe(0);
   });
+});
+
+describe('docs serve over many rebuilds', () => {
+  it('lets the highlighter of each full build and each save go: shiki never counts ten alive', async () => {
+    const site = copyFixture('basic');
+    const server = await startServe(site);
+    try {
+      const page = join(site, 'content', 'guide', 'scratch.md');
+      // Each page added or removed is a full build (its routes change); each edit of it a save.
+      for (let round = 0; round < 8; round++) {
+        writeFileSync(page, `# Scratch ${round}\n\n\`\`\`ts\nconst round = ${round};\n\`\`\`\n`);
+        await server.waitFor(/Built \d+ pages/, 60_000);
+        writeFileSync(page, `# Scratch ${round}\n\nEdited.\n\n\`\`\`bash\necho ${round}\n\`\`\`\n`);
+        await server.waitFor(/Updated|Built \d+ pages/, 60_000);
+        rmSync(page);
+        await server.waitFor(/Built \d+ pages/, 60_000);
+      }
+      expect(server.output()).not.toContain('[Shiki]');
+    } finally {
+      await server.stop();
+    }
+  }, 240_000);
 });

@@ -88,6 +88,8 @@ export interface RenderedMarkdown {
 /** A renderer holding one highlighter; create one per worker. */
 export interface MarkdownRenderer {
   render(input: MarkdownInput): Promise<RenderedMarkdown>;
+  /** Lets the highlighter this renderer started go (its grammars and WebAssembly memory); one it was handed stays its owner's. */
+  dispose(): void;
 }
 
 /** Creates the highlighter once and returns a renderer that loads further grammars on demand. */
@@ -98,6 +100,9 @@ export async function createMarkdownRenderer(options: MarkdownOptions, started?:
   const routes = new Set(Object.values(options.routeOfFile));
   const react = unified().use(rehypeReact, { Fragment, jsx, jsxs, components: markdownComponents }).freeze();
   return {
+    dispose() {
+      if (!started) highlighter.dispose();
+    },
     async render(input) {
       const file = options.displayPrefix + input.rel;
       const warnings: Diagnostic[] = [];
