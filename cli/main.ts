@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { resolve } from 'node:path';
 import { buildSite } from './build/start';
+import { configOfError, configProblemAtExit } from './build/config-file';
 import { DocsError, EXIT, formatDiagnostic } from './util/errors';
 import { createProgressLine, type ProgressLine } from './progress-line';
 
@@ -122,13 +123,43 @@ export async function main(argv: string[]): Promise<number> {
       });
     });
 
+  const report = (error: unknown): number => {
+    progress.clear();
+    return json ? reportErrorAsJson(error) : reportError(error);
+  };
+  reportStray = report;
+  guardProcess();
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
-    progress.clear();
-    exitCode = json ? reportErrorAsJson(error) : reportError(error);
+    exitCode = report(error);
   }
   return exitCode;
+}
+
+/** How the last `main` reports an error (as text or JSON), for what no step caught (`guardProcess`). */
+let reportStray: (error: unknown) => number = (error) => reportError(error);
+let guarded = false;
+
+/**
+ * Reports what no step of a command caught, then ends the process: a config's timer or un-awaited
+ * promise that fails after it loaded (it is the config's error, exit 2: Node would print a bare stack
+ * and exit 1), any other (an internal error, exit 70), and a config whose top-level `await` never
+ * settles (Node would end the process with exit 13 and not a word). Installed once per process, and
+ * left in place when a command returns: a config's timer may fire after the build is done.
+ */
+function guardProcess(): void {
+  if (guarded) return;
+  guarded = true;
+  const stray = (error: unknown): void => {
+    const problem = configOfError(error);
+    process.exit(reportStray(problem ? new DocsError('config', [problem]) : error));
+  };
+  process.on('uncaughtException', stray).on('unhandledRejection', stray);
+  process.on('exit', () => {
+    const problem = configProblemAtExit();
+    if (problem) process.exit(reportStray(new DocsError('config', [problem])));
+  });
 }
 
 /** A failure as the JSON report of `build --json`. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { posixRelative } from '../util/fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DocsError } from '../util/errors';
+import { DocsError, type Diagnostic } from '../util/errors';
 import { resolveConfig, type ResolvedConfig } from './config';
 import { hash } from '../util/hash';
 import { sameFiles, statsKey } from './unchanged';
@@ -21,18 +21,72 @@ export async function loadConfig(root: string, env: Record<string, string | unde
   }
   const file = join(root, name);
   const compiled = reusableConfig(root, file) ?? (await compileConfig(root, file));
+  compiledConfigs.set(compiled, file);
   let raw: unknown;
+  // A config that ends the process while it loads (`process.exit(0)`) would end the build with
+  // nothing built and, with 0, a CI job that passes: it throws instead, and is reported as below.
+  const exit = (exitWhileLoading = process.exit);
+  process.exit = ((code?: number | string | null) => {
+    throw new Error(`it calls process.exit(${code ?? ''})`);
+  }) as typeof process.exit;
+  loading.add(file);
   try {
     raw = ((await import(pathToFileURL(compiled).href)) as { default?: unknown }).default;
   } catch (error) {
-    // A config may throw anything (`throw 'no backend'`, `throw undefined`), not only an Error.
-    const reason = error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : `${thrownValue(error)} (thrown as a value, not an Error)`;
-    throw new DocsError('config', [{ file, message: `throws while loading: ${reason}`, fix: 'make the config a plain `export default defineConfig({ … })`, or fix what it runs on loading' }]);
+    throw new DocsError('config', [{ file, message: `throws while loading: ${reasonOf(error)}`, fix: 'make the config a plain `export default defineConfig({ … })`, or fix what it runs on loading' }]);
+  } finally {
+    process.exit = exit;
+    loading.delete(file);
   }
   if (raw === undefined) throw new DocsError('config', [{ file, message: 'has no default export', fix: 'add `export default defineConfig({ … })`' }]);
-  const config = resolveConfig(raw, { root, configFile: name, env });
+  let config: ResolvedConfig;
+  try {
+    config = resolveConfig(raw, { root, configFile: name, env });
+  } catch (error) {
+    if (error instanceof DocsError) throw error;
+    // A getter or a proxy in the config that throws when its settings are read.
+    throw new DocsError('config', [{ file, message: `throws while its settings are read: ${reasonOf(error)}`, fix: 'export plain values: `export default defineConfig({ … })`' }]);
+  }
   checkSidebarFolders(config);
   return config;
+}
+
+/** The config files being imported right now (see `configProblemAtExit`). */
+const loading = new Set<string>();
+/** `process.exit` as it was before a config's import replaced it. */
+let exitWhileLoading = process.exit;
+/** Every config this process imported, by its compiled file (see `configOfError`). */
+const compiledConfigs = new Map<string, string>();
+
+/**
+ * What to say when the process ends while a config is still being imported: Node ends a process whose
+ * top-level `await` waits for something that never comes (exit 13, without a word).
+ */
+export function configProblemAtExit(): Diagnostic | undefined {
+  const [file] = loading;
+  if (file === undefined) return undefined;
+  // The import never ended, so neither did its replacement of `process.exit`: the caller ends the process.
+  process.exit = exitWhileLoading;
+  return { file, message: 'never finishes loading: a top-level `await` in it waits for something that never comes', fix: 'await only what settles (a file read, a fetch with a timeout), or compute the value without await' };
+}
+
+/**
+ * An error no step of a build caught, when it comes from the config: a timer it set or a promise it
+ * did not await that fails after it loaded (its stack runs through the compiled config).
+ */
+export function configOfError(error: unknown): Diagnostic | undefined {
+  const stack = error instanceof Error ? (error.stack ?? '') : '';
+  for (const [compiled, file] of compiledConfigs) {
+    if (!stack.includes(pathToFileURL(compiled).href) && !stack.includes(compiled)) continue;
+    return { file, message: `fails after loading, in a timer or a promise it started: ${reasonOf(error)}`, fix: 'await what the config starts (or catch its errors), so that it fails while loading, or not at all' };
+  }
+  return undefined;
+}
+
+/** An error or a thrown value as a message shows it. */
+function reasonOf(error: unknown): string {
+  // A config may throw anything (`throw 'no backend'`, `throw undefined`), not only an Error.
+  return error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : `${thrownValue(error)} (thrown as a value, not an Error)`;
 }
 
 /** A thrown value that is not an Error, as a message shows it. */

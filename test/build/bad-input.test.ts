@@ -95,6 +95,30 @@ const ERRORS: Case[] = [
     says: ['site.config.ts: throws while loading: "set QUAD_BACKEND first" (thrown as a value, not an Error)'],
   },
   {
+    name: 'a site.config.ts calling process.exit(0) (a build that stopped there passed CI with nothing built)',
+    change: (site) => write(site, 'site.config.ts', "import { fixtureConfig } from '../_shared/config';\n\nif (!process.env.QUAD_BACKEND) process.exit(0);\nexport default fixtureConfig();\n"),
+    code: 2,
+    says: ['site.config.ts: throws while loading: it calls process.exit(0)'],
+  },
+  {
+    name: 'a site.config.ts whose top-level await never settles (Node ended the build with exit 13 and not a word)',
+    change: (site) => write(site, 'site.config.ts', "import { fixtureConfig } from '../_shared/config';\n\nconst backend = await new Promise<string>(() => {});\nexport default fixtureConfig({ app: { backendUrl: backend } });\n"),
+    code: 2,
+    says: ['site.config.ts: never finishes loading: a top-level `await` in it waits for something that never comes', 'fix: await only what settles'],
+  },
+  {
+    name: 'a site.config.ts whose timer throws once it has loaded (a bare stack and exit 1 before)',
+    change: (site) => write(site, 'site.config.ts', "import { fixtureConfig } from '../_shared/config';\n\nsetTimeout(() => {\n  throw new Error('the backend did not answer');\n}, 0);\nexport default fixtureConfig();\n"),
+    code: 2,
+    says: ['site.config.ts: fails after loading, in a timer or a promise it started: the backend did not answer', 'fix: await what the config starts'],
+  },
+  {
+    name: 'a site.config.ts with a getter that throws (exit 70 before)',
+    change: (site) => write(site, 'site.config.ts', "import { fixtureConfig } from '../_shared/config';\n\nexport default { ...fixtureConfig(), get title(): string {\n  throw new Error('no title yet');\n} };\n"),
+    code: 2,
+    says: ['site.config.ts: throws while its settings are read: no title yet'],
+  },
+  {
     name: 'an OpenAPI file that is not YAML',
     fixture: 'openapi',
     change: (site) => write(site, 'specs/api.yaml', 'openapi: 3.0.3\ninfo:\n  title: "Teams\n  version: 1.0.0\n'),
