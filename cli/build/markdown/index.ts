@@ -117,8 +117,9 @@ export async function createMarkdownRenderer(options: MarkdownOptions, started?:
       if (tooDeep.length > 0) return fail(tooDeep);
       errors.push(...findUnclosed(mdast, source, file));
       let hasTabs = false;
-      remarkTabs(() => (hasTabs = true))(mdast);
-      remarkAdmonitions()(mdast);
+      const warn = (message: string, fix: string, line?: number): void => void warnings.push({ file, line, message, fix });
+      remarkTabs(() => (hasTabs = true), warn)(mdast);
+      remarkAdmonitions(warn)(mdast);
       const resolver = linkResolver({ rel: input.rel, displayPrefix: options.displayPrefix, routeOfFile: options.routeOfFile, routes, resolveImage: input.resolveImage, resolveFile: input.resolveFile, links, warnings, errors });
       remarkLinks(resolver)(mdast);
       const loaded = new Set(highlighter.getLoadedLanguages());

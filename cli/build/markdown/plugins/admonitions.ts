@@ -17,7 +17,12 @@ export function normaliseAdmonitionTitles(markdown: string): string {
 
 type Directive = ContainerDirective | LeafDirective | TextDirective;
 
-export function remarkAdmonitions() {
+/**
+ * `warn` hears of each `:::name` block that is no admonition (`:::NOTE`, `:::tips`): it is shown as the
+ * text it was written as, which a writer should know. (`:name` and `::name` in prose are not warned
+ * of: `12:30` and `a::b` are text.)
+ */
+export function remarkAdmonitions(warn: (message: string, fix: string, line?: number) => void = () => undefined) {
   return (tree: Root): void => {
     const enter = (node: WalkNode): WalkNode[] | void => {
       if (node.type !== 'containerDirective' && node.type !== 'leafDirective' && node.type !== 'textDirective') return;
@@ -27,6 +32,14 @@ export function remarkAdmonitions() {
       if (directive.type === 'containerDirective' && ADMONITIONS[directive.name]) {
         toAdmonition(directive);
         return;
+      }
+      if (directive.type === 'containerDirective') {
+        const near = Object.keys(ADMONITIONS).find((kind) => kind === directive.name.toLowerCase() || kind === directive.name.toLowerCase().replace(/s$/, ''));
+        warn(
+          `\`:::${directive.name}\` is not an admonition, so it is shown as text`,
+          near ? `write \`:::${near}\`` : `use one of ${Object.keys(ADMONITIONS).map((kind) => `\`:::${kind}\``).join(', ')}, or \`:::tabs\` for code tabs`,
+          directive.position?.start.line,
+        );
       }
       // The restored nodes may hold directives of their own: walk them inside a wrapper first.
       const wrapper: WalkNode = { type: 'root', children: restore(directive) as unknown as WalkNode[] };
@@ -72,5 +85,6 @@ function restore(node: Directive): RootContent[] {
   if (node.type === 'leafDirective') {
     return [{ type: 'paragraph', children: [head, ...(node.children.length ? [{ type: 'text' as const, value: '[' }, ...node.children, { type: 'text' as const, value: ']' }] : [])] }];
   }
-  return [{ type: 'paragraph', children: [head] }, ...(node.children as RootContent[])];
+  // A block's closing `:::` too (an unclosed one fails the build: plugins/unclosed.ts).
+  return [{ type: 'paragraph', children: [head, ...(attrs ? [{ type: 'text' as const, value: attrs }] : [])] }, ...(node.children as RootContent[]), { type: 'paragraph', children: [{ type: 'text', value: ':::' }] }];
 }

@@ -9,13 +9,23 @@ import type { ContainerDirective, LeafDirective } from 'mdast-util-directive';
 import { walk, type WalkNode } from '../walk';
 import { parseFenceMeta } from './code';
 
-/** Turns tab sets and endpoint lines into elements; calls `onTabs` when the page has a tab set. */
-export function remarkTabs(onTabs: () => void) {
+/**
+ * Turns tab sets and endpoint lines into elements; calls `onTabs` when the page has a tab set, and
+ * `warn` (with the line) for a `:::tabs` that holds no code fence, whose text is then shown as it is.
+ */
+export function remarkTabs(onTabs: () => void, warn: (message: string, fix: string, line?: number) => void = () => undefined) {
   return (tree: Root): void => {
     walk(tree, (node: WalkNode) => {
       if (node.type === 'containerDirective' && (node as unknown as ContainerDirective).name === 'tabs') {
-        toTabs(node as unknown as ContainerDirective);
-        onTabs();
+        const tabs = node as unknown as ContainerDirective;
+        if (tabs.children.some((child) => child.type === 'code')) {
+          toTabs(tabs);
+          onTabs();
+        } else {
+          // Its text was dropped: a tab set of no tabs.
+          tabs.data = { hName: 'div' };
+          warn('`:::tabs` holds no code fence, so it makes no tabs: its text is shown as it is', 'put one fenced code block per tab inside it (its `title="…"` labels the tab), or remove the `:::tabs` lines', tabs.position?.start.line);
+        }
       } else if (node.type === 'leafDirective' && (node as unknown as LeafDirective).name === 'api-endpoint') {
         toEndpoint(node as unknown as LeafDirective);
       }
@@ -23,8 +33,13 @@ export function remarkTabs(onTabs: () => void) {
   };
 }
 
+/**
+ * One tab per code fence, with what follows a fence (up to the next) in its panel. What comes before
+ * the first fence (an introduction) is shown above the tabs, not dropped.
+ */
 function toTabs(node: ContainerDirective): void {
   const panels: { label: string; children: RootContent[] }[] = [];
+  const before: RootContent[] = [];
   for (const child of node.children as RootContent[]) {
     if (child.type === 'code') {
       const fence = child as Code;
@@ -34,6 +49,8 @@ function toTabs(node: ContainerDirective): void {
       panels.push({ label, children: [fence] });
     } else if (panels.length > 0) {
       panels[panels.length - 1]!.children.push(child);
+    } else {
+      before.push(child);
     }
   }
   const tabList = {
@@ -50,8 +67,14 @@ function toTabs(node: ContainerDirective): void {
     data: { hName: 'div', hProperties: { className: ['tab-panel'], role: 'tabpanel', dataTab: panel.label, ...(index === 0 ? { dataDefault: '' } : {}) } },
     children: panel.children,
   }));
-  node.children = [tabList, ...panelNodes] as never;
-  node.data = { hName: 'div', hProperties: { className: ['tabs'] } };
+  const tabs = { type: 'blockquote', data: { hName: 'div', hProperties: { className: ['tabs'] } }, children: [tabList, ...panelNodes] };
+  if (before.length === 0) {
+    node.children = tabs.children as never;
+    node.data = tabs.data;
+  } else {
+    node.children = [...before, tabs] as never;
+    node.data = { hName: 'div' };
+  }
 }
 
 function toEndpoint(node: LeafDirective): void {

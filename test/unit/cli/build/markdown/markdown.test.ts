@@ -114,6 +114,27 @@ describe('cli/build/markdown', () => {
     expect(out.html).toContain('<li id="user-content-fn-1">');
   });
 
+  it('keeps the text before the first fence of a tab set above the tabs, and shows a tab set of no fences as text, with a warning', async () => {
+    const out = await render(':::tabs\nPick your shell.\n\n```bash title="bash"\necho hi\n```\n\n```fish title="fish"\necho hi\n```\n:::\n\n:::tabs\nOnly prose here, no code.\n:::\n');
+    const html = out.html.replace(/<[^>]+>/g, ' ');
+    expect(html).toContain('Pick your shell.');
+    expect(out.html.indexOf('Pick your shell.')).toBeLessThan(out.html.indexOf('class="tabs"'));
+    expect([...out.html.matchAll(/role="tab" [^>]*data-tab="(\w+)"/g)].map((match) => match[1])).toEqual(['bash', 'fish']);
+    expect(html).toContain('Only prose here, no code.');
+    expect(out.warnings).toEqual([expect.objectContaining({ file: 'content/docs/a.md', line: 13, message: '`:::tabs` holds no code fence, so it makes no tabs: its text is shown as it is' })]);
+  });
+
+  it('shows a block that is no admonition as it was written, closing line included, and warns with the kind it may mean', async () => {
+    const out = await render('Meet at 12:30.\n\n:::NOTE\nCheck the beacons.\n:::\n\n:::tips\nCharge them.\n:::\n\n:::sidebar{id="x"}\nAside.\n:::\n');
+    const text = out.html.replace(/<[^>]+>/g, '').replace(/&quot;/g, '"').replace(/\n+/g, '|');
+    expect(text).toBe('Meet at 12:30.|:::NOTE|Check the beacons.|:::|:::tips|Charge them.|:::|:::sidebar{id="x"}|Aside.|:::');
+    expect(out.warnings.map(({ line, message, fix }) => [line, message, fix])).toEqual([
+      [3, '`:::NOTE` is not an admonition, so it is shown as text', 'write `:::note`'],
+      [7, '`:::tips` is not an admonition, so it is shown as text', 'write `:::tip`'],
+      [11, '`:::sidebar` is not an admonition, so it is shown as text', 'use one of `:::note`, `:::tip`, `:::info`, `:::warning`, `:::danger`, `:::caution`, or `:::tabs` for code tabs'],
+    ]);
+  });
+
   it('parses fence meta: title and line ranges', () => {
     const meta = parseFenceMeta('TS', 'title="src/a.ts" {1,3-4}');
     expect(meta).toEqual({ lang: 'ts', title: 'src/a.ts', highlight: new Set([1, 3, 4]) });
