@@ -94,11 +94,14 @@ export function linkResolver(options: LinksOptions): { image: (url: string, plac
   const pageRoute = options.routeOfFile[options.rel] ?? `/${options.rel.replace(/\.md$/, '')}`;
   const routes = options.routes;
   const image = (written: string, node: Place): string => {
-    if (SCHEME.test(written) || written.startsWith('//') || written.startsWith('/')) return written;
-    const target = resolvePath(dir, decodePercent(splitUrl(written).path, decodeURI));
+    if (SCHEME.test(written) || written.startsWith('//')) return written;
+    // An absolute path names a file below the content folder, as an absolute link to a file does.
+    const absolute = written.startsWith('/');
+    const target = resolvePath(absolute ? '' : dir, decodePercent(splitUrl(written).path, decodeURI));
     const url = target === undefined ? undefined : options.resolveImage(target);
     if (url === false) options.errors.push({ ...at(file, node), message: `image "${written}" is a symbolic link that leads out of the site's repository, so it is not published`, fix: LEADS_OUT_FIX });
     else if (target === undefined) options.errors.push({ ...at(file, node), message: `image "${written}" is outside the content folder, so it cannot be published`, fix: `move the image into ${options.displayPrefix} (e.g. beside the page) and link it from there` });
+    else if (url === undefined && absolute) options.warnings.push({ ...at(file, node), message: `image "${written}": no file ${options.displayPrefix}${target}, so it is left as written for the host to serve`, fix: 'put the image in the content folder and link it relatively (e.g. beside the page), or give a full URL' });
     else if (url === undefined) options.errors.push({ ...at(file, node), message: `image "${written}" does not exist`, fix: `put the image at ${options.displayPrefix}${target} or correct the path` });
     return url || written;
   };

@@ -135,6 +135,20 @@ describe('cli/build/markdown', () => {
     ]);
   });
 
+  it('publishes an image written with an absolute path from the content folder, and warns of one that is not there', async () => {
+    const copied: string[] = [];
+    const out = await renderer.render({
+      rel: 'docs/a.md',
+      body: '![Diagram](/guide/img/diagram.svg)\n\n<img src="/guide/img/diagram.svg" alt="Raw">\n\n![Logo](/img/logo.png)\n',
+      resolveImage: (rel) => (copied.push(rel), rel === 'guide/img/diagram.svg' ? '/assets/img/diagram.1a2b3c4d.svg' : undefined),
+      resolveFile: () => undefined,
+    });
+    expect(copied).toEqual(['guide/img/diagram.svg', 'img/logo.png', 'guide/img/diagram.svg']);
+    expect(out.html.match(/src="\/assets\/img\/diagram\.1a2b3c4d\.svg"/g)).toHaveLength(2);
+    expect(out.errors).toEqual([]);
+    expect(out.warnings.map(({ line, message }) => [line, message])).toEqual([[5, 'image "/img/logo.png": no file content/img/logo.png, so it is left as written for the host to serve']]);
+  });
+
   it('parses fence meta: title and line ranges', () => {
     const meta = parseFenceMeta('TS', 'title="src/a.ts" {1,3-4}');
     expect(meta).toEqual({ lang: 'ts', title: 'src/a.ts', highlight: new Set([1, 3, 4]) });
