@@ -19,6 +19,8 @@ import { walk, type WalkNode } from '../walk';
 export const RAW_HTML_SCHEMA: Schema = {
   ...defaultSchema,
   tagNames: [...(defaultSchema.tagNames ?? []), 'aside'],
+  // Removed with what they hold: a style sheet's or a template's text is no text of the page.
+  strip: [...(defaultSchema.strip ?? []), 'style', 'template'],
   // The schemes of plugins/safe-urls.ts (which warns about the rest before this removes them).
   protocols: { ...defaultSchema.protocols, href: ['http', 'https', 'mailto', 'tel'] },
   attributes: {

@@ -99,6 +99,9 @@ describe('cli/build/markdown', () => {
       '<script>alert(1)</script>\n\nText <b onclick="x()">bold</b> <a href="javascript:alert(1)">link</a> <img src="x.png" onerror="alert(2)" alt="x">\n\n<iframe src="https://evil.example"></iframe>\n\n<span style="color:red" id="__DOCS_DATA__">styled</span>\n',
     );
     expect(out.html).not.toMatch(/<script|onclick|onerror|javascript:|<iframe|style="color/);
+    // A style sheet goes with its text: no rules shown as prose.
+    const styled = await render('<style>\n.hero { color: red; }\n</style>\n\n<template><p>Later</p></template>\n\nVisible text.\n');
+    expect(styled.html.replace(/<[^>]+>/g, '').trim()).toBe('Visible text.');
     expect(out.html).toContain('<b>bold</b>');
     expect(out.html).toContain('<a>link</a>');
     expect(out.html).toContain('alt="x"');
