@@ -292,8 +292,12 @@ export function pageChunk(data: PageData): string {
 
 /** A file-name-safe form of a route. */
 function routeSlug(route: string): string {
-  return route === '/' ? 'index' : route.slice(1).replace(/[^a-zA-Z0-9_-]+/g, '_');
+  // The name of a file: every segment of a deep route joined passed 255 bytes. The hash after it tells routes apart.
+  return route === '/' ? 'index' : route.slice(1).replace(/[^a-zA-Z0-9_-]+/g, '_').slice(0, ROUTE_SLUG_LENGTH);
 }
+
+/** The longest route part of a page chunk's name (`assets/pages/<slug>.<hash>.js`). */
+const ROUTE_SLUG_LENGTH = 120;
 
 /** True when two markdown settings are equal; the route map (10,000 entries on a large site) compared entry by entry, not serialised. */
 function sameMarkdownSettings(a: PageJobContext['markdown'], b: PageJobContext['markdown']): boolean {

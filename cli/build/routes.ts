@@ -22,7 +22,8 @@ export function routeProblem(route: string): string | undefined {
   if (segments[0] === 'assets' || segments.some((segment) => segment.startsWith('.'))) return 'is reserved for the site\'s own files (`/assets/`, and names starting with `.`)';
   if (['manifest.json', '404.html', 'favicon.svg'].includes(segments[0] ?? '') && segments.length === 1) return 'is the name of one of the site\'s own files';
   if (segments.some((segment) => /\.html?$/i.test(segment))) return 'ends a segment in `.html`, which a browser address drops (`/a.html` shows `/a`)';
-  if (route.split('/').some((segment) => segment.length > 200)) return 'has a segment longer than 200 characters, more than a file name may hold';
+  // A segment is a folder name: most filesystems hold 255 bytes (not characters: one CJK character is three).
+  if (route.split('/').some((segment) => Buffer.byteLength(segment) > 200)) return 'has a segment longer than 200 bytes (a letter with an accent takes two, a CJK character three), more than a file name may safely hold';
   return undefined;
 }
 

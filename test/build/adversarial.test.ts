@@ -127,6 +127,20 @@ describe('docs build never destroys or escapes', () => {
     }
   });
 
+  it('refuses a route segment too long for a file name in bytes, at its line, and builds a deep route of long segments', () => {
+    const { root, dist, output } = site();
+    // 90 CJK characters: 90 characters, 270 bytes, past the 255 a file name may hold (ENAMETOOLONG before).
+    writeFileSync(join(root, 'content/guide/zebra.md'), `---\ntitle: Zebra\nslug: /guide/${'斑'.repeat(90)}\n---\n\nStripes.\n`);
+    expectRefused(runDocs(['build'], { cwd: root }), 1, /content\/guide\/zebra\.md:3: its route "[^"]+" has a segment longer than 200 bytes/);
+    expect(snapshotTree(dist)).toEqual(output);
+    // Two segments of 150 characters each: every folder name fits, and so must the page's data file.
+    const deep = `/guide/${'a'.repeat(150)}/${'b'.repeat(150)}`;
+    writeFileSync(join(root, 'content/guide/zebra.md'), `---\ntitle: Zebra\nslug: ${deep}\n---\n\nStripes.\n`);
+    const run = runDocs(['build'], { cwd: root });
+    expect(run.code, run.stderr).toBe(0);
+    expect(readRoute(dist, deep)).toContain('Stripes.');
+  });
+
   it('refuses file names and slugs with #, ? or %, with the fix, and builds names with spaces end to end', async () => {
     const { root, dist, output } = site();
     writeFileSync(join(root, 'content/guide/c#.md'), '# C sharp\n');
