@@ -93,7 +93,7 @@ export function parseFrontmatter(text: string, file: string): SplitSource {
         file,
         ...positionIn(yamlText, error.pos[0]),
         message: `frontmatter is not valid YAML: ${error.message.split('\n')[0]}`,
-        fix: 'quote values that contain `:` or `#`, and indent nested keys with spaces',
+        fix: error.code === 'DUPLICATE_KEY' ? 'keep one line of each key: remove or rename the other' : 'quote values that contain `:` or `#`, and indent nested keys with spaces',
       })),
     };
   }
@@ -114,15 +114,50 @@ export function parseFrontmatter(text: string, file: string): SplitSource {
   return validated(value, lines, end, body, file);
 }
 
+/**
+ * Docusaurus keys a page may carry that change nothing here (pagination, tags, per-page TOC depth, a
+ * social image…): accepted and left out, so a Docusaurus docs folder builds as it is. README lists them.
+ */
+const IGNORED_DOCUSAURUS_KEYS = new Set([
+  'pagination_label',
+  'pagination_next',
+  'pagination_prev',
+  'sidebar_key',
+  'sidebar_custom_props',
+  'displayed_sidebar',
+  'hide_title',
+  'toc_min_heading_level',
+  'toc_max_heading_level',
+  'parse_number_prefixes',
+  'custom_edit_url',
+  'image',
+  'tags',
+  'last_update',
+]);
+
+/** Docusaurus keys that keep a page from readers there: every page of the content folder is published here, so `true` is refused. */
+const HIDING_KEYS: Record<string, string> = { draft: 'leaves the page out of a Docusaurus production build', unlisted: 'hides the page from Docusaurus sidebars and search' };
+
 /** The frontmatter checked against the keys a page may set. */
 function validated(value: unknown, lines: string[], end: number, body: string, file: string): SplitSource {
-  const problems = validateShape(value, { ...frontmatterShape, doc: 'key: value lines' }).map((p) => ({
-    file,
-    line: lineOfKey(lines, end, p.path.split(/[.[]/)[0] ?? ''),
-    message: `frontmatter \`${p.path}\` ${p.message}`,
-    fix: p.fix,
-  }));
-  return { frontmatter: problems.length > 0 ? {} : (value as Frontmatter), body, problems };
+  const problems: Diagnostic[] = [];
+  let own = value;
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const kept: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      if (IGNORED_DOCUSAURUS_KEYS.has(key)) continue;
+      if (key in HIDING_KEYS) {
+        if (item === true) problems.push({ file, line: lineOfKey(lines, end, key), message: `frontmatter \`${key}: true\` ${HIDING_KEYS[key]}; docs publishes every page in the content folder`, fix: `keep the page out of the content folder until it may be read, or remove \`${key}\`` });
+        continue;
+      }
+      kept[key] = item;
+    }
+    own = kept;
+  }
+  for (const p of validateShape(own, { ...frontmatterShape, doc: 'key: value lines' })) {
+    problems.push({ file, line: lineOfKey(lines, end, p.path.split(/[.[]/)[0] ?? ''), message: `frontmatter \`${p.path}\` ${p.message}`, fix: p.fix });
+  }
+  return { frontmatter: problems.length > 0 ? {} : (own as Frontmatter), body, problems };
 }
 
 /** File line and column of an offset into the frontmatter text (which starts on the file's line 2). */

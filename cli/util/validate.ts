@@ -73,7 +73,9 @@ function check(value: unknown, shape: Shape, path: string, problems: ShapeProble
     return;
   }
   const mismatch = (): void => {
-    problems.push({ path: where, message: `must be ${expected(shape)}, got ${describe(value)}` });
+    // A number or a boolean where text is expected is the usual slip (`title: 42`): YAML reads it unquoted as such.
+    const quote = shape.kind === 'string' && (typeof value === 'number' || typeof value === 'boolean') ? `, in quotes: "${String(value)}"` : '';
+    problems.push({ path: where, message: `must be ${expected(shape)}, got ${describe(value)}`, fix: `write ${expected(shape)} there${quote}${shape.doc ? ` (${shape.doc})` : ''}` });
   };
   switch (shape.kind) {
     case 'string':

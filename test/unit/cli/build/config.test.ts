@@ -37,7 +37,7 @@ describe('cli/build/config', () => {
     expect(problems(raw)).toEqual([
       '`titel` is not a known key | did you mean `title`?',
       '`footer` is missing (expected an object) | add `footer`: { copyright: "Copyright © 2025 …" }',
-      '`app.build` must be an integer, got the string "1"',
+      '`app.build` must be an integer, got the string "1" | write an integer there',
     ]);
   });
 

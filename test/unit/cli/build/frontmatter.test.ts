@@ -36,7 +36,29 @@ describe('cli/build/frontmatter', () => {
 
   it('still reports YAML errors with their line', () => {
     const split = parseFrontmatter('---\ntitle: A\ntitle: B\n---\n', 'content/a.md');
-    expect(split.problems).toEqual([expect.objectContaining({ file: 'content/a.md', line: 3, message: expect.stringContaining('frontmatter is not valid YAML') })]);
+    expect(split.problems).toEqual([expect.objectContaining({ file: 'content/a.md', line: 3, message: expect.stringContaining('frontmatter is not valid YAML'), fix: 'keep one line of each key: remove or rename the other' })]);
+  });
+
+  it("takes a Docusaurus page's keys: those that change nothing here are left out, a hidden page is refused at its line", () => {
+    const page = '---\ntitle: Beacons\ntags: [hardware, race]\npagination_next: null\nhide_title: true\ntoc_max_heading_level: 4\nimage: /img/beacon.png\ndraft: false\n---\n\nText.\n';
+    const split = parseFrontmatter(page, 'content/a.md');
+    expect(split.problems).toEqual([]);
+    expect(split.frontmatter).toEqual({ title: 'Beacons' });
+    const hidden = parseFrontmatter('---\ntitle: Plans\ndraft: true\nunlisted: true\n---\n', 'content/a.md');
+    expect(hidden.problems.map(({ line, message }) => [line, message])).toEqual([
+      [3, 'frontmatter `draft: true` leaves the page out of a Docusaurus production build; docs publishes every page in the content folder'],
+      [4, 'frontmatter `unlisted: true` hides the page from Docusaurus sidebars and search; docs publishes every page in the content folder'],
+    ]);
+    // A typo is still an error that names the key it may mean.
+    expect(parseFrontmatter('---\ntitel: A\n---\n', 'content/a.md').problems[0]).toMatchObject({ line: 2, fix: 'did you mean `title`?' });
+  });
+
+  it('says how to write a value of the wrong type: a number where text is expected goes in quotes', () => {
+    const split = parseFrontmatter('---\ntitle: 2024\nsidebar_position: first\n---\n', 'content/a.md');
+    expect(split.problems.map(({ line, message, fix }) => [line, message, fix])).toEqual([
+      [2, 'frontmatter `title` must be a non-empty string, got number 2024', 'write a non-empty string there, in quotes: "2024"'],
+      [3, 'frontmatter `sidebar_position` must be a number, got the string "first"', 'write a number there'],
+    ]);
   });
 
   it('agrees with the YAML parser on 5,000 generated frontmatter blocks', () => {
