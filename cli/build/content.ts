@@ -66,6 +66,9 @@ export interface CollectContentOptions {
   displayPrefix: string;
 }
 
+/** `_category_.json` keys of Docusaurus accepted and left out (README, "Categories"). */
+const IGNORED_CATEGORY_KEYS = new Set(['link', 'className', 'customProps', 'key']);
+
 const categoryShape = s.object({
   label: s.optional(s.string()),
   position: s.optional(s.number()),
@@ -301,9 +304,11 @@ function readCategories(files: SourceFile[], displayPrefix: string, problems: Di
       problems.push({ file: display, ...jsonErrorPlace(file.text, error), message: `is not valid JSON: ${(error as Error).message.split('\n')[0]}`, fix: 'write it as { "label": "…", "position": 1 }' });
       continue;
     }
-    const found = validateShape(value, categoryShape);
+    // Docusaurus category keys that change nothing here (a category is its folder's index page, always expanded).
+    const own = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).filter(([key]) => !IGNORED_CATEGORY_KEYS.has(key))) : value;
+    const found = validateShape(own, categoryShape);
     for (const p of found) problems.push({ file: display, pointer: `/${p.path.replace(/\./g, '/')}`, message: `\`${p.path}\` ${p.message}`, fix: p.fix });
-    if (found.length === 0) meta.set(file.rel.replace(/\/?_category_\.json$/, ''), value as CategoryMeta);
+    if (found.length === 0) meta.set(file.rel.replace(/\/?_category_\.json$/, ''), own as CategoryMeta);
   }
   return meta;
 }

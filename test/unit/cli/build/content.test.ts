@@ -39,7 +39,8 @@ describe('cli/build/content', () => {
         md('docs/topic/detail.md', 'title: Detail'),
         md('docs/labelled/page.md', 'title: Page'),
       ],
-      categories: [{ rel: 'docs/labelled/_category_.json', text: '{ "label": "Labelled folder", "position": 3 }' }],
+      // A Docusaurus category file as it is: `link` and `className` change nothing here.
+      categories: [{ rel: 'docs/labelled/_category_.json', text: '{ "label": "Labelled folder", "position": 3, "link": { "type": "generated-index" }, "className": "red" }' }],
       sidebars,
       displayPrefix: 'content/',
     });
