@@ -142,20 +142,26 @@ let reportStray: (error: unknown) => number = (error) => reportError(error);
 let guarded = false;
 
 /**
- * Reports what no step of a command caught, then ends the process: a config's timer or un-awaited
- * promise that fails after it loaded (it is the config's error, exit 2: Node would print a bare stack
- * and exit 1), any other (an internal error, exit 70), and a config whose top-level `await` never
- * settles (Node would end the process with exit 13 and not a word). Installed once per process, and
- * left in place when a command returns: a config's timer may fire after the build is done.
+ * Reports what no step of a command caught, then ends the process: an error thrown from a config's
+ * timer, or a promise of the config that fails unawaited, after it loaded (the config's error, exit 2:
+ * Node would print a bare stack and exit 1); any other uncaught exception (an internal error, exit
+ * 70); and a config whose top-level `await` never settles (Node would end the process with exit 13 and
+ * not a word). Installed once per process, and left in place when a command returns: a config's timer
+ * may fire after the build is done.
  */
 function guardProcess(): void {
   if (guarded) return;
   guarded = true;
-  const stray = (error: unknown): void => {
+  process.on('uncaughtException', (error) => {
     const problem = configOfError(error);
     process.exit(reportStray(problem ? new DocsError('config', [problem]) : error));
-  };
-  process.on('uncaughtException', stray).on('unhandledRejection', stray);
+  });
+  // Only a rejection the config made is reported: LMDB rejects a failed commit that nothing awaits
+  // (a full disk), and the build, which saw the failure through the store, is whole all the same.
+  process.on('unhandledRejection', (reason) => {
+    const problem = configOfError(reason);
+    if (problem) process.exit(reportStray(new DocsError('config', [problem])));
+  });
   process.on('exit', () => {
     const problem = configProblemAtExit();
     if (problem) process.exit(reportStray(new DocsError('config', [problem])));

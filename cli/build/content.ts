@@ -148,6 +148,11 @@ export function checkHomepage(tree: ContentTree, homepageDoc: string | undefined
   if (homepageDoc === undefined || tree.docs.some((doc) => doc.id === homepageDoc)) return;
   const ids = tree.docs.map((doc) => doc.id);
   const written = homepageDoc.replace(/\.md$/, '').replace(/^\.?\//, '');
+  // The file is there, but its frontmatter `id` gave the page another id.
+  const renamed = tree.docs.find((doc) => doc.rel === `${written}.md` && doc.id !== written);
+  if (renamed) {
+    throw new DocsError('config', [{ file: configFile, pointer: '/homepage/doc', message: `\`homepage.doc\` names "${homepageDoc}", but the frontmatter \`id\` of ${renamed.rel} makes that page "${renamed.id}"`, fix: `write "${renamed.id}", or remove the \`id\` from ${renamed.rel}` }]);
+  }
   const likely = ids.includes(written) ? written : suggest(homepageDoc, ids);
   const pages = ids.filter((id) => id.split('/').pop() === 'index').slice(0, 5);
   throw new DocsError('config', [

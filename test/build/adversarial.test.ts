@@ -291,6 +291,11 @@ describe('docs build does not crash or hang on any input', () => {
     writeFileSync(join(root, 'site.config.ts'), config.replace('fixtureConfig()', "fixtureConfig({ homepage: { doc: 'home/index.md' } })"));
     expectRefused(runDocs(['build'], { cwd: root }), 2, 'fix: write "home/index" (a page\'s path below the content folder, without .md)');
     writeFileSync(join(root, 'site.config.ts'), config);
+    // The file is there, but its frontmatter `id` renamed the page: said so, not "not in the content".
+    const home = readFileSync(join(root, 'content/home/index.md'), 'utf8');
+    writeFileSync(join(root, 'content/home/index.md'), home.replace(/^---\n/, '---\nid: welcome\n'));
+    expectRefused(runDocs(['build'], { cwd: root }), 2, 'site.config.ts#/homepage/doc: `homepage.doc` names "home/index", but the frontmatter `id` of home/index.md makes that page "home/welcome"', 'fix: write "home/welcome", or remove the `id` from home/index.md');
+    writeFileSync(join(root, 'content/home/index.md'), home);
     // An empty shell built six empty pages, exit 0.
     mkdirSync(join(root, 'templates'));
     writeFileSync(join(root, 'templates/page.html'), '');
