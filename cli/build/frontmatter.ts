@@ -146,7 +146,7 @@ function validated(value: unknown, lines: string[], end: number, body: string, f
     const kept: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
       if (IGNORED_DOCUSAURUS_KEYS.has(key)) continue;
-      if (key in HIDING_KEYS) {
+      if (Object.hasOwn(HIDING_KEYS, key)) {
         if (item === true) problems.push({ file, line: lineOfKey(lines, end, key), message: `frontmatter \`${key}: true\` ${HIDING_KEYS[key]}; docs publishes every page in the content folder`, fix: `keep the page out of the content folder until it may be read, or remove \`${key}\`` });
         continue;
       }

@@ -292,7 +292,7 @@ export function pageChunk(data: PageData): string {
 
 /** A file-name-safe form of a route. */
 function routeSlug(route: string): string {
-  // The name of a file: every segment of a deep route joined passed 255 bytes. The hash after it tells routes apart.
+  // Part of a file's name: all the segments of a deep route joined went past 255 bytes. The hash after it tells routes apart.
   return route === '/' ? 'index' : route.slice(1).replace(/[^a-zA-Z0-9_-]+/g, '_').slice(0, ROUTE_SLUG_LENGTH);
 }
 
