@@ -140,6 +140,18 @@ describe('specs that cannot be shown fail with one error naming the file', () =>
     expect(run.stderr).toContain('fix: write the value out instead of the alias');
   }, 60_000);
 
+  it('refuses a spec whose $refs multiply past what the parser can expand, at once, at the first $ref (twelve levels took it more than a minute)', () => {
+    const levels = Array.from({ length: 12 }, (_, level) => `    Level${level}: {type: object, properties: {${['north', 'east', 'south', 'west'].map((name) => `${name}: {$ref: "#/components/schemas/Level${level + 1}"}`).join(', ')}}}`).join('\n');
+    const spec = `openapi: 3.0.3\ninfo: {title: Fan, version: "1"}\npaths:\n${operation('fan', schemaRef('Level0'))}components:\n  schemas:\n${levels}\n    Level12: {type: string}\n`;
+    const { run } = build({ 'fan.yaml': spec }, 'fan.yaml');
+    expect(run.stderr).not.toContain('internal error');
+    expect(run.code).toBe(1);
+    const line = spec.split('\n').findIndex((text) => text.includes('Level0"')) + 1;
+    expect(run.stderr).toContain(`error specs/fan.yaml:${line}:`);
+    expect(run.stderr).toMatch(/its \$refs expand to more than 50,000,000 values \(#\/components\/schemas\/Level0 alone to [\d,]+\)/);
+    expect(run.stderr).toContain('fix: reuse a component at fewer levels');
+  }, 60_000);
+
   it('refuses a $ref cycle across files with no schema in it', () => {
     const spec = `openapi: 3.0.3\ninfo: {title: Loop, version: "1"}\npaths:\n${operation('a', schemaRef('A'))}components:\n  schemas:\n    A: {$ref: ./loop-a.yaml}\n`;
     const { run } = build({ 'loop.yaml': spec, 'loop-a.yaml': '$ref: ./loop-b.yaml\n', 'loop-b.yaml': '$ref: ./loop-a.yaml\n' }, 'loop.yaml');

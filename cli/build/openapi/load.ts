@@ -71,6 +71,19 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
       problems.push({ file, line: 1, pointer: '', message: 'is not an OpenAPI document (no `openapi` version at the top)', fix: 'start the file with `openapi: 3.0.3` (or 3.1.0), then `info` and `paths`' });
       continue;
     }
+    const multiplied = multipliedRef(spec);
+    if (multiplied) {
+      const place = source.lineOf(multiplied.pointer);
+      problems.push({
+        file,
+        line: place?.line,
+        column: place?.column,
+        pointer: multiplied.pointer,
+        message: `its $refs expand to more than ${MAX_EXPANDED.toLocaleString('en-GB')} values (${multiplied.ref} alone to ${multiplied.size.toLocaleString('en-GB')}): components that each use the next several times multiply at every level`,
+        fix: 'reuse a component at fewer levels (give a level its own small schema instead of a $ref to one that fans out again), or split the spec; the OpenAPI parser dereferences every place in full',
+      });
+      continue;
+    }
     // `$ref`s to other files are read relative to the file that holds them, from the site's folder
     // only and never from the network (refFileResolver); the parser is given the spec with those
     // paths made absolute, since it is handed an object, not a file.
@@ -150,6 +163,57 @@ function specFileProblem(siteRoot: string, path: string, shown: string): { messa
   if (stats.isDirectory()) return { message: `names a folder, not a spec file (${shown})`, fix: 'name the YAML or JSON file of the spec inside it, e.g. specs/api.yaml' };
   if (!stats.isFile()) return { message: `names something that is not a file (${shown}: a pipe, socket or device)`, fix: 'name a YAML or JSON file' };
   return undefined;
+}
+
+/**
+ * The most values a spec may hold once its `$ref`s are replaced by their targets. The OpenAPI parser
+ * dereferences and validates every place in full: components that each use the next four times,
+ * eleven levels deep (some 29 million values), take it about 15 s; twelve levels (116 million) took
+ * it more than a minute, thirteen four minutes — a build that seems to hang. Ordinary specs, however
+ * large, stay far below: the portal's three expand to a few tens of thousands.
+ */
+const MAX_EXPANDED = 50_000_000;
+
+/**
+ * When `spec`'s internal `$ref`s expand past `MAX_EXPANDED` values: the `$ref` whose target expands the
+ * most, where it first appears, and that size. Counted without expanding: each object's expanded size
+ * once, a cycle counted as one value (the parser cuts them).
+ */
+function multipliedRef(spec: Record<string, unknown>): { ref: string; pointer: string; size: number } | undefined {
+  const sizes = new Map<object, number>();
+  const open = new Set<object>();
+  const target = (ref: string): unknown => {
+    let node: unknown = spec;
+    for (const token of ref.slice(2).split('/')) {
+      if (node === null || typeof node !== 'object') return undefined;
+      node = (node as Record<string, unknown>)[decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~')];
+    }
+    return node;
+  };
+  const size = (node: unknown): number => {
+    if (node === null || typeof node !== 'object') return 1;
+    const known = sizes.get(node);
+    if (known !== undefined) return known;
+    // A cycle, through properties or through `$ref`s alone (`A: {$ref: A}`), counts once.
+    if (open.has(node)) return 1;
+    open.add(node);
+    const ref = (node as { $ref?: unknown }).$ref;
+    let total = 1;
+    if (typeof ref === 'string' && ref.startsWith('#/')) total = size(target(ref));
+    else for (const child of Object.values(node)) total = Math.min(total + size(child), Number.MAX_SAFE_INTEGER);
+    open.delete(node);
+    sizes.set(node, total);
+    return total;
+  };
+  if (size(spec) <= MAX_EXPANDED) return undefined;
+  // The $ref whose target expands the most: the top of the chain that multiplies (named at its first place).
+  let largest: { ref: string; pointer: string; size: number } | undefined;
+  for (const [ref, pointer] of refsIn(spec)) {
+    if (!ref.startsWith('#/')) continue;
+    const expanded = size(target(ref));
+    if (!largest || expanded > largest.size) largest = { ref, pointer, size: expanded };
+  }
+  return largest && { ref: largest.ref, pointer: largest.pointer, size: largest.size };
 }
 
 const REF_FIX = 'point every $ref at an existing component, e.g. #/components/schemas/Team, or at a file beside the spec, e.g. ./schemas/team.yaml';
