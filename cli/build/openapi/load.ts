@@ -4,12 +4,13 @@
  */
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { normaliseText } from '../sources';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OpenAPIV3 } from 'openapi-types';
 import { DocsError, type Diagnostic } from '../../util/errors';
 import type { OpenApiConfig } from '../config';
 import { statsKey } from '../unchanged';
+import { expansionProblem, refsIn, valueAt } from './refs';
 import { ALIAS_BOMB, findRef, isAliasBomb, mapSource, readValidatorMessage, SELF_CONTAINING, selfContaining, specValue } from './spec-errors';
 
 /** A valid spec, dereferenced (`$ref`s replaced by their targets; cycles stay as object cycles). */
@@ -53,6 +54,11 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
       }
       continue;
     }
+    /** Adds a problem at `pointer` of the spec, with its line. */
+    const problemAt = (pointer: string, message: string, fix: string): void => {
+      const place = source.lineOf(pointer);
+      problems.push({ file, line: place?.line, column: place?.column, pointer, message, fix });
+    };
     let spec: Record<string, unknown> | null;
     try {
       spec = specValue(source.document) as Record<string, unknown> | null;
@@ -63,25 +69,16 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
     }
     const loop = selfContaining(spec);
     if (loop !== undefined) {
-      const place = source.lineOf(loop);
-      problems.push({ file, line: place?.line, column: place?.column, pointer: loop, message: SELF_CONTAINING.message, fix: SELF_CONTAINING.fix });
+      problemAt(loop, SELF_CONTAINING.message, SELF_CONTAINING.fix);
       continue;
     }
     if (!spec || typeof spec !== 'object' || (!('openapi' in spec) && !('swagger' in spec))) {
       problems.push({ file, line: 1, pointer: '', message: 'is not an OpenAPI document (no `openapi` version at the top)', fix: 'start the file with `openapi: 3.0.3` (or 3.1.0), then `info` and `paths`' });
       continue;
     }
-    const multiplied = multipliedRef(spec);
+    const multiplied = expansionProblem(spec);
     if (multiplied) {
-      const place = source.lineOf(multiplied.pointer);
-      problems.push({
-        file,
-        line: place?.line,
-        column: place?.column,
-        pointer: multiplied.pointer,
-        message: `its $refs expand to more than ${MAX_EXPANDED.toLocaleString('en-GB')} values (${multiplied.ref} alone to ${multiplied.size.toLocaleString('en-GB')}): components that each use the next several times multiply at every level`,
-        fix: 'reuse a component at fewer levels (give a level its own small schema instead of a $ref to one that fans out again), or split the spec; the OpenAPI parser dereferences every place in full',
-      });
+      problemAt(multiplied.pointer, multiplied.message, multiplied.fix);
       continue;
     }
     // `$ref`s to other files are read relative to the file that holds them, from the site's folder
@@ -111,28 +108,12 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
     }
     const cycle = referenceCycle(spec);
     if (cycle) {
-      const place = source.lineOf(cycle[0]!);
-      problems.push({
-        file,
-        line: place?.line,
-        column: place?.column,
-        pointer: cycle[0],
-        message: `$ref cycle with no schema in it: ${cycle.join(' → ')}`,
-        fix: 'give one of these a real schema (type, properties); a schema may refer to itself only from inside its properties or items',
-      });
+      problemAt(cycle[0]!, `$ref cycle with no schema in it: ${cycle.join(' → ')}`, 'give one of these a real schema (type, properties); a schema may refer to itself only from inside its properties or items');
       continue;
     }
     const fileCycle = refs.cycle();
     if (fileCycle) {
-      const place = source.lineOf(fileCycle.pointer);
-      problems.push({
-        file,
-        line: place?.line,
-        column: place?.column,
-        pointer: fileCycle.pointer,
-        message: `$ref cycle with no schema in it: ${fileCycle.chain.join(' → ')}`,
-        fix: 'give one of these files a real schema (type, properties); a schema may refer to itself only from inside its properties or items',
-      });
+      problemAt(fileCycle.pointer, `$ref cycle with no schema in it: ${fileCycle.chain.join(' → ')}`, 'give one of these files a real schema (type, properties); a schema may refer to itself only from inside its properties or items');
       continue;
     }
     try {
@@ -165,57 +146,6 @@ function specFileProblem(siteRoot: string, path: string, shown: string): { messa
   return undefined;
 }
 
-/**
- * The most values a spec may hold once its `$ref`s are replaced by their targets. The OpenAPI parser
- * dereferences and validates every place in full: components that each use the next four times,
- * eleven levels deep (some 29 million values), take it about 15 s; twelve levels (116 million) took
- * it more than a minute, thirteen four minutes — a build that seems to hang. Ordinary specs, however
- * large, stay far below: the portal's three expand to a few tens of thousands.
- */
-const MAX_EXPANDED = 50_000_000;
-
-/**
- * When `spec`'s internal `$ref`s expand past `MAX_EXPANDED` values: the `$ref` whose target expands the
- * most, where it first appears, and that size. Counted without expanding: each object's expanded size
- * once, a cycle counted as one value (the parser cuts them).
- */
-function multipliedRef(spec: Record<string, unknown>): { ref: string; pointer: string; size: number } | undefined {
-  const sizes = new Map<object, number>();
-  const open = new Set<object>();
-  const target = (ref: string): unknown => {
-    let node: unknown = spec;
-    for (const token of ref.slice(2).split('/')) {
-      if (node === null || typeof node !== 'object') return undefined;
-      node = (node as Record<string, unknown>)[decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~')];
-    }
-    return node;
-  };
-  const size = (node: unknown): number => {
-    if (node === null || typeof node !== 'object') return 1;
-    const known = sizes.get(node);
-    if (known !== undefined) return known;
-    // A cycle, through properties or through `$ref`s alone (`A: {$ref: A}`), counts once.
-    if (open.has(node)) return 1;
-    open.add(node);
-    const ref = (node as { $ref?: unknown }).$ref;
-    let total = 1;
-    if (typeof ref === 'string' && ref.startsWith('#/')) total = size(target(ref));
-    else for (const child of Object.values(node)) total = Math.min(total + size(child), Number.MAX_SAFE_INTEGER);
-    open.delete(node);
-    sizes.set(node, total);
-    return total;
-  };
-  if (size(spec) <= MAX_EXPANDED) return undefined;
-  // The $ref whose target expands the most: the top of the chain that multiplies (named at its first place).
-  let largest: { ref: string; pointer: string; size: number } | undefined;
-  for (const [ref, pointer] of refsIn(spec)) {
-    if (!ref.startsWith('#/')) continue;
-    const expanded = size(target(ref));
-    if (!largest || expanded > largest.size) largest = { ref, pointer, size: expanded };
-  }
-  return largest && { ref: largest.ref, pointer: largest.pointer, size: largest.size };
-}
-
 const REF_FIX = 'point every $ref at an existing component, e.g. #/components/schemas/Team, or at a file beside the spec, e.g. ./schemas/team.yaml';
 
 /** A `$ref`'s path with its percent-escapes decoded; as written when they are malformed. */
@@ -231,15 +161,6 @@ function decodePath(path: string): string {
 const external = (ref: unknown): ref is string => typeof ref === 'string' && ref !== '' && !ref.startsWith('#');
 /** A `$ref` with a scheme (`https://…`, `file:…`), not a path. */
 const withScheme = (ref: string): boolean => /^[a-z][a-z0-9+.-]*:/i.test(ref) && !/^[a-z]:[\\/]/i.test(ref);
-
-/** Every `$ref` below `node`, with its JSON pointer. */
-function* refsIn(node: unknown, pointer = '', seen = new Set<object>()): Generator<[ref: string, pointer: string]> {
-  if (node === null || typeof node !== 'object' || seen.has(node)) return;
-  seen.add(node);
-  const ref = (node as { $ref?: unknown }).$ref;
-  if (typeof ref === 'string') yield [ref, `${pointer}/$ref`];
-  for (const [key, child] of Object.entries(node)) yield* refsIn(child, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, seen);
-}
 
 /**
  * What lets a spec's `$ref`s name other files (`$ref: ./schemas/team.yaml#/Team`), as OpenAPI tools
@@ -345,14 +266,6 @@ function refFileResolver(siteRoot: string, specPath: string, spec: Record<string
      */
     cycle: (): { pointer: string; chain: string[] } | undefined => {
       const fileValue = (path: string): unknown => (path === specPath ? spec : read.get(path)?.value);
-      const at = (value: unknown, fragment: string): unknown => {
-        let node = value;
-        for (const token of fragment.split('/').slice(1)) {
-          if (node === null || typeof node !== 'object') return undefined;
-          node = (node as Record<string, unknown>)[decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~')];
-        }
-        return node;
-      };
       const onlyRef = (node: unknown): string | undefined =>
         node !== null && typeof node === 'object' && !Array.isArray(node) && Object.keys(node).length === 1 && typeof (node as { $ref?: unknown }).$ref === 'string' ? (node as { $ref: string }).$ref : undefined;
       const target = (holder: string, ref: string): [path: string, fragment: string] | undefined => {
@@ -371,7 +284,7 @@ function refFileResolver(siteRoot: string, specPath: string, spec: Record<string
           if (seen.has(key)) return { pointer, chain: [...chain, name] };
           seen.add(key);
           chain.push(name);
-          const further = onlyRef(at(fileValue(next[0]), next[1]));
+          const further = onlyRef(valueAt(fileValue(next[0]), next[1]));
           next = further === undefined ? undefined : target(next[0], further);
         }
       }

@@ -1,0 +1,71 @@
+/**
+ * A spec's internal `$ref`s as data: where they are, what a JSON pointer names, and how far the
+ * `$ref`s multiply the spec once each is replaced by its target (the OpenAPI parser's work).
+ */
+
+/** Every `$ref` below `node`, with its JSON pointer. */
+export function* refsIn(node: unknown, pointer = '', seen = new Set<object>()): Generator<[ref: string, pointer: string]> {
+  if (node === null || typeof node !== 'object' || seen.has(node)) return;
+  seen.add(node);
+  const ref = (node as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string') yield [ref, `${pointer}/$ref`];
+  for (const [key, child] of Object.entries(node)) yield* refsIn(child, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, seen);
+}
+
+/** The value at JSON pointer `pointer` (`/components/schemas/Team`, percent-escapes allowed) of `value`; `''` is `value` itself. */
+export function valueAt(value: unknown, pointer: string): unknown {
+  let node = value;
+  for (const token of pointer.split('/').slice(1)) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return node;
+}
+
+/**
+ * The most values a spec may hold once its `$ref`s are replaced by their targets. The OpenAPI parser
+ * dereferences and validates every place in full: components that each use the next four times,
+ * eleven levels deep (some 29 million values), take it about 15 s; twelve levels (116 million) took
+ * it more than a minute, thirteen four minutes — a build that seems to hang. Ordinary specs, however
+ * large, stay far below: the portal's three expand to a few tens of thousands.
+ */
+const MAX_EXPANDED = 50_000_000;
+
+/**
+ * The problem of a spec whose internal `$ref`s expand past `MAX_EXPANDED` values, at the first place
+ * of the `$ref` whose target expands the most (the top of the chain that multiplies); undefined for
+ * any other spec. Counted without expanding: each object's expanded size once, a cycle as one value
+ * (the parser cuts them).
+ */
+export function expansionProblem(spec: Record<string, unknown>): { pointer: string; message: string; fix: string } | undefined {
+  const sizes = new Map<object, number>();
+  const open = new Set<object>();
+  const size = (node: unknown): number => {
+    if (node === null || typeof node !== 'object') return 1;
+    const known = sizes.get(node);
+    if (known !== undefined) return known;
+    // A cycle, through properties or through `$ref`s alone (`A: {$ref: A}`), counts once.
+    if (open.has(node)) return 1;
+    open.add(node);
+    const ref = (node as { $ref?: unknown }).$ref;
+    let total = 1;
+    if (typeof ref === 'string' && ref.startsWith('#/')) total = size(valueAt(spec, ref.slice(1)));
+    else for (const child of Object.values(node)) total = Math.min(total + size(child), Number.MAX_SAFE_INTEGER);
+    open.delete(node);
+    sizes.set(node, total);
+    return total;
+  };
+  if (size(spec) <= MAX_EXPANDED) return undefined;
+  let largest: { ref: string; pointer: string; size: number } | undefined;
+  for (const [ref, pointer] of refsIn(spec)) {
+    if (!ref.startsWith('#/')) continue;
+    const expanded = size(valueAt(spec, ref.slice(1)));
+    if (!largest || expanded > largest.size) largest = { ref, pointer, size: expanded };
+  }
+  if (!largest) return undefined;
+  return {
+    pointer: largest.pointer,
+    message: `its $refs expand to more than ${MAX_EXPANDED.toLocaleString('en-GB')} values (${largest.ref} alone to ${largest.size.toLocaleString('en-GB')}): components that each use the next several times multiply at every level`,
+    fix: 'reuse a component at fewer levels (give a level its own small schema instead of a $ref to one that fans out again), or split the spec; the OpenAPI parser dereferences every place in full',
+  };
+}
