@@ -77,4 +77,7 @@ export default defineConfig({
     codeTheme: 'github-dark',
   },
   titleSeparator: '|',
+  // The whole portal is behind the login (spec §1): every build of it is made for the gated host, and
+  // `docs serve` gates its development server too. `--no-gate` builds or serves it without.
+  gate: true,
 });

@@ -56,16 +56,21 @@ const url = await new Promise((resolve) => {
   });
 });
 const listening = performance.now() - started;
+// A writer signs in first where the site is gated (the portal: `gate: true`); the login is answered
+// once the first build is done, and sets the session cookie the pages and the reload stream need.
+const login = await fetch(`${url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'member@quad.example', password: 'docs-dev' }) });
+const headers = { cookie: login.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ') };
 let firstResponse;
 for (;;) {
-  const response = await fetch(`${url}/`).catch(() => undefined);
+  const response = await fetch(`${url}/`, { headers }).catch(() => undefined);
   if (response?.status === 200) {
     firstResponse = performance.now() - started;
     break;
   }
+  if (response?.status === 401) throw new Error('docs serve answered 401 to a signed-in writer');
 }
 
-const events = await fetch(`${url}/__docs/events`);
+const events = await fetch(`${url}/__docs/events`, { headers });
 const reader = events.body.getReader();
 const decoder = new TextDecoder();
 async function nextReload() {

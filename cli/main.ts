@@ -28,7 +28,8 @@ export async function main(argv: string[]): Promise<number> {
     .option('--archive <file>', 'also write the output as a deterministic .tar.gz, with SHA256SUMS beside it')
     .option('--json', 'print a machine-readable report on stdout instead of text')
     .option('--force', 'replace a non-empty output folder that docs did not write (never the site, its sources, your home or /)')
-    .option('--gate', 'build for the gated host (docs serve --dist OUT --gate): logins go to the site itself')
+    .option('--gate', 'build for the gated host (docs serve --dist OUT): logins go to the site itself (default: gate in site.config.ts)')
+    .option('--no-gate', 'build for a plain static host, whatever site.config.ts says')
     .action(async (options: { root: string; out?: string; cache: boolean; archive?: string; json?: boolean; force?: boolean; gate?: boolean }) => {
       json = options.json === true;
       if (options.archive) {
@@ -44,7 +45,7 @@ export async function main(argv: string[]): Promise<number> {
         cache: options.cache,
         force: options.force === true,
         onProgress: progress.update,
-        gate: options.gate === true ? true : undefined,
+        gate: options.gate,
         workerUrl: process.env.DOCS_THREADS === '0' ? undefined : new URL('./worker/worker.mjs', import.meta.url),
         // The archive check needs the build's state, which a build that stops at once does not have.
         unchanged: !options.archive,
@@ -84,7 +85,8 @@ export async function main(argv: string[]): Promise<number> {
     .option('--backend <url>', 'send logins to this backend instead of the built-in development accounts')
     .option('--dist <dir>', 'serve a finished build as it is (no build, no watching)')
     .option('--open', 'open the site in the default browser')
-    .option('--gate', 'only readers with a session see the documentation (needs DOCS_SESSION_SECRET with --dist)')
+    .option('--gate', 'only readers with a session see the documentation (default: on when site.config.ts says gate: true, or the --dist build was made for the gate; needs DOCS_SESSION_SECRET with --dist)')
+    .option('--no-gate', 'serve the documentation to anyone, whatever site.config.ts or the build says')
     .option('--session-days <days>', 'lifetime of a gate session in days', '30')
     .action(async (options: { root: string; port: string; host: string; backend?: string; dist?: string; open?: boolean; gate?: boolean; sessionDays: string }) => {
       const port = Number(options.port);
@@ -109,7 +111,7 @@ export async function main(argv: string[]): Promise<number> {
         backend: options.backend,
         dist: options.dist,
         open: options.open,
-        gate: options.gate === true,
+        gate: options.gate,
         sessionDays,
         env: process.env,
         workerUrl: process.env.DOCS_THREADS === '0' ? undefined : new URL('./worker/worker.mjs', import.meta.url),

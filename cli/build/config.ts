@@ -186,6 +186,16 @@ export interface ResolveConfigOptions {
   env?: Record<string, string | undefined>;
 }
 
+/**
+ * `config` built for the gated host or not: as `gate` says (`--gate`, `--no-gate`), otherwise as the
+ * config's own `gate` says.
+ */
+export function withGate(config: ResolvedConfig, gate: boolean | undefined): ResolvedConfig {
+  if (gate === undefined || gate === (config.site.gated === true)) return config;
+  const { gated: _gated, ...site } = config.site;
+  return { ...config, site: gate ? { ...site, gated: true } : site };
+}
+
 /** Validates the raw default export of `site.config.ts` and fills defaults; throws a `DocsError` naming every bad key. */
 export function resolveConfig(raw: unknown, options: ResolveConfigOptions): ResolvedConfig {
   const problems = validateShape(raw, configShape);

@@ -52,7 +52,7 @@ export interface BuildOptions {
   force?: boolean;
   /** Hears the build's progress (the CLI draws a live line on a terminal). */
   onProgress?: OnProgress;
-  /** Build for the gated host (`--gate`), whatever `site.config.ts` says. */
+  /** Build for the gated host (`--gate`) or not (`--no-gate`), whatever `site.config.ts` says; undefined: as it says. */
   gate?: boolean;
   /** Give every result its search blocks, even when the build keeps the previous index (`docs serve`). */
   searchBlocks?: boolean;

@@ -6,6 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { withGate } from './config';
 import { loadConfig } from './config-file';
 import type { BuildOptions, BuildReport } from './index';
 import { startPool } from './pool';
@@ -19,8 +20,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   // The real folder (symbolic links resolved), so the checks and the staging folder see what is replaced.
   const outDir = realPath(options.outDir ?? join(root, 'dist'));
   options.onProgress?.({ stage: 'config' });
-  const loaded = await loadConfig(root, options.env ?? {});
-  const config = options.gate ? { ...loaded, site: { ...loaded.site, gated: true } } : loaded;
+  const config = withGate(await loadConfig(root, options.env ?? {}), options.gate);
   checkOutDir(outDir, { root, contentDir: config.contentDir, sources: [config.contentDir, join(root, 'site.config.ts'), join(root, 'templates'), ...config.openapi.map((spec) => join(root, spec.file))], specDirs: config.openapi.map((spec) => dirname(join(root, spec.file))) }, options.force);
   removeDeadStaging(outDir);
   const cacheDir = options.cache === false ? undefined : join(root, 'node_modules', '.cache', 'docs');

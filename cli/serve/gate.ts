@@ -7,9 +7,9 @@
  * every other file of the build answers 401, except the runtime's own code (default deny).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { DocsError } from '../util/errors';
 
 /** Name of the session cookie. */
@@ -276,10 +276,15 @@ export interface GatedSite {
   logoutPath: string;
 }
 
+/** True when `dist` was built for the gate: it holds the sign-in shell. */
+export function isGatedBuild(dist: string): boolean {
+  return existsSync(join(dist, SHELL_DIR, 'index.html'));
+}
+
 /** The gate's settings of a gated build; a usage error unless `dist` was built gated (it holds the sign-in shell). */
 export function readGatedBuild(dist: string): GatedSite {
   const shell = join(dist, SHELL_DIR, 'index.html');
-  if (!existsSync(shell)) {
+  if (!isGatedBuild(dist)) {
     throw new DocsError('usage', [{ file: dist, message: 'was not built for the gate: it has no sign-in shell, and its pages would send logins to the backend instead of this host', fix: 'build it with `docs build --gate` (or `gate: true` in site.config.ts), then serve it with --gate' }]);
   }
   const json = /<script type="application\/json" id="__DOCS_DATA__">([\s\S]*?)<\/script>/.exec(readFileSync(shell, 'utf8'))?.[1] ?? '{}';
@@ -287,7 +292,24 @@ export function readGatedBuild(dist: string): GatedSite {
   return { roles: site?.auth?.roles ?? [], logoutPath: site?.app?.logoutPath ?? '/logout' };
 }
 
-/** A random secret for `docs serve --gate` in development, where sessions need not outlive the process. */
-export function developmentSecret(): Buffer {
-  return randomBytes(32);
+/**
+ * The secret of the development gate: random, kept in `file` (readable by its owner only) so that a
+ * writer who restarts `docs serve` stays signed in. A file that cannot be read or written gives a
+ * secret for this process alone.
+ */
+export function developmentSecret(file: string): Buffer {
+  try {
+    const kept = readFileSync(file);
+    if (kept.length >= 32) return kept;
+  } catch {
+    // None yet: made below.
+  }
+  const secret = randomBytes(32);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, secret, { mode: 0o600 });
+  } catch {
+    // A cache that takes no write: sessions last as long as this server.
+  }
+  return secret;
 }

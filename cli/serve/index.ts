@@ -11,12 +11,13 @@ import type { AddressInfo } from 'node:net';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { buildSite } from '../build/index';
+import { withGate, type ResolvedConfig } from '../build/config';
 import { realPath } from '../build/write';
 import { DocsError, formatDiagnostic } from '../util/errors';
 import { PACKAGE_ROOT } from '../util/package-root';
 import { posixRelative } from '../util/fs';
 import { answerLogin, DEV_ACCOUNTS, handleDevLogin } from './dev-login';
-import { backendLogin, createGate, DEFAULT_SESSION_DAYS, developmentSecret, readGatedBuild, sessionSecret, type Gate, type LoginAnswer } from './gate';
+import { backendLogin, createGate, DEFAULT_SESSION_DAYS, developmentSecret, isGatedBuild, readGatedBuild, sessionSecret, type Gate, type GateOptions } from './gate';
 import { SiteSession, type ContentChange } from './incremental';
 import { CLIENT_PATH, CLIENT_SCRIPT, CLIENT_TAG, EVENTS_PATH, LiveChannel } from './live';
 import { createStaticHandler } from './static-files';
@@ -75,37 +76,41 @@ function openBrowser(url: string): void {
     .unref();
 }
 
+/** How `docs serve` answers logins behind its gate: through `--backend`, or with the development accounts. */
+function gateLogin(options: ServeOptions): GateOptions['login'] {
+  if (options.backend) return backendLogin(options.backend);
+  return async ({ body }) => {
+    let json: unknown;
+    try {
+      json = JSON.parse(body.toString('utf8'));
+    } catch {
+      json = undefined;
+    }
+    const answer = answerLogin(json);
+    return { status: answer.status, headers: { 'content-type': 'application/json; charset=utf-8', ...answer.headers }, body: Buffer.from(JSON.stringify(answer.body)) };
+  };
+}
+
 /**
- * The gate of `docs serve --gate`: in front of a finished gated build (`--dist`, a real backend and
- * `DOCS_SESSION_SECRET` required), or of the development build (development accounts unless
- * `--backend`, and a random secret unless one is set).
+ * The gate in front of a finished build (`--dist`): on when the build was made for it (it holds the
+ * sign-in shell) unless `--no-gate`, or with `--gate`; a real backend and `DOCS_SESSION_SECRET` required.
  */
-async function startGate(options: ServeOptions, serve: (request: IncomingMessage, response: ServerResponse) => void): Promise<Gate> {
-  let roles: string[];
-  let logoutPath: string;
-  if (options.dist) {
-    ({ roles, logoutPath } = readGatedBuild(resolve(options.dist)));
-    if (!options.backend) throw new DocsError('usage', [{ file: 'docs serve', message: '--gate with --dist needs --backend URL: a production host never answers logins itself', fix: 'e.g. --backend https://api.quad.example' }]);
-  } else {
-    const { loadConfig } = await import('../build/config-file');
-    const config = await loadConfig(resolve(options.root), options.env);
-    ({ roles } = config.site.auth);
-    ({ logoutPath } = config.site.app);
+function distGate(options: ServeOptions & { dist: string }, serve: GateOptions['serve']): Gate | undefined {
+  const dist = resolve(options.dist);
+  if (options.gate === false || (options.gate === undefined && !isGatedBuild(dist))) return undefined;
+  const { roles, logoutPath } = readGatedBuild(dist);
+  if (!options.backend) {
+    throw new DocsError('usage', [
+      options.gate
+        ? { file: 'docs serve', message: '--gate with --dist needs --backend URL: a production host never answers logins itself', fix: 'e.g. --backend https://api.quad.example' }
+        : { file: options.dist, message: 'was built for the gate (gate: true or --gate), and serving it behind the gate needs --backend URL: a production host never answers logins itself', fix: 'e.g. --backend https://api.quad.example (with DOCS_SESSION_SECRET set), or --no-gate to serve it to anyone without a session' },
+    ]);
   }
-  const secret = options.dist || options.env.DOCS_SESSION_SECRET ? sessionSecret(options.env) : developmentSecret();
-  const login = options.backend
-    ? backendLogin(options.backend)
-    : async ({ body }: { body: Buffer }): Promise<LoginAnswer> => {
-        let json: unknown;
-        try {
-          json = JSON.parse(body.toString('utf8'));
-        } catch {
-          json = undefined;
-        }
-        const answer = answerLogin(json);
-        return { status: answer.status, headers: { 'content-type': 'application/json; charset=utf-8', ...answer.headers }, body: Buffer.from(JSON.stringify(answer.body)) };
-      };
-  return createGate({ secret, roles, logoutPath, login, serve, sessionSeconds: Math.round((options.sessionDays ?? DEFAULT_SESSION_DAYS) * 86_400) });
+  return createGate({ secret: sessionSecret(options.env), roles, logoutPath, login: gateLogin(options), serve, sessionSeconds: sessionSeconds(options) });
+}
+
+function sessionSeconds(options: ServeOptions): number {
+  return Math.round((options.sessionDays ?? DEFAULT_SESSION_DAYS) * 86_400);
 }
 
 /** Starts `docs serve`; resolves once the server listens (the first build may still be running). */
@@ -116,8 +121,29 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   let firstBuild: Promise<unknown> = Promise.resolve();
   let built = options.dist !== undefined;
   const staticFile = createStaticHandler(() => outDir, { redirectHtml: true, etag: true, compress: true, cspHeader: true, inject: options.dist ? undefined : CLIENT_TAG });
-  const gate = options.gate ? await startGate(options, staticFile) : undefined;
-  const serveFile = gate ? gate.handle : staticFile;
+  // The gate: in front of a finished build as it was built (`distGate`); in front of the development
+  // build whenever the site is built for it (`--gate`, or `gate: true` in site.config.ts unless
+  // `--no-gate`), set again after each full build from the config it read.
+  let gate = options.dist ? distGate({ ...options, dist: options.dist }, staticFile) : undefined;
+  // The pages call this server's /api/login unless a real backend was named. They name it as `/`,
+  // the origin they are served from, not by its address: the port is part of no page, so a server
+  // started again on another port (`--port 0`, a busy 3000) keeps every page the last one built.
+  const env = { ...options.env, DOCS_BACKEND_URL: options.backend ?? '/' };
+  const { loadConfig } = await import('../build/config-file');
+  // Read before the server listens: whether the site is built for the gate decides the answer to the
+  // first request. `--gate` needs it (the roles); otherwise a config that does not load is the first
+  // build's error to report, and until a build succeeds there is no page to serve.
+  const config = options.dist ? undefined : await loadConfig(root, env).catch((error: unknown) => (options.gate === true ? Promise.reject(error) : undefined));
+  const devSecret = options.dist ? undefined : options.env.DOCS_SESSION_SECRET ? sessionSecret(options.env) : developmentSecret(join(root, 'node_modules', '.cache', 'docs', 'serve-secret'));
+  /** The settings of the development gate (roles, logout path), '' without one: it is made again when they change. */
+  let devGateKey = '';
+  const followSite = (site: ResolvedConfig['site']): void => {
+    const key = site.gated ? JSON.stringify([site.auth.roles, site.app.logoutPath]) : '';
+    if (key === devGateKey) return;
+    devGateKey = key;
+    gate = site.gated ? createGate({ secret: devSecret!, roles: site.auth.roles, logoutPath: site.app.logoutPath, login: gateLogin(options), serve: staticFile, sessionSeconds: sessionSeconds(options) }) : undefined;
+  };
+  if (config) followSite(withGate(config, options.gate).site);
 
   const server: Server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
@@ -130,9 +156,10 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
       response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }).end(CLIENT_SCRIPT);
       return;
     }
-    if (path === '/api/login' && !options.backend && !gate) return void handleDevLogin(request, response);
     void firstBuild.then(() => {
-      if (built) return serveFile(request, response);
+      // Asked once the first build is done: it says whether the site is built for the gate.
+      if (path === '/api/login' && !options.backend && !gate) return handleDevLogin(request, response);
+      if (built) return (gate ? gate.handle : staticFile)(request, response);
       // No good build yet: a page that shows the overlay and reloads once the error is fixed.
       response.writeHead(503, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
       response.end(`<!doctype html><html lang="en"><meta charset="utf-8"><title>Build failed</title><body>${CLIENT_TAG}</body></html>`);
@@ -145,16 +172,13 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   options.log(`docs serve: ${url}${options.dist ? ` (serving ${outDir} as it is)` : ''}`);
+  if (gate) options.log(`Behind the gate: only a signed-in reader gets the pages${options.gate ? '' : options.dist ? ' (the build was made for it; --no-gate serves it to anyone)' : ' (gate: true in site.config.ts; --no-gate serves them to anyone)'}`);
   if (!options.backend) {
     options.log(`Development accounts, password ${DEV_ACCOUNTS[0]!.password}: ${DEV_ACCOUNTS.map((account) => `${account.email} (${account.roles.join(', ')}${account.otp ? `, one-time code ${account.otp}` : ''})`).join('; ')}`);
   }
   if (options.open) openBrowser(url);
   if (options.dist) return { url, close: () => closeServer(server, live) };
 
-  // The pages call this server's /api/login unless a real backend was named. They name it as `/`,
-  // the origin they are served from, not by its address: the port is part of no page, so a server
-  // started again on another port (`--port 0`, a busy 3000) keeps every page the last one built.
-  const env = { ...options.env, DOCS_BACKEND_URL: options.backend ?? '/' };
   let session: SiteSession | undefined;
   // The files the specs' `$ref`s name, wherever they are in the site, and the folders and files the
   // content walk reached through a link: watched once the watcher runs.
@@ -170,6 +194,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     const report = await buildSite({ root, outDir, env, workerUrl: options.workerUrl, onProgress: progress.update, gate: options.gate, searchBlocks: true, keepSources: true }).finally(progress.clear);
     // Never stopped early: docs serve does not ask for `unchanged`, so the state is there.
     session = new SiteSession(report.state!);
+    followSite(report.state!.config.site);
     alsoWatched = [...report.state!.api.refFiles.map(([path]) => path), ...(report.state!.files.linked ?? [])];
     alsoSince = buildStarted;
     watchAlso?.(alsoWatched, alsoSince);
@@ -189,8 +214,6 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   firstBuild = fullBuild().catch(failed);
 
   // The sources: content, specs, the config, the site's templates, and the runtime itself.
-  const { loadConfig } = await import('../build/config-file');
-  const config = await loadConfig(root, env).catch(() => undefined);
   const contentDir = config?.contentDir ?? join(root, 'content');
   const watched = [contentDir, join(root, 'templates'), join(PACKAGE_ROOT, 'runtime'), join(root, 'site.config.ts')];
   for (const spec of config?.openapi ?? []) watched.push(dirname(isAbsolute(spec.file) ? spec.file : join(root, spec.file)));

@@ -2,7 +2,7 @@
  * The gate holds on the wire (issue 14): the portal built with --gate, served by `docs serve --dist
  * --gate` in front of a login backend, and asked with plain HTTP — no browser — for everything.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -37,7 +37,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => backend.listen(0, '127.0.0.1', resolve));
   backendUrl = `http://127.0.0.1:${(backend.address() as AddressInfo).port}`;
-  plainDist = buildPortal('gate-plain');
+  plainDist = buildPortal('gate-plain', {}, ['--no-gate']);
   gatedDist = buildPortal('gate-dist', {}, ['--gate']);
   const manifest = JSON.parse(readFileSync(join(plainDist, 'manifest.json'), 'utf8')) as Manifest;
   secrets = [];
@@ -185,7 +185,77 @@ describe('starting the gated host', () => {
     expect(await run(['--dist', gatedDist, '--gate', '--backend', backendUrl], { DOCS_SESSION_SECRET: 'short' })).toContain('is 5 bytes long; the gate needs at least 32');
     expect(await run(['--dist', gatedDist, '--gate'], { DOCS_SESSION_SECRET: SECRET })).toContain('--gate with --dist needs --backend URL');
     expect(await run(['--dist', plainDist, '--gate', '--backend', backendUrl], { DOCS_SESSION_SECRET: SECRET })).toContain('was not built for the gate');
+    // A gated build is served behind the gate without being asked to: not by accident to anyone.
+    const implied = await run(['--dist', gatedDist], { DOCS_SESSION_SECRET: SECRET });
+    expect(implied).toContain(`${gatedDist}: was built for the gate (gate: true or --gate), and serving it behind the gate needs --backend URL`);
+    expect(implied).toContain('or --no-gate to serve it to anyone without a session');
+    expect(await run(['--dist', gatedDist, '--backend', backendUrl], { DOCS_SESSION_SECRET: '' })).toContain('DOCS_SESSION_SECRET: is not set');
   });
+
+  it('gates a gated build without --gate, and serves it to anyone only with --no-gate', async () => {
+    const route = secrets[0]!;
+    for (const [args, status] of [
+      [['--backend', backendUrl], 401],
+      [['--no-gate'], 200],
+    ] as const) {
+      const server = await startServe(REPO, ['--dist', gatedDist, ...args], { DOCS_SESSION_SECRET: SECRET });
+      try {
+        const response = await fetch(`${server.url}${encodeURI(route.route)}`);
+        expect(response.status, args.join(' ')).toBe(status);
+        expect((await response.text()).includes(route.text.slice(0, 30)), args.join(' ')).toBe(status === 200);
+      } finally {
+        await server.stop();
+      }
+    }
+  });
+});
+
+describe('the portal', () => {
+  it('is built for the gate unless told otherwise (gate: true in site.config.ts), and --no-gate builds it for a plain host', () => {
+    expect(readFileSync(join(gatedDist, '.docs-gate', 'index.html'), 'utf8')).toContain('data-gate-shell');
+    expect(existsSync(join(plainDist, '.docs-gate'))).toBe(false);
+    const defaultDist = buildPortal('gate-default');
+    expect(readFileSync(join(defaultDist, '.docs-gate', 'index.html'), 'utf8')).toContain('data-gate-shell');
+    // The runtime of a gated build sends logins to the host it came from.
+    expect(readFileSync(join(defaultDist, 'index.html'), 'utf8')).toContain('"gated":true');
+    expect(readFileSync(join(plainDist, 'index.html'), 'utf8')).not.toContain('"gated":true');
+  }, 120_000);
+});
+
+describe('docs serve in development, gated by the config', () => {
+  it('gates the development server when site.config.ts says gate: true, opens it with --no-gate, and follows the config when it changes', async () => {
+    const site = copyFixture('basic');
+    const config = join(site, 'site.config.ts');
+    writeFileSync(config, readFileSync(config, 'utf8').replace('fixtureConfig()', 'fixtureConfig({ gate: true })'));
+    const gated = await startServe(site);
+    try {
+      expect((await fetch(`${gated.url}/guide/faq`)).status).toBe(401);
+      expect((await fetch(`${gated.url}/__docs/events`)).status).toBe(401);
+    } finally {
+      await gated.stop();
+    }
+    const open = await startServe(site, ['--no-gate']);
+    try {
+      const page = await fetch(`${open.url}/guide/faq`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('Frequently asked questions');
+    } finally {
+      await open.stop();
+    }
+    // Started ungated; the writer puts the site behind the gate while it runs.
+    writeFileSync(config, readFileSync(config, 'utf8').replace('fixtureConfig({ gate: true })', 'fixtureConfig()'));
+    const dev = await startServe(site);
+    try {
+      expect((await fetch(`${dev.url}/guide/faq`)).status).toBe(200);
+      writeFileSync(config, readFileSync(config, 'utf8').replace('fixtureConfig()', 'fixtureConfig({ gate: true })'));
+      await dev.waitFor(/Built \d+ pages/);
+      const signedOut = await fetch(`${dev.url}/guide/faq`);
+      expect(signedOut.status).toBe(401);
+      expect(await signedOut.text()).not.toContain('Frequently asked questions');
+    } finally {
+      await dev.stop();
+    }
+  }, 120_000);
 });
 
 describe('docs serve --gate in development', () => {
@@ -215,8 +285,17 @@ describe('docs serve --gate in development', () => {
       expect(live.status).toBe(200);
       expect(live.headers.get('content-type')).toContain('text/event-stream');
       signedIn.abort();
+      // The development secret outlives the server: a writer who restarts it stays signed in.
+      await dev.stop();
+      const again = await startServe(site, ['--gate']);
+      try {
+        expect((await fetch(`${again.url}/guide/faq`, { headers: { cookie } })).status).toBe(200);
+        expect((await fetch(`${again.url}/guide/faq`)).status).toBe(401);
+      } finally {
+        await again.stop();
+      }
     } finally {
       await dev.stop();
     }
-  });
+  }, 60_000);
 });
