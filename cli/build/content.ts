@@ -39,6 +39,8 @@ export interface Doc {
   body?: string;
   /** Hash of the body, for the page's output key. */
   bodyHash: string;
+  /** The frontmatter key that made the route (`slug`, or `id` for its last segment) and its line, when one did: messages name it. */
+  routeFrom?: { key: 'slug' | 'id'; line?: number };
   breadcrumbs: PageLink[];
   prev?: PageLink;
   next?: PageLink;
@@ -96,16 +98,19 @@ export function collectContent(options: CollectContentOptions, previous?: Conten
     problems.push(...read.problems);
     if (read.doc) reads.push(read as FileRead & { doc: NonNullable<FileRead['doc']> });
   }
-  const seen = new Map<string, string>();
+  const seen = new Map<string, (typeof reads)[number]['doc']>();
+  /** What made a doc's route, for the message: its frontmatter key and line, if one did. */
+  const madeBy = ({ routeFrom }: Pick<Doc, 'routeFrom'>): string => (routeFrom ? ` (by its \`${routeFrom.key}\`${routeFrom.line ? ` on line ${routeFrom.line}` : ''})` : '');
   for (const { doc } of reads) {
     const other = seen.get(doc.route);
     if (other !== undefined) {
       problems.push({
         file: displayPrefix + doc.rel,
-        message: `has the route ${doc.route}, which ${displayPrefix + other} already has`,
-        fix: 'rename or move one of the two files, or give one a different `slug`',
+        line: doc.routeFrom?.line,
+        message: `has the route ${doc.route}${madeBy(doc)}, which ${displayPrefix + other.rel}${madeBy(other)} already has`,
+        fix: doc.routeFrom || other.routeFrom ? `give one of them a different \`${(doc.routeFrom ?? other.routeFrom)!.key}\`, or remove it` : 'rename or move one of the two files, or give one a different `slug`',
       });
-    } else seen.set(doc.route, doc.rel);
+    } else seen.set(doc.route, doc);
   }
   if (problems.length > 0) throw new DocsError('content', problems);
   // Each sidebar's pages, by their place in `reads`.
@@ -250,17 +255,18 @@ function readFile(file: SourceFile, options: FileRead['options']): FileRead {
   const title = fm.title ?? leadingHeading(split.body) ?? humanise(id.split('/').pop()!);
   const route = routeOf(id, fm.slug, options.homepageDoc);
   const problem = routeProblem(route);
+  const key = fm.slug !== undefined ? 'slug' : fm.id !== undefined ? 'id' : undefined;
+  const routeLine = key && frontmatterKeyLine(file.text, key);
   if (problem) {
-    const key = fm.slug !== undefined ? 'slug' : fm.id !== undefined ? 'id' : undefined;
     read.problems.push({
       file: display,
-      line: key && frontmatterKeyLine(file.text, key),
+      line: routeLine,
       message: `its route ${JSON.stringify(route)} ${problem}`,
       fix: key ? `give \`${key}\` a value of plain path segments, e.g. ${key}: ${key === 'slug' ? '/guide/my-page' : 'my-page'}` : `rename the file or folder (e.g. to ${safeName(file.rel)}), or set \`slug:\` in its frontmatter`,
     });
     return read;
   }
-  read.doc = { id, rel: file.rel, route, sidebar: sidebar.id, title, label: fm.sidebar_label ?? title, position: fm.sidebar_position, frontmatter: fm, body: split.body, bodyHash: hash(split.body) };
+  read.doc = { id, rel: file.rel, route, sidebar: sidebar.id, title, label: fm.sidebar_label ?? title, position: fm.sidebar_position, frontmatter: fm, body: split.body, bodyHash: hash(split.body), ...(key ? { routeFrom: { key, ...(routeLine ? { line: routeLine } : {}) } } : {}) };
   return read;
 }
 

@@ -37,6 +37,22 @@ describe('docs build with bad input', () => {
     expect(snapshotTree(dist)).toEqual(before);
   });
 
+  it('names the line of the slug or id that put a page on a route another page has, and the key to change', () => {
+    writeFileSync(join(site, 'content/guide/zebra.md'), '---\ntitle: Zebra\nslug: /guide/faq\n---\n\nText.\n');
+    let run = runDocs(['build', '--root', site]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('error content/guide/zebra.md:3: has the route /guide/faq (by its `slug` on line 3), which content/guide/faq.md already has');
+    expect(run.stderr).toContain('fix: give one of them a different `slug`, or remove it');
+    // The page found first made the route with its id: the other page is reported, with the first's line.
+    writeFileSync(join(site, 'content/guide/a-first.md'), '---\ntitle: First\ndescription: Comes first.\nid: zebra\n---\n\nText.\n');
+    writeFileSync(join(site, 'content/guide/zebra.md'), '---\ntitle: Zebra\n---\n\nText.\n');
+    run = runDocs(['build', '--root', site]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('error content/guide/zebra.md: has the route /guide/zebra, which content/guide/a-first.md (by its `id` on line 4) already has');
+    expect(run.stderr).toContain('fix: give one of them a different `id`, or remove it');
+    expect(snapshotTree(dist)).toEqual(before);
+  });
+
   it('reports malformed frontmatter YAML with its line', () => {
     writeFileSync(join(site, 'content/guide/zebra.md'), '---\ntitle: Zebra\nsidebar_position: [1\n---\n\nText.\n');
     const run = runDocs(['build', '--root', site]);
