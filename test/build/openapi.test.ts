@@ -245,6 +245,10 @@ describe('a spec split over files', () => {
       symlinkSync(join(site, '..', 'secret.yaml'), join(site, 'specs', 'schemas', 'linked.yaml'));
       writeFileSync(join(site, 'specs', 'schemas', 'team.yaml'), "type: object\nproperties:\n  captain:\n    $ref: './linked.yaml'\n");
     }, 'specs/schemas/team.yaml:4#/properties/captain/$ref: $ref "./linked.yaml" names a file outside the site\'s folder'],
+    ['a page, not a spec', (site: string) => {
+      writeFileSync(join(site, 'specs', 'schemas', 'notes.md'), '---\ntitle: Notes\n---\n\n# Notes\n\n---\n\nMore.\n');
+      writeFileSync(join(site, 'specs', 'schemas', 'team.yaml'), "type: object\nproperties:\n  captain:\n    $ref: './notes.md'\n");
+    }, 'specs/schemas/team.yaml:4#/properties/captain/$ref: $ref "./notes.md" names specs/schemas/notes.md, which is not a YAML or JSON file'],
     ['a file that is not YAML', (site: string) => writeFileSync(join(site, 'specs', 'schemas', 'member.yaml'), 'type: object\nproperties:\n  nickname: [string\n'), 'specs/schemas/member.yaml:4:1: is not valid YAML'],
   ] as const) {
     it(`fails on a $ref to ${what}, naming the file and line of the $ref, and keeps the output`, () => {

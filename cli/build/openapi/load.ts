@@ -220,6 +220,10 @@ function refFileResolver(siteRoot: string, specPath: string, spec: Record<string
       const source = mapSource(text);
       const error = source.document.errors[0];
       if (error) {
+        // A file that is not meant to be YAML (a page, a README): the $ref that names it is what to fix.
+        if (!/\.(ya?ml|json)$/i.test(real)) {
+          throw refuse(path, (ref) => `$ref "${ref}" names ${display(real)}, which is not a YAML or JSON file`, 'a $ref names a YAML or JSON file, or a place in one, e.g. ./schemas/team.yaml#/Team');
+        }
         const place = error.linePos?.[0];
         problem ??= { file: display(real), line: place?.line, column: place?.col, message: `is not valid YAML: ${error.message.split('\n')[0]}`, fix: 'fix the YAML syntax (indentation, quotes, colons)' };
         throw new Error(problem.message);
