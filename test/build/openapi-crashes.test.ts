@@ -152,6 +152,28 @@ describe('specs that cannot be shown fail with one error naming the file', () =>
     expect(run.stderr).toContain('fix: reuse a component at fewer levels');
   }, 60_000);
 
+  it('refuses schemas nested deeper than the parser goes, written out or through $refs, at the place and without a word about options or YAML syntax', () => {
+    const nested = (levels: number): string => `${'{"type":"object","properties":{"c":'.repeat(levels)}{"type":"string"}${'}}'.repeat(levels)}`;
+    const json = (schema: string, components = ''): string => `{"openapi":"3.0.3","info":{"title":"Deep","version":"1"},"paths":{"/deep":{"get":{"operationId":"deep","responses":{"200":{"description":"ok","content":{"application/json":{"schema":${schema}}}}}}}}${components}}`;
+    const chain = Array.from({ length: 300 }, (_, i) => `"L${i}":{"type":"object","properties":{"c":{"$ref":"#/components/schemas/L${i + 1}"}}}`).join(',');
+    const cases: [string, string, string, string][] = [
+      // Written out, 260 levels (520 keys): past the parser's 500.
+      ['written.json', json(nested(260)), 'error specs/written.json:1:', '#/paths/~1deep/get/responses/200/content/application~1json/schema/properties/c/properties/c/properties/c/properties/c: nests more than 500 keys deep from here: the OpenAPI parser follows no deeper'],
+      // A chain of 300 components, each the next one's parent.
+      ['chain.json', json('{"$ref":"#/components/schemas/L0"}', `,"components":{"schemas":{${chain},"L300":{"type":"string"}}}`), 'error specs/chain.json:1:', '#/paths/~1deep/get/responses/200/content/application~1json/schema: nests more than 500 keys deep from here once its $refs are followed'],
+      // 2,000 levels: past what the YAML parser's recursion holds.
+      ['deeper.json', json(nested(2000)), 'error specs/deeper.json:1:', 'nests too deeply to be read: hundreds of objects or lists inside one another at this place'],
+    ];
+    for (const [name, text, at, message] of cases) {
+      const { run } = build({ [name]: text }, name);
+      expect(run.stderr, name).not.toContain('internal error');
+      expect(run.code, name).toBe(1);
+      expect(run.stderr, name).toContain(at);
+      expect(run.stderr, name).toContain(message);
+      expect(run.stderr, name).not.toMatch(/maxDepth|not valid YAML|Maximum call stack/);
+    }
+  }, 120_000);
+
   it('refuses a $ref cycle across files with no schema in it', () => {
     const spec = `openapi: 3.0.3\ninfo: {title: Loop, version: "1"}\npaths:\n${operation('a', schemaRef('A'))}components:\n  schemas:\n    A: {$ref: ./loop-a.yaml}\n`;
     const { run } = build({ 'loop.yaml': spec, 'loop-a.yaml': '$ref: ./loop-b.yaml\n', 'loop-b.yaml': '$ref: ./loop-a.yaml\n' }, 'loop.yaml');

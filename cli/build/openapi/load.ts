@@ -11,7 +11,7 @@ import { DocsError, type Diagnostic } from '../../util/errors';
 import type { OpenApiConfig } from '../config';
 import { statsKey } from '../unchanged';
 import { expansionProblem, refsIn, valueAt } from './refs';
-import { ALIAS_BOMB, findRef, isAliasBomb, mapSource, readValidatorMessage, SELF_CONTAINING, selfContaining, specValue } from './spec-errors';
+import { ALIAS_BOMB, dereferenceDepthProblem, findRef, isAliasBomb, isTooDeep, mapSource, readValidatorMessage, SELF_CONTAINING, selfContaining, specValue, TOO_DEEP_TO_READ } from './spec-errors';
 
 /** A valid spec, dereferenced (`$ref`s replaced by their targets; cycles stay as object cycles). */
 export interface LoadedSpec {
@@ -50,7 +50,7 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
     if (source.document.errors.length > 0) {
       for (const error of source.document.errors) {
         const place = error.linePos?.[0];
-        problems.push({ file, line: place?.line, column: place?.col, message: `is not valid YAML: ${error.message.split('\n')[0]}`, fix: 'fix the YAML syntax (indentation, quotes, colons)' });
+        problems.push({ file, line: place?.line, column: place?.col, ...yamlProblem(error.message) });
       }
       continue;
     }
@@ -90,7 +90,9 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
     try {
       result = await validate(refs.localised(), options);
     } catch (error) {
-      problems.push(refs.problem() ?? { file, message: `cannot resolve a $ref: ${(error as Error).message}`, fix: REF_FIX });
+      const deep = dereferenceDepthProblem((error as Error).message, spec);
+      if (!refs.problem() && deep) problemAt(deep.pointer, deep.message, deep.fix);
+      else problems.push(refs.problem() ?? { file, message: `cannot resolve a $ref: ${(error as Error).message}`, fix: REF_FIX });
       continue;
     }
     if (!result.valid) {
@@ -120,7 +122,9 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
       const document = (await dereference(refs.localised(), { ...(options as object), dereference: { circular: true } } as never)) as unknown as OpenAPIV3.Document;
       loaded.push({ config, file, document, refFiles: refs.files() });
     } catch (error) {
-      problems.push(refs.problem() ?? { file, message: `cannot resolve a $ref: ${(error as Error).message}`, fix: REF_FIX });
+      const deep = dereferenceDepthProblem((error as Error).message, spec);
+      if (!refs.problem() && deep) problemAt(deep.pointer, deep.message, deep.fix);
+      else problems.push(refs.problem() ?? { file, message: `cannot resolve a $ref: ${(error as Error).message}`, fix: REF_FIX });
     }
   }
   if (problems.length > 0) throw new DocsError('content', problems);
@@ -144,6 +148,11 @@ function specFileProblem(siteRoot: string, path: string, shown: string): { messa
   if (stats.isDirectory()) return { message: `names a folder, not a spec file (${shown})`, fix: 'name the YAML or JSON file of the spec inside it, e.g. specs/api.yaml' };
   if (!stats.isFile()) return { message: `names something that is not a file (${shown}: a pipe, socket or device)`, fix: 'name a YAML or JSON file' };
   return undefined;
+}
+
+/** The message and fix of a YAML parse error (`message`, the parser's). */
+function yamlProblem(message: string): { message: string; fix: string } {
+  return isTooDeep(message) ? TOO_DEEP_TO_READ : { message: `is not valid YAML: ${message.split('\n')[0]}`, fix: 'fix the YAML syntax (indentation, quotes, colons)' };
 }
 
 const REF_FIX = 'point every $ref at an existing component, e.g. #/components/schemas/Team, or at a file beside the spec, e.g. ./schemas/team.yaml';
@@ -225,7 +234,7 @@ function refFileResolver(siteRoot: string, specPath: string, spec: Record<string
           throw refuse(path, (ref) => `$ref "${ref}" names ${display(real)}, which is not a YAML or JSON file`, 'a $ref names a YAML or JSON file, or a place in one, e.g. ./schemas/team.yaml#/Team');
         }
         const place = error.linePos?.[0];
-        problem ??= { file: display(real), line: place?.line, column: place?.col, message: `is not valid YAML: ${error.message.split('\n')[0]}`, fix: 'fix the YAML syntax (indentation, quotes, colons)' };
+        problem ??= { file: display(real), line: place?.line, column: place?.col, ...yamlProblem(error.message) };
         throw new Error(problem.message);
       }
       // Aliases are checked here as in the spec: an alias bomb or a value that contains itself

@@ -146,3 +146,41 @@ export const SELF_CONTAINING = {
   message: 'has a YAML alias inside its own anchor: the value at this place contains itself, so it never ends',
   fix: 'write the value out instead of the alias (*name) that refers back to its own anchor (&name); a schema that contains itself should use $ref: "#/components/schemas/Name" instead',
 };
+
+/** What a YAML or JSON file nested past what the parser's recursion can hold is reported as (the `yaml` package's "Maximum call stack size exceeded"). */
+export const TOO_DEEP_TO_READ = {
+  message: 'nests too deeply to be read: hundreds of objects or lists inside one another at this place',
+  fix: 'real schemas nest a few dozen levels: move inner schemas to components/schemas and refer to them with $ref, or, for data that contains itself, let a schema refer to itself',
+};
+
+/** True when `message` is a parser's report of a stack overflow (a file nested too deeply). */
+export function isTooDeep(message: string): boolean {
+  return /maximum call stack size exceeded/i.test(message);
+}
+
+/**
+ * The problem of the OpenAPI parser's refusal to follow a spec past its depth limit ("Maximum
+ * dereference depth (500) exceeded at #/…", and advice about an option nobody here can set), at the
+ * part of that place the spec itself holds: the `$ref` it followed, or, for nesting written out in
+ * full, the first 16 keys of it.
+ */
+export function dereferenceDepthProblem(message: string, spec: unknown): { pointer: string; message: string; fix: string } | undefined {
+  const match = /Maximum dereference depth \((\d+)\) exceeded at #?(\S*)/.exec(message);
+  if (!match) return undefined;
+  const tokens = match[2]!.split('/').slice(1);
+  let node = spec;
+  let held = 0;
+  for (const token of tokens) {
+    if (node === null || typeof node !== 'object' || held === 16) break;
+    const key = decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (!Object.hasOwn(node, key)) break;
+    node = (node as Record<string, unknown>)[key];
+    held++;
+  }
+  const throughRefs = held < tokens.length && held < 16;
+  return {
+    pointer: tokens.length === 0 ? '' : `/${tokens.slice(0, held).join('/')}`,
+    message: `nests more than ${match[1]} keys deep from here${throughRefs ? ' once its $refs are followed' : ''}: the OpenAPI parser follows no deeper`,
+    fix: throughRefs ? 'a chain of hundreds of $refs, each a level deeper than the last: shorten it, or where the data contains itself let one schema refer to itself (docs shows it with the recursion cut)' : TOO_DEEP_TO_READ.fix,
+  };
+}
