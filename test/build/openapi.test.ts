@@ -141,6 +141,25 @@ describe('a broken spec', () => {
     expect(existsSync(join(site, 'dist'))).toBe(false);
   });
 
+  it('names the line and column in the spec of a broken link in a description, and the generated page of any other problem', () => {
+    const site = copyFixture('openapi');
+    const spec = join(site, 'specs', 'api.yaml');
+    const text = readFileSync(spec, 'utf8')
+      .replace('      summary: Get a team\n', '      summary: Get a team\n      description: "Replaces the old [team list](/reference/getteams)."\n')
+      .replace('  description: A small valid spec, so the fixture builds before a test breaks it.', '  description: "```klingon\\nqaStaH nuq?\\n```"');
+    writeFileSync(spec, text);
+    const run = runDocs(['build'], { cwd: site });
+    expect(run.code).toBe(1);
+    const line = text.split('\n').findIndex((row) => row.includes('(/reference/getteams)')) + 1;
+    const column = text.split('\n')[line - 1]!.indexOf('/reference/getteams') + 1;
+    expect(run.stderr).toContain(`error specs/api.yaml:${line}:${column}: broken link → /reference/getteams: no page has the route /reference/getteams`);
+    // Once the link is fixed the build passes; the unknown language warns, naming the page it is on.
+    writeFileSync(spec, text.replace('(/reference/getteams)', '(/guide/api/get-team)'));
+    const fixed = runDocs(['build'], { cwd: site });
+    expect(fixed.code).toBe(0);
+    expect(fixed.stderr).toMatch(/warning specs\/api\.yaml \(generated page \/guide\/api\): .*klingon/);
+  });
+
   it('validates each of several specs on its own: a valid one first, then two with their own errors, in 3.0 and 3.1', () => {
     // The compiled CLI validates every spec with one validator per OpenAPI version (bin/ensure-built.mjs,
     // `sharedAjv`): what one spec got wrong must be reported for it alone, and a valid one before it changes nothing.

@@ -47,19 +47,34 @@ export async function generateApiPages(root: string, config: ResolvedConfig, fil
 }
 
 /**
- * Problems found in a generated API page name its spec (`specs/x.yaml (page /route)`): the virtual
- * markdown file does not exist for the writer to open.
+ * Problems found in a generated API page name its spec (`specs/x.yaml (generated page /route)`): the
+ * virtual markdown file does not exist for the writer to open. A link, whose text is the spec's own
+ * (a description's), names the spec's line and column where that text is, when `specText` finds it.
  */
-export function nameGeneratedSources(results: PageResult[], source: Map<string, string>, displayPrefix: string): void {
+export function nameGeneratedSources(results: PageResult[], source: Map<string, string>, displayPrefix: string, specText?: (spec: string) => string | undefined): void {
   if (source.size === 0) return;
+  const specOf = (file: string): string | undefined => (file.startsWith(displayPrefix) ? source.get(file.slice(displayPrefix.length)) : undefined);
   const rename = <T extends { file: string; line?: number; column?: number }>(item: T, route: string): T => {
-    const spec = source.get(item.file.slice(displayPrefix.length));
-    return item.file.startsWith(displayPrefix) && spec ? { ...item, file: `${spec} (generated page ${route})`, line: undefined, column: undefined } : item;
+    const spec = specOf(item.file);
+    return spec ? { ...item, file: `${spec} (generated page ${route})`, line: undefined, column: undefined } : item;
   };
   for (const result of results) {
     result.errors = result.errors.map((item) => rename(item, result.route));
     result.warnings = result.warnings.map((item) => rename(item, result.route));
-    result.links = result.links.map((item) => rename(item, result.route));
+    result.links = result.links.map((link) => {
+      const spec = specOf(link.file);
+      const place = spec ? placeOf(specText?.(spec), link.written) : undefined;
+      return place ? { ...link, file: spec!, ...place } : rename(link, result.route);
+    });
   }
+}
+
+/** Line and column (1-based) of the first `written` in `text`, when it is there. */
+function placeOf(text: string | undefined, written: string): { line: number; column: number } | undefined {
+  const at = text && written ? text.indexOf(written) : -1;
+  if (at === -1) return undefined;
+  const before = text!.slice(0, at);
+  const lineStart = before.lastIndexOf('\n') + 1;
+  return { line: before.split('\n').length, column: at - lineStart + 1 };
 }
 
