@@ -11,7 +11,7 @@ import { terms } from '../../../runtime/search/text';
 import { pageTerms, WEIGHT, type PageTerms } from './terms';
 import { DocRuns, Grow, grown, normOf, weightOf } from './postings';
 import { Chunks, CHUNK_SIZE, SEARCH_DIR } from './chunks';
-import { shardSteps, splitOf, type Placed, type Unchanged } from './shards';
+import { keptPart, madeTerms, planShards, shardSteps, splitOf, type Placed, type ShardPlan, type Unchanged } from './shards';
 import { changedTerms, pageIdentity, roundedAverage, type IndexState, type PreviousIndex } from './state';
 
 /** A page as the index takes it. */
@@ -211,10 +211,12 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
   let postings = 0;
   // The postings by document while they fit `heldPostings` (see `IndexLimits`).
   let byDocument = true;
-  // Room for about as many as the state's (a site changes a little between two builds).
-  const docTerms = new Grow(Int32Array, state?.docTerms.length);
+  // Room for about as many as the state's and a little more (a site changes a little between two
+  // builds): an array that has to grow by one more posting is copied whole.
+  const expected = state ? Math.ceil(state.docTerms.length * 1.01) + 65_536 : 0;
+  const docTerms = new Grow(Int32Array, expected);
   // A term's weighted count in a document is a sum of the small whole weights of WEIGHT: exact in 32 bits.
-  const docTfs = new Grow(Float32Array, state?.docTfs.length);
+  const docTfs = new Grow(Float32Array, expected);
   const docStart: number[] = [0];
   const lengths = new Grow(Int32Array, state?.lengths.length);
   let total = 0;
@@ -310,19 +312,27 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
   };
   let stateId: string | undefined;
   let unchanged: Unchanged | undefined;
+  const split = splitOf({ names, df });
+  let plan: ShardPlan | undefined;
   if (byDocument) {
     const postingTerms = docTerms.view();
     const postingTfs = docTfs.view();
-    for (let doc = 0; doc < documents; doc++) {
-      if (doc % 1024 === 0) yield;
-      const norm = normOf(lengths.at(doc), average);
-      for (let i = docStart[doc]!; i < docStart[doc + 1]!; i++) place(doc, norm, postingTerms[i]!, postingTfs[i]!);
-    }
     const now: IndexState = { id: randomUUID(), salt: source.salt ?? '', names, pages: identities as string[], pageDocs, docStart: Int32Array.from(docStart), docTerms: postingTerms, docTfs: postingTfs, lengths: lengths.view(), anchors: docAnchor, headings: docHeading, average };
     // What of the previous index is known to be unchanged: every term's postings but those the pages not taken from the state changed.
     const previous = state && source.previousIndex?.(state.id);
     const changed = state && previous && changedTerms(state, now, copiedFrom);
-    if (previous && changed) unchanged = { previous, changed };
+    if (previous && changed) unchanged = keptPart({ previous, changed }, split, sections);
+    // Only the postings of the shards to be made again are placed: a kept shard's terms need none.
+    plan = planShards(names, df, split, unchanged);
+    const wanted = unchanged ? madeTerms(plan, termCount) : undefined;
+    for (let doc = 0; doc < documents; doc++) {
+      if (doc % 1024 === 0) yield;
+      const norm = normOf(lengths.at(doc), average);
+      for (let i = docStart[doc]!; i < docStart[doc + 1]!; i++) {
+        const id = postingTerms[i]!;
+        if (!wanted || wanted[id]) place(doc, norm, id, postingTfs[i]!);
+      }
+    }
     // The counts by document are kept for the next build, then their memory goes before the shards are made.
     if (keepState(source, now, df)) stateId = now.id;
     docTerms.free();
@@ -347,8 +357,7 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
   yield;
 
   const placed: Placed = { pages, names, df, offset, termDocs: (id) => runs.docs(id, offset[id + 1]! - offset[id]!), postingWeight, docPage: (doc) => docPage.at(doc), docAnchor, docHeading, sections };
-  const split = splitOf(placed);
-  const shards = yield* shardSteps(placed, split, source, writer, name, unchanged);
+  const shards = yield* shardSteps(placed, split, plan ?? planShards(names, df, split, undefined), source, writer, name, unchanged);
   const meta: SearchMeta = { version: 1, documents, shards: shards.shards, split: shards.split, chunks: chunks.files, chunkSize: CHUNK_SIZE, sections: [...sections.keys()] };
   writer.file(SEARCH_ENTRY, JSON.stringify(meta));
   return { chunkKeys: chunks.keys, tailKeys: shards.tailKeys, ...(stateId ? { stateId } : {}) };
@@ -369,8 +378,11 @@ function keepState(source: IndexSource, now: IndexState, df: Int32Array): boolea
   const renumbered = new Int32Array(now.names.length);
   const names: string[] = [];
   now.names.forEach((term, id) => (renumbered[id] = df[id]! > 0 ? names.push(term) - 1 : -1));
-  const { docTerms } = now;
-  for (let at = 0; at < docTerms.length; at++) docTerms[at] = renumbered[docTerms[at]!]!;
+  // Every term still in a document (most edits): the numbers stay as they are.
+  if (names.length < now.names.length) {
+    const { docTerms } = now;
+    for (let at = 0; at < docTerms.length; at++) docTerms[at] = renumbered[docTerms[at]!]!;
+  }
   source.keepState({ ...now, names });
   return true;
 }

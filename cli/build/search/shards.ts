@@ -54,7 +54,7 @@ export interface ShardsMade {
 }
 
 /** The first letters whose shard is split, for the terms of `placed` (those in a document). */
-export function splitOf({ names, df }: Placed): Set<string> {
+export function splitOf({ names, df }: Pick<Placed, 'names' | 'df'>): Set<string> {
   const firstBytes = new Map<string, number>();
   for (let id = 0; id < names.length; id++) {
     if (df[id] === 0) continue;
@@ -65,31 +65,69 @@ export function splitOf({ names, df }: Placed): Set<string> {
 }
 
 /**
- * Writes the shards of `placed` (split as `split` says), each named by its text's hash through `name`,
- * yielding every few hundred terms. A shard's text is made and handed out one shard at a time, so the
- * index never holds the text of every posting (at 100,000 pages, hundreds of megabytes). What the
- * previous index `offered` is kept only where it was split and numbered its sections as this one is.
+ * What of the previous index the shards may keep: `offered` when the previous index was split and
+ * numbered its sections as this one is (`split`, `sections`), otherwise nothing.
  */
-export function* shardSteps(placed: Placed, split: ReadonlySet<string>, source: IndexSource, writer: SearchIndexWriter, name: (prefix: string, text: string) => string, offered?: Unchanged): Generator<undefined, ShardsMade> {
-  const { names, df, offset, termDocs, postingWeight, pages, docAnchor, docHeading, sections } = placed;
-  const splitList = [...split].sort();
-  const unchanged = offered && offered.previous.split.join() === splitList.join() && JSON.stringify(offered.previous.sections) === JSON.stringify([...sections.keys()]) ? offered : undefined;
-  // Terms in code-unit order: the default sort of strings, several times faster than a comparator.
-  const ids = new Map<string, number>();
-  names.forEach((term, id) => df[id]! > 0 && ids.set(term, id));
-  const order = [...ids.keys()].sort().map((term) => ids.get(term)!);
-  yield;
-  // Each shard's terms, in term order.
+export function keptPart(offered: Unchanged, split: ReadonlySet<string>, sections: Map<string, number>): Unchanged | undefined {
+  return offered.previous.split.join() === [...split].sort().join() && JSON.stringify(offered.previous.sections) === JSON.stringify([...sections.keys()]) ? offered : undefined;
+}
+
+/** Each shard's terms (in term order for a shard to be made), and the shards kept from the previous index as the output holds them. */
+export interface ShardPlan {
+  shardTerms: Map<string, number[]>;
+  kept: Set<string>;
+}
+
+/**
+ * Which shards are made and which kept (see `Unchanged`): a shard is kept when none of its terms
+ * changed and the output holds it and the tail of each of its common terms. Known before any posting
+ * is placed by term, so that only the made shards' postings are (`shardsTerms`).
+ */
+export function planShards(names: string[], df: Int32Array, split: ReadonlySet<string>, unchanged: Unchanged | undefined): ShardPlan {
   const shardTerms = new Map<string, number[]>();
-  for (const id of order) {
+  const group = (id: number): void => {
     const key = shardOf(names[id]!, split);
     let list = shardTerms.get(key);
     if (!list) shardTerms.set(key, (list = []));
     list.push(id);
+  };
+  const kept = new Set<string>();
+  if (!unchanged) {
+    // Every shard is made: terms in code-unit order at once, the default sort of strings, several
+    // times faster than a comparator.
+    const ids = new Map<string, number>();
+    names.forEach((term, id) => df[id]! > 0 && ids.set(term, id));
+    for (const term of [...ids.keys()].sort()) group(ids.get(term)!);
+    return { shardTerms, kept };
   }
+  for (let id = 0; id < names.length; id++) if (df[id]! > 0) group(id);
   // The shards a changed term is in, or was in: a term no document has any more is in no shard's list.
   const changedShards = new Set<string>();
-  if (unchanged) unchanged.changed.forEach((changed, id) => changed && changedShards.add(shardOf(names[id]!, split)));
+  unchanged.changed.forEach((changed, id) => changed && changedShards.add(shardOf(names[id]!, split)));
+  for (const [key, terms] of shardTerms) {
+    const keep = !changedShards.has(key) && unchanged.previous.shards.has(key) && terms.every((id) => df[id]! <= TIER || unchanged.previous.tails.has(names[id]!));
+    if (keep) kept.add(key);
+    else terms.sort((a, b) => (names[a]! < names[b]! ? -1 : 1));
+  }
+  return { shardTerms, kept };
+}
+
+/** Flags by term id (of `terms` ids): the terms of the shards `plan` makes, whose postings must be placed. */
+export function madeTerms({ shardTerms, kept }: ShardPlan, terms: number): Uint8Array {
+  const wanted = new Uint8Array(terms);
+  for (const [key, terms] of shardTerms) if (!kept.has(key)) for (const id of terms) wanted[id] = 1;
+  return wanted;
+}
+
+/**
+ * Writes the shards of `placed` (split as `split` says), each named by its text's hash through `name`,
+ * yielding every few hundred terms. A shard's text is made and handed out one shard at a time, so the
+ * index never holds the text of every posting (at 100,000 pages, hundreds of megabytes). The shards
+ * `plan` keeps are the previous index's (`unchanged`), their postings not read.
+ */
+export function* shardSteps(placed: Placed, split: ReadonlySet<string>, { shardTerms, kept }: ShardPlan, source: IndexSource, writer: SearchIndexWriter, name: (prefix: string, text: string) => string, unchanged?: Unchanged): Generator<undefined, ShardsMade> {
+  const { names, df, offset, termDocs, postingWeight, pages, docAnchor, docHeading, sections } = placed;
+  const splitList = [...split].sort();
   const made: ShardsMade = { shards: {}, split: splitList, tailKeys: [] };
   /** The previous index's tail of term `id`, when its postings did not change and the output holds it. */
   const knownTail = (id: number): [key: string, file: string] | undefined => (unchanged && !unchanged.changed[id] ? unchanged.previous.tails.get(names[id]!) : undefined);
@@ -123,7 +161,10 @@ export function* shardSteps(placed: Placed, split: ReadonlySet<string>, source: 
   let done = 0;
   for (const key of [...shardTerms.keys()].sort()) {
     const terms = shardTerms.get(key)!;
-    if (unchanged && !changedShards.has(key) && keptShard(key, terms)) continue;
+    if (kept.has(key)) {
+      keepShard(key, terms);
+      continue;
+    }
     // The shape of `SearchShard`, written as JSON text directly.
     const shard = { terms: [] as string[], tails: [] as string[], lead: new Set<number>() };
     for (const id of terms) {
@@ -174,16 +215,12 @@ export function* shardSteps(placed: Placed, split: ReadonlySet<string>, source: 
   }
   return made;
 
-  /** Keeps the previous index's shard `key`, unchanged, when the output holds it and the tails it names; true when it did. */
-  function keptShard(key: string, terms: number[]): boolean {
-    const file = unchanged!.previous.shards.get(key);
-    if (!file) return false;
-    const tails = terms.filter((id) => offset[id + 1]! - offset[id]! > TIER).map((id) => [names[id]!, knownTail(id)] as const);
-    if (tails.some(([, tail]) => !tail)) return false;
+  /** Keeps the previous index's shard `key` and the tails of its common terms (`planShards` found them all in the output). */
+  function keepShard(key: string, terms: number[]): void {
+    const file = unchanged!.previous.shards.get(key)!;
     writer.kept?.(`${SEARCH_DIR}/${file}`);
     made.shards[key] = file;
-    for (const [term, tail] of tails) keptTail(term, tail!);
-    return true;
+    for (const id of terms) if (df[id]! > TIER) keptTail(names[id]!, knownTail(id)!);
   }
 }
 

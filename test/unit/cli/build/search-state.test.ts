@@ -148,6 +148,14 @@ describe('an index made from the previous index\'s state', () => {
     const repaired = build(pages, { ...first.next, output });
     expect(differing(repaired.output, searchIndexFiles(pages))).toEqual([]);
     expect(Object.keys(repaired.written)).toContain(lost);
+    // A tail the output lost: the shard that names it is made again, its postings placed, with the tail.
+    const lostTail = tailsOf(first.output)[0]!;
+    const withoutTail = { ...first.next.output };
+    delete withoutTail[lostTail];
+    const retailed = build(edited, { ...first.next, output: withoutTail });
+    expect(differing(retailed.output, searchIndexFiles(edited))).toEqual([]);
+    expect(Object.keys(retailed.written)).toContain(lostTail);
+    expect(shardsOf(retailed.keptFiles).length).toBeGreaterThan(0);
   });
 
   it('rounds the average document length to steps of 1/64 of a doubling', () => {
