@@ -22,6 +22,7 @@ import { readContentFolder, type ContentFiles } from './sources';
 import { readCache } from './read-cache';
 import { readLastUpdates } from './git';
 import { checkLinks, type LinkReport } from './links';
+import { checkAnnouncement } from './announcement';
 import { SEARCH_ENTRY } from './search/index';
 import { blocksOf, makeBuildIndex, searchPagesOf } from './search/source';
 import { STATE_FILE } from './search/state';
@@ -166,8 +167,10 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   const favicon = readFileSync(templateFile(root, 'favicon.svg'));
   const staging = stagingPath(outDir);
   const markdown = { ...config.markdown, displayPrefix, routeOfFile: content.routeOfFile };
+  // The announcement bar is on every page: its HTML held to a page's rules, its links checked (announcement.ts).
+  const announcement = checkAnnouncement(config.site, new Set(content.docs.map((doc) => doc.route)));
   const context: PageJobContext = {
-    site: config.site,
+    site: announcement.site,
     markdown,
     template,
     assets: bundle.urls,
@@ -231,7 +234,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
 
     options.onProgress?.({ stage: 'links' });
     nameGeneratedSources(results, api.source, displayPrefix, specTexts(root));
-    const warnings = checkResults(results);
+    const warnings = checkResults(results, undefined, announcement);
     // The pages passed their checks: a build that rendered some will change the output.
     if (rendered.length > 0) void forgetRecord();
 
@@ -358,11 +361,12 @@ export function jobsOf({ content, config, lastUpdates, api, modified }: { conten
 
 /**
  * Link checks over every page; throws a `DocsError` with every error, returns the sorted warnings.
- * `links` is the pages' link report when the caller has it (`docs serve` keeps a `LinkChecker`).
+ * `links` is the pages' link report when the caller has it (`docs serve` keeps a `LinkChecker`);
+ * `site` the problems of what is on every page (the announcement).
  */
-export function checkResults(results: PageResult[], links: LinkReport = checkLinks(results)): Diagnostic[] {
-  const errors = [...results.flatMap((result) => result.errors), ...links.errors];
-  const warnings = [...results.flatMap((result) => result.warnings), ...links.warnings];
+export function checkResults(results: PageResult[], links: LinkReport = checkLinks(results), site: LinkReport = { errors: [], warnings: [] }): Diagnostic[] {
+  const errors = [...site.errors, ...results.flatMap((result) => result.errors), ...links.errors];
+  const warnings = [...site.warnings, ...results.flatMap((result) => result.warnings), ...links.warnings];
   if (errors.length > 0) throw new DocsError('content', sortDiagnostics(errors));
   return sortDiagnostics(warnings);
 }

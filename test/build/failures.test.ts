@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { copyFixture, runDocs, snapshotTree } from '../support/site';
@@ -51,6 +51,25 @@ describe('docs build with bad input', () => {
     expect(run.stderr).toContain('error content/guide/zebra.md: has the route /guide/zebra, which content/guide/a-first.md (by its `id` on line 4) already has');
     expect(run.stderr).toContain('fix: give one of them a different `id`, or remove it');
     expect(snapshotTree(dist)).toEqual(before);
+  });
+
+  it('holds the announcement to the rules of a page: a link to no page fails the build, a script or a javascript: link never reaches it', () => {
+    const config = join(site, 'site.config.ts');
+    const announce = (content: string): void =>
+      writeFileSync(config, `import { fixtureConfig } from '../_shared/config';\n\nexport default fixtureConfig({ announcement: { id: 'a1', content: ${JSON.stringify(content)}, backgroundColor: '#1f4e8c', textColor: '#ffffff', isCloseable: true } });\n`);
+    const hostile = 'Read <a href="javascript:alert(1)">this</a><img src="x" onerror="alert(2)"><script>alert(3)</script> first.';
+    announce(`${hostile} Then <a href="/guide/gone#setup">the setup</a>.`);
+    const broken = runDocs(['build', '--root', site]);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain('error site.config.ts#/announcement/content: broken link → /guide/gone#setup: no page has the route /guide/gone');
+    expect(snapshotTree(dist)).toEqual(before);
+    announce(`${hostile} Then <a href="/guide/faq/">the FAQ</a>.`);
+    const run = runDocs(['build', '--root', site]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('warning site.config.ts#/announcement/content: removed the link target "javascript:alert(1)"');
+    const html = readFileSync(join(dist, 'guide', 'faq', 'index.html'), 'utf8');
+    expect(html).toContain('<a href="/guide/faq/">the FAQ</a>');
+    expect(html).not.toMatch(/javascript:|onerror|alert\(3\)/);
   });
 
   it('reports malformed frontmatter YAML with its line', () => {

@@ -1,0 +1,57 @@
+/**
+ * The announcement bar's HTML (`announcement.content` in site.config.ts), which every page shows as it
+ * is: held to the rules of a page's raw HTML (plugins/raw-html.ts, plugins/safe-urls.ts) — the same
+ * allowlist of elements and attributes, no URL with a scheme outside `http`, `https`, `mailto`, `tel` —
+ * and its links to the site's own pages checked like a page's: a bar on every page that points at a
+ * page no longer there fails the build.
+ */
+import type { Element, Root } from 'hast';
+import { raw } from 'hast-util-raw';
+import { sanitize } from 'hast-util-sanitize';
+import { toHtml } from 'hast-util-to-html';
+import type { SiteData } from '../../runtime/manifest';
+import type { Diagnostic } from '../util/errors';
+import { RAW_HTML_SCHEMA } from './markdown/plugins/raw-html';
+import { removeUnsafeUrls } from './markdown/plugins/safe-urls';
+import { walk, type WalkNode } from './markdown/walk';
+
+/** Where the announcement's problems are reported. */
+const AT = { file: 'site.config.ts', pointer: '/announcement/content' };
+
+/**
+ * `site` with its announcement's HTML cleaned, the problems found (unsafe URLs warn, links to routes
+ * that do not exist are errors), for a site whose pages have `routes`.
+ */
+export function checkAnnouncement(site: SiteData, routes: ReadonlySet<string>): { site: SiteData; warnings: Diagnostic[]; errors: Diagnostic[] } {
+  const warnings: Diagnostic[] = [];
+  const errors: Diagnostic[] = [];
+  const announcement = site.announcement;
+  if (!announcement) return { site, warnings, errors };
+  const parsed = raw({ type: 'root', children: [{ type: 'raw', value: announcement.content }] } as Root) as Root;
+  const found: Diagnostic[] = [];
+  removeUnsafeUrls(parsed, AT.file, found);
+  // The line and column are the HTML string's, not the config file's: the pointer says where it is.
+  for (const { message, fix } of found) warnings.push({ ...AT, message, fix });
+  const clean = sanitize(parsed, RAW_HTML_SCHEMA) as Root;
+  walk(clean as unknown as WalkNode, (node) => {
+    if (node.type !== 'element') return;
+    const href = (node as unknown as Element).properties.href;
+    if (typeof href !== 'string' || !href.startsWith('/') || href.startsWith('//')) return;
+    const route = routeOfHref(href);
+    if (!routes.has(route)) errors.push({ ...AT, message: `broken link → ${href}: no page has the route ${route}`, fix: 'link to a page that exists (the announcement is on every page), or change the announcement' });
+  });
+  const content = toHtml(clean);
+  return { site: content === announcement.content ? site : { ...site, announcement: { ...announcement, content } }, warnings, errors };
+}
+
+/** The route a site-absolute link names: without query and fragment, `/a/b/`, `/a/b.html` and `/a/b/index.html` as `/a/b`. */
+function routeOfHref(href: string): string {
+  let path = href.replace(/[?#].*$/, '');
+  try {
+    path = decodeURI(path);
+  } catch {
+    // Not percent-encoded as a URL should be: taken as written.
+  }
+  path = path.replace(/\/index\.html$/, '').replace(/\.html$/, '').replace(/\/+$/, '');
+  return path === '' ? '/' : path;
+}
