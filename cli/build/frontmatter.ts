@@ -150,7 +150,8 @@ function validated(value: unknown, lines: string[], end: number, body: string, f
         if (item === true) problems.push({ file, line: lineOfKey(lines, end, key), message: `frontmatter \`${key}: true\` ${HIDING_KEYS[key]}; docs publishes every page in the content folder`, fix: `keep the page out of the content folder until it may be read, or remove \`${key}\`` });
         continue;
       }
-      kept[key] = item;
+      // Defined, not assigned: a key `__proto__` stays a key (and is reported as unknown).
+      Object.defineProperty(kept, key, { value: item, enumerable: true, writable: true, configurable: true });
     }
     own = kept;
   }
@@ -211,7 +212,8 @@ export function simpleYaml(text: string): Record<string, unknown> | undefined {
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     const match = /^([A-Za-z_][A-Za-z0-9_]*):(?: +(.*?))? *$/.exec(line);
-    if (!match || Object.hasOwn(value, match[1]!)) return undefined;
+    // `__proto__` would set the object's prototype, not a key: the YAML parser keeps it as a key.
+    if (!match || Object.hasOwn(value, match[1]!) || match[1] === '__proto__') return undefined;
     const scalar = simpleScalar(match[2] ?? '');
     if (scalar === NOT_SIMPLE) return undefined;
     value[match[1]!] = scalar;

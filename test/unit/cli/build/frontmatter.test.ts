@@ -53,6 +53,15 @@ describe('cli/build/frontmatter', () => {
     expect(parseFrontmatter('---\ntitel: A\n---\n', 'content/a.md').problems[0]).toMatchObject({ line: 2, fix: 'did you mean `title`?' });
   });
 
+  it('reports a key named __proto__ as unknown, at its line, in the short form and in full YAML', () => {
+    for (const text of ['---\ntitle: A\n__proto__: x\n---\n', '---\ntitle: A\n__proto__: {title: B}\n---\n']) {
+      const split = parseFrontmatter(text, 'content/a.md');
+      expect(split.problems, text).toHaveLength(1);
+      expect(split.problems[0], text).toMatchObject({ line: 3, message: expect.stringContaining('__proto__') });
+      expect(split.frontmatter, text).toEqual({});
+    }
+  });
+
   it('says how to write a value of the wrong type: a number where text is expected goes in quotes', () => {
     const split = parseFrontmatter('---\ntitle: 2024\nsidebar_position: first\n---\n', 'content/a.md');
     expect(split.problems.map(({ line, message, fix }) => [line, message, fix])).toEqual([
