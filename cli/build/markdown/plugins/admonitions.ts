@@ -10,9 +10,40 @@ import { walk, type WalkNode } from '../walk';
 /** Admonition kinds and their default titles. */
 export const ADMONITIONS: Record<string, string> = { note: 'Note', tip: 'Tip', info: 'Info', warning: 'Warning', danger: 'Danger', caution: 'Warning' };
 
-/** `:::tip Some title` (Docusaurus' older syntax) → `:::tip[Some title]`; line numbers are unchanged. */
+const KINDS = Object.keys(ADMONITIONS).join('|');
+/** An opening line of an admonition or tab set with a space after the colons (VitePress' `::: tip`). */
+const SPACED = new RegExp(`^([ \\t]*:{3,})[ \\t]+(${KINDS}|tabs)(?=[ \\t[{]|$)`);
+/** An admonition's opening line with a title after its name (Docusaurus' older syntax). */
+const TITLED = new RegExp(`^([ \\t]*:{3,})(${KINDS})[ \\t]+([^[{].*?)[ \\t]*$`);
+/** A code fence's opening or closing line: its marker. */
+const FENCE_LINE = /^[ \t]*(`{3,}|~{3,})/;
+
+/**
+ * The other ways writers open an admonition, in the syntax the parser reads: `:::tip Some title`
+ * (Docusaurus' older syntax) → `:::tip[Some title]`, and `::: tip` (VitePress') → `:::tip`, also with
+ * a title, and `::: tabs` → `:::tabs`. Line numbers are unchanged; lines inside a code fence are
+ * left as they are (a page that shows the syntax shows it as written).
+ */
 export function normaliseAdmonitionTitles(markdown: string): string {
-  return markdown.replace(/^([ \t]*):::(note|tip|info|warning|danger|caution)[ \t]+([^\n[{][^\n]*?)[ \t]*$/gm, '$1:::$2[$3]');
+  if (!markdown.includes(':::')) return markdown;
+  const lines = markdown.split('\n');
+  let fence: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const marker = FENCE_LINE.exec(line)?.[1];
+    if (fence !== undefined) {
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.slice(line.indexOf(marker) + marker.length).trim() === '') fence = undefined;
+      continue;
+    }
+    // An opening fence (a backtick fence's info string holds no backtick).
+    if (marker && !(marker[0] === '`' && line.slice(line.indexOf(marker) + marker.length).includes('`'))) {
+      fence = marker;
+      continue;
+    }
+    if (!line.includes(':::')) continue;
+    lines[i] = line.replace(SPACED, '$1$2').replace(TITLED, '$1$2[$3]');
+  }
+  return lines.join('\n');
 }
 
 type Directive = ContainerDirective | LeafDirective | TextDirective;

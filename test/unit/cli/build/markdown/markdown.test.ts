@@ -160,4 +160,48 @@ describe('cli/build/markdown', () => {
   it('normalises `:::kind Title` to the directive label syntax without moving lines', () => {
     expect(normaliseAdmonitionTitles(':::tip Pro tip\nx\n:::\n:::note\n')).toBe(':::tip[Pro tip]\nx\n:::\n:::note\n');
   });
+
+  it("reads VitePress' `::: tip` (a space after the colons) as `:::tip`, with or without a title, tab sets too, and leaves code fences that show the syntax as written", async () => {
+    const body = [
+      '::: tip',
+      'Spaced.',
+      ':::',
+      '',
+      '::: warning Mind the gap',
+      'Titled.',
+      ':::',
+      '',
+      '```md',
+      '::: danger Shown, not run',
+      ':::note Also shown',
+      ':::',
+      '```',
+      '',
+      '::::: note',
+      'Five colons.',
+      ':::::',
+      '',
+      '::: tabs',
+      '```bash title="Shell"',
+      'make seed',
+      '```',
+      '```ruby title="Console"',
+      'Seed.run',
+      '```',
+      ':::',
+      '',
+    ].join('\n');
+    const out = await render(body);
+    expect(out.warnings).toEqual([]);
+    expect(out.hasTabs).toBe(true);
+    expect(out.html).toContain('<aside role="note" class="admonition admonition-tip" data-kind="tip"><div class="admonition-title">Tip</div><p>Spaced.</p></aside>');
+    expect(out.html).toContain('<div class="admonition-title">Mind the gap</div><p>Titled.</p>');
+    expect(out.html).toContain('<div class="admonition-title">Note</div><p>Five colons.</p>');
+    expect(out.html).not.toMatch(/<p>:::/);
+    // The fence shows the lines exactly as written.
+    const code = out.html.slice(out.html.indexOf('data-language="md"'));
+    expect(code).toContain('::: danger Shown, not run');
+    expect(code).toContain(':::note Also shown');
+    expect(code).not.toContain('[Also shown]');
+  });
 });
