@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { buildSite } from './build/start';
 import { configOfError, configProblemAtExit } from './build/config-file';
 import { DocsError, EXIT, formatDiagnostic } from './util/errors';
+import { isCommitFailure } from './util/commit-failure';
 import { createProgressLine, type ProgressLine } from './progress-line';
 
 /** Runs `docs` with `argv` (without node and script) and resolves to the exit code. */
@@ -158,11 +159,13 @@ function guardProcess(): void {
     const problem = configOfError(error);
     process.exit(reportStray(problem ? new DocsError('config', [problem]) : error));
   });
-  // Only a rejection the config made is reported: LMDB rejects a failed commit that nothing awaits
-  // (a full disk), and the build, which saw the failure through the store, is whole all the same.
+  // A rejection nothing awaited ends the process as an uncaught exception does, but one: LMDB rejects
+  // a failed commit that nothing awaits (a full disk), and the build, which saw the failure through
+  // the store, is whole all the same.
   process.on('unhandledRejection', (reason) => {
+    if (isCommitFailure(reason)) return;
     const problem = configOfError(reason);
-    if (problem) process.exit(reportStray(new DocsError('config', [problem])));
+    process.exit(reportStray(problem ? new DocsError('config', [problem]) : reason));
   });
   process.on('exit', () => {
     const problem = configProblemAtExit();

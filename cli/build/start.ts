@@ -21,6 +21,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   const outDir = realPath(options.outDir ?? join(root, 'dist'));
   options.onProgress?.({ stage: 'config' });
   const config = withGate(await loadConfig(root, options.env ?? {}), options.gate);
+  // For the tests only: a promise the build forgot that fails, as a bug would make one (cli/main.ts).
+  if (process.env.DOCS_TEST_STRAY_REJECTION) void Promise.reject(new Error('a promise the build forgot failed'));
   checkOutDir(outDir, { root, contentDir: config.contentDir, sources: [config.contentDir, join(root, 'site.config.ts'), join(root, 'templates'), ...config.openapi.map((spec) => join(root, spec.file))], specDirs: config.openapi.map((spec) => dirname(join(root, spec.file))) }, options.force);
   removeDeadStaging(outDir);
   const cacheDir = options.cache === false ? undefined : join(root, 'node_modules', '.cache', 'docs');

@@ -38,6 +38,7 @@ import type { SearchBlock } from '../../runtime/search/format';
 import type { StoredTerms } from './search/terms';
 import type { KeptRead } from './read-cache';
 import { hash } from '../util/hash';
+import { isCommitFailure } from '../util/commit-failure';
 import type { MarkdownOptions } from './markdown/index';
 import type { MarkdownEntry, PageJob, PageResult } from './page-job';
 import { generatorVersion } from './version';
@@ -225,11 +226,6 @@ export function openStore(cacheDir: string): BuildStore | undefined {
 function writeFailure(error: unknown): string {
   if ((error as { commitError?: unknown } | undefined)?.commitError instanceof Promise) return 'its writes did not commit: is the disk full?';
   return error instanceof Error ? error.message : String(error);
-}
-
-/** True for the errors of a failed LMDB commit: a write's (see `writeFailure`), or its cause, made in LMDB's writer. */
-function isCommitFailure(reason: unknown): boolean {
-  return reason instanceof Error && ((reason as { commitError?: unknown }).commitError instanceof Promise || /[\\/]lmdb[\\/]write\.js:/.test(reason.stack ?? ''));
 }
 
 let guarded = false;

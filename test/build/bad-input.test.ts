@@ -157,6 +157,16 @@ describe('bad input', () => {
     });
   }
 
+  it('ends a build whose own promise fails unawaited with an internal error (exit 70), not in silence, and leaves the output untouched', () => {
+    const site = builtCopy('basic');
+    writeFileSync(join(site, 'content', 'guide', 'faq.md'), `${readFileSync(join(site, 'content', 'guide', 'faq.md'), 'utf8')}\nOne more line.\n`);
+    const before = snapshotTree(join(site, 'dist'));
+    const run = runDocs(['build'], { cwd: site, env: { DOCS_TEST_STRAY_REJECTION: '1' } });
+    expect(run.code, run.stderr).toBe(70);
+    expect(run.stderr).toContain('internal error: Error: a promise the build forgot failed');
+    expect(snapshotTree(join(site, 'dist'))).toEqual(before);
+  });
+
   it('warns about a repeated heading without stopping the build', () => {
     const site = builtCopy('basic');
     write(site, 'content/guide/zebra.md', '---\ntitle: Zebra\n---\n\n## Setup\n\nOn Linux.\n\n## Setup\n\nOn macOS.\n');
