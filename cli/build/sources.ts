@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { DocsError, type Diagnostic } from '../util/errors';
-import { leadsInside, posixRelative, publishableRoot } from '../util/fs';
+import { leadsInside, publishableRoot } from '../util/fs';
 import { textPlace } from '../util/text-place';
 import type { SourceFile } from './content';
 import type { FileStamp, TreeListing } from './unchanged';
@@ -76,19 +76,20 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
   const boundary = publishableRoot(dir);
   /** Folders entered, by real path, so a link back up the tree is entered once. */
   const entered = new Set<string>([rootReal]);
-  /** Walks `folder`, whose real path is `real`. */
-  const walk = (folder: string, real: string): void => {
+  /** Walks `folder`, whose real path is `real` and whose path below the content folder is `folderRel` ('' for the content folder). */
+  const walk = (folder: string, real: string, folderRel: string): void => {
     let entries: Dirent[];
     try {
       entries = listing?.folders.get(folder) ?? readdirSync(folder, { withFileTypes: true });
     } catch (error) {
-      problems.push({ file: displayPrefix + posixRelative(dir, folder), message: `is a folder that ${readFailure(error)}`, fix: 'make the folder readable, or move it out of the content folder' });
+      problems.push({ file: displayPrefix + folderRel, message: `is a folder that ${readFailure(error)}`, fix: 'make the folder readable, or move it out of the content folder' });
       return;
     }
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
       if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
       const path = join(folder, entry.name);
-      const rel = posixRelative(dir, path);
+      // Made from the folder's, not by path.relative: that was a fifth of the walk at 10,000 pages.
+      const rel = folderRel === '' ? entry.name : `${folderRel}/${entry.name}`;
       const display = displayPrefix + rel;
       const wanted = entry.name.endsWith('.md') || entry.name === '_category_.json';
       let isDirectory = entry.isDirectory();
@@ -109,7 +110,7 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
           continue;
         }
         entered.add(inner);
-        walk(path, inner);
+        walk(path, inner, rel);
         continue;
       }
       if (isDirectory) {
@@ -131,7 +132,7 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
         }
         entered.add(linked);
         throughLinks.push(linked);
-        walk(path, linked);
+        walk(path, linked, rel);
         continue;
       }
       if (!wanted) continue;
@@ -178,7 +179,7 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
       } else files.categories.push(file);
     }
   };
-  walk(dir, rootReal);
+  walk(dir, rootReal, '');
   if (problems.length > 0) throw new DocsError('content', problems);
   return files;
 }
