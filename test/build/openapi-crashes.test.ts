@@ -153,7 +153,7 @@ describe('specs that cannot be shown fail with one error naming the file', () =>
   }, 60_000);
 
   it('refuses schemas nested deeper than the parser goes, written out or through $refs, at the place and without a word about options or YAML syntax', () => {
-    const nested = (levels: number): string => `${'{"type":"object","properties":{"c":'.repeat(levels)}{"type":"string"}${'}}'.repeat(levels)}`;
+    const nested = (levels: number, key = 'c'): string => `${`{"type":"object","properties":{"${key}":`.repeat(levels)}{"type":"string"}${'}}'.repeat(levels)}`;
     const json = (schema: string, components = ''): string => `{"openapi":"3.0.3","info":{"title":"Deep","version":"1"},"paths":{"/deep":{"get":{"operationId":"deep","responses":{"200":{"description":"ok","content":{"application/json":{"schema":${schema}}}}}}}}${components}}`;
     const chain = Array.from({ length: 300 }, (_, i) => `"L${i}":{"type":"object","properties":{"c":{"$ref":"#/components/schemas/L${i + 1}"}}}`).join(',');
     const cases: [string, string, string, string][] = [
@@ -161,6 +161,8 @@ describe('specs that cannot be shown fail with one error naming the file', () =>
       ['written.json', json(nested(260)), 'error specs/written.json:1:', '#/paths/~1deep/get/responses/200/content/application~1json/schema/properties/c/properties/c/properties/c/properties/c: nests more than 500 keys deep from here: the OpenAPI parser follows no deeper'],
       // A chain of 300 components, each the next one's parent.
       ['chain.json', json('{"$ref":"#/components/schemas/L0"}', `,"components":{"schemas":{${chain},"L300":{"type":"string"}}}`), 'error specs/chain.json:1:', '#/paths/~1deep/get/responses/200/content/application~1json/schema: nests more than 500 keys deep from here once its $refs are followed'],
+      // A key the pointer cannot percent-decode.
+      ['percent.json', json(nested(260, '100%')), 'error specs/percent.json:1:', '#/paths/~1deep/get/responses/200/content/application~1json/schema/properties/100%/properties/100%/properties/100%/properties/100%: nests more than 500 keys deep'],
       // 2,000 levels: past what the YAML parser's recursion holds.
       ['deeper.json', json(nested(2000)), 'error specs/deeper.json:1:', 'nests too deeply to be read: hundreds of objects or lists inside one another at this place'],
     ];

@@ -86,13 +86,18 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
     // paths made absolute, since it is handed an object, not a file.
     const refs = refFileResolver(siteRoot, path, spec);
     const options = { resolve: { external: true, file: refs.resolver, http: { canRead: false } } } as never;
+    /** Reports what made the parser fail: a file a `$ref` names, the depth it follows no further, or the `$ref` it cannot resolve. */
+    const parserFailed = (error: unknown): void => {
+      const message = error instanceof Error ? error.message : String(error);
+      const deep = dereferenceDepthProblem(message, spec);
+      if (!refs.problem() && deep) problemAt(deep.pointer, deep.message, deep.fix);
+      else problems.push(refs.problem() ?? { file, message: `cannot resolve a $ref: ${message}`, fix: REF_FIX });
+    };
     let result: Awaited<ReturnType<typeof validate>>;
     try {
       result = await validate(refs.localised(), options);
     } catch (error) {
-      const deep = dereferenceDepthProblem((error as Error).message, spec);
-      if (!refs.problem() && deep) problemAt(deep.pointer, deep.message, deep.fix);
-      else problems.push(refs.problem() ?? { file, message: `cannot resolve a $ref: ${(error as Error).message}`, fix: REF_FIX });
+      parserFailed(error);
       continue;
     }
     if (!result.valid) {
@@ -122,9 +127,7 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
       const document = (await dereference(refs.localised(), { ...(options as object), dereference: { circular: true } } as never)) as unknown as OpenAPIV3.Document;
       loaded.push({ config, file, document, refFiles: refs.files() });
     } catch (error) {
-      const deep = dereferenceDepthProblem((error as Error).message, spec);
-      if (!refs.problem() && deep) problemAt(deep.pointer, deep.message, deep.fix);
-      else problems.push(refs.problem() ?? { file, message: `cannot resolve a $ref: ${(error as Error).message}`, fix: REF_FIX });
+      parserFailed(error);
     }
   }
   if (problems.length > 0) throw new DocsError('content', problems);

@@ -81,7 +81,7 @@ export interface ShardPlan {
 /**
  * Which shards are made and which kept (see `Unchanged`): a shard is kept when none of its terms
  * changed and the output holds it and the tail of each of its common terms. Known before any posting
- * is placed by term, so that only the made shards' postings are (`shardsTerms`).
+ * is placed by term, so that only the made shards' postings are (`madeTerms`).
  */
 export function planShards(names: string[], df: Int32Array, split: ReadonlySet<string>, unchanged: Unchanged | undefined): ShardPlan {
   const shardTerms = new Map<string, number[]>();
@@ -112,9 +112,9 @@ export function planShards(names: string[], df: Int32Array, split: ReadonlySet<s
   return { shardTerms, kept };
 }
 
-/** Flags by term id (of `terms` ids): the terms of the shards `plan` makes, whose postings must be placed. */
-export function madeTerms({ shardTerms, kept }: ShardPlan, terms: number): Uint8Array {
-  const wanted = new Uint8Array(terms);
+/** Flags by term id (of `termCount` ids): the terms of the shards `plan` makes, whose postings must be placed. */
+export function madeTerms({ shardTerms, kept }: ShardPlan, termCount: number): Uint8Array {
+  const wanted = new Uint8Array(termCount);
   for (const [key, terms] of shardTerms) if (!kept.has(key)) for (const id of terms) wanted[id] = 1;
   return wanted;
 }
