@@ -23,6 +23,13 @@ import { CLIENT_PATH, CLIENT_SCRIPT, CLIENT_TAG, EVENTS_PATH, LiveChannel } from
 import { createStaticHandler } from './static-files';
 import { createProgressLine } from '../progress-line';
 
+/**
+ * What every page answers while no build has succeeded: the overlay shows the errors over it (the
+ * live-reload stream carries them, behind the gate only to a signed-in writer), and the text says
+ * where they are for a writer it cannot reach.
+ */
+const FIRST_BUILD_FAILED = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Build failed</title><body style="font:16px/1.5 system-ui,sans-serif;margin:2rem"><main id="docs-first-build"><h1>Build failed</h1><p>The site has not been built yet: the errors are in the terminal where <code>docs serve</code> runs. Fix the file and save, then reload this page if it does not reload by itself.</p></main>${CLIENT_TAG}</body></html>`;
+
 /** How long after a save's reload `docs serve` rewrites the search index. */
 const SEARCH_REFRESH_DELAY_MS = 300;
 
@@ -162,7 +169,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
       if (built) return (gate ? gate.handle : staticFile)(request, response);
       // No good build yet: a page that shows the overlay and reloads once the error is fixed.
       response.writeHead(503, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
-      response.end(`<!doctype html><html lang="en"><meta charset="utf-8"><title>Build failed</title><body>${CLIENT_TAG}</body></html>`);
+      response.end(FIRST_BUILD_FAILED);
     });
   });
   await new Promise<void>((resolveListen, reject) => {

@@ -68,8 +68,11 @@ function show(errors) {
   list.className = 'docs-error-list';
   list.style.cssText = 'white-space:pre-wrap;margin:0 0 1rem';
   list.textContent = errors.join('\\n\\n');
+  // No page underneath while no build has succeeded: the server's own notice, which the overlay replaces.
+  const first = document.getElementById('docs-first-build');
+  if (first) first.hidden = true;
   const hint = document.createElement('p');
-  hint.textContent = 'Fix the file and save: this page reloads by itself. The last good version is still served underneath.';
+  hint.textContent = first ? 'Fix the file and save: this page reloads by itself.' : 'Fix the file and save: this page reloads by itself. The last good version is still served underneath.';
   hint.style.cssText = 'color:#a8a8ad;font-family:system-ui,sans-serif';
   const close = document.createElement('button');
   close.type = 'button';

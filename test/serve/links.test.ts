@@ -61,7 +61,10 @@ describe('docs serve, new folders and symbolic links', () => {
     const settled = residentMiB(server.child.pid!);
     // Followed, the two links were 2^40 paths to watch: the server grew by some 25 MiB a second.
     await new Promise((resolve) => setTimeout(resolve, 8000));
-    expect((await rawRequest(server.url, '/guide')).status).toBe(503);
+    const failed = await rawRequest(server.url, '/guide');
+    expect(failed.status).toBe(503);
+    // A writer the overlay's stream cannot reach (behind the gate, signed out) is told where the errors are.
+    expect(failed.body.toString()).toContain('the errors are in the terminal where <code>docs serve</code> runs');
     expect(residentMiB(server.child.pid!)).toBeLessThan(settled + 100);
   });
 });
