@@ -77,7 +77,7 @@ export default defineConfig({
     codeTheme: 'github-dark',
   },
   titleSeparator: '|',
-  // The whole portal is behind the login (spec §1): every build of it is made for the gated host, and
-  // `docs serve` gates its development server too. `--no-gate` builds or serves it without.
-  gate: true,
+  // Not `gate: true`: a local build and `docs serve` send logins to `app.backendUrl` (or
+  // DOCS_BACKEND_URL, for previews and tests); the published portal is built with `--gate` for the
+  // gated host (README, "In CI").
 });

@@ -37,7 +37,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => backend.listen(0, '127.0.0.1', resolve));
   backendUrl = `http://127.0.0.1:${(backend.address() as AddressInfo).port}`;
-  plainDist = buildPortal('gate-plain', {}, ['--no-gate']);
+  plainDist = buildPortal('gate-plain');
   gatedDist = buildPortal('gate-dist', {}, ['--gate']);
   const manifest = JSON.parse(readFileSync(join(plainDist, 'manifest.json'), 'utf8')) as Manifest;
   secrets = [];
@@ -210,16 +210,25 @@ describe('starting the gated host', () => {
   });
 });
 
-describe('the portal', () => {
-  it('is built for the gate unless told otherwise (gate: true in site.config.ts), and --no-gate builds it for a plain host', () => {
-    expect(readFileSync(join(gatedDist, '.docs-gate', 'index.html'), 'utf8')).toContain('data-gate-shell');
-    expect(existsSync(join(plainDist, '.docs-gate'))).toBe(false);
-    const defaultDist = buildPortal('gate-default');
-    expect(readFileSync(join(defaultDist, '.docs-gate', 'index.html'), 'utf8')).toContain('data-gate-shell');
+describe('gate in site.config.ts', () => {
+  it('builds for the gate when the config says gate: true, and --no-gate builds for a plain host all the same', () => {
+    const site = copyFixture('basic');
+    const config = join(site, 'site.config.ts');
+    writeFileSync(config, readFileSync(config, 'utf8').replace('fixtureConfig()', 'fixtureConfig({ gate: true })'));
+    expect(runDocs(['build'], { cwd: site }).code).toBe(0);
+    expect(readFileSync(join(site, 'dist', '.docs-gate', 'index.html'), 'utf8')).toContain('data-gate-shell');
     // The runtime of a gated build sends logins to the host it came from.
-    expect(readFileSync(join(defaultDist, 'index.html'), 'utf8')).toContain('"gated":true');
-    expect(readFileSync(join(plainDist, 'index.html'), 'utf8')).not.toContain('"gated":true');
+    expect(readFileSync(join(site, 'dist', 'index.html'), 'utf8')).toContain('"gated":true');
+    expect(runDocs(['build', '--no-gate'], { cwd: site }).code).toBe(0);
+    expect(existsSync(join(site, 'dist', '.docs-gate'))).toBe(false);
+    expect(readFileSync(join(site, 'dist', 'index.html'), 'utf8')).not.toContain('"gated":true');
   }, 120_000);
+
+  it('leaves the portal ungated by default, its logins going to app.backendUrl or DOCS_BACKEND_URL (DESIGN §1), and gated with --gate', () => {
+    expect(existsSync(join(plainDist, '.docs-gate'))).toBe(false);
+    expect(readFileSync(join(plainDist, 'index.html'), 'utf8')).not.toContain('"gated":true');
+    expect(readFileSync(join(gatedDist, '.docs-gate', 'index.html'), 'utf8')).toContain('data-gate-shell');
+  });
 });
 
 describe('docs serve in development, gated by the config', () => {

@@ -105,7 +105,7 @@ export async function gateCookies(): Promise<{ name: string; value: string; url:
 
 /** Builds the portal and serves it (behind the gate in the gated pass). */
 export async function servePortal(): Promise<ServedSite> {
-  return GATED ? serveGated(buildPortal('e2e-gated-dist', {}, ['--gate'])) : serveDist(buildPortal('e2e-dist', {}, ['--no-gate']));
+  return GATED ? serveGated(buildPortal('e2e-gated-dist', {}, ['--gate'])) : serveDist(buildPortal('e2e-dist'));
 }
 
 /**

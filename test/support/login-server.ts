@@ -83,7 +83,7 @@ export async function serveGatedPortal(): Promise<GatedPortal> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const dist = buildPortal('e2e-auth-dist', { DOCS_BACKEND_URL: origin }, ['--no-gate']);
+  const dist = buildPortal('e2e-auth-dist', { DOCS_BACKEND_URL: origin });
   serveFile = createStaticHandler(dist);
   return Object.assign(portal, { origin, dist, close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
 }
