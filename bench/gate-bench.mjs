@@ -78,7 +78,7 @@ async function rateOf(url, path, headers, seconds, connections) {
   return done / seconds;
 }
 
-const plain = build('bench-plain', ['--no-gate']);
+const plain = build('bench-plain', []);
 const gated = build('bench-gated', ['--gate']);
 // The cookie as the host signs it (cli/serve/gate.ts, signSession): HMAC-SHA256 over base64url(JSON {u, e}).
 const sign = (secret, uid, expires) => {

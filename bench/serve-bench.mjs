@@ -56,8 +56,8 @@ const url = await new Promise((resolve) => {
   });
 });
 const listening = performance.now() - started;
-// A writer signs in first where the site is gated (the portal: `gate: true`); the login is answered
-// once the first build is done, and sets the session cookie the pages and the reload stream need.
+// A writer signs in first: behind the gate (`gate: true` in a site's config) the login, answered once
+// the first build is done, sets the session cookie the pages and the reload stream need.
 const login = await fetch(`${url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'member@quad.example', password: 'docs-dev' }) });
 const headers = { cookie: login.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ') };
 let firstResponse;

@@ -1,6 +1,6 @@
 // Starts `docs serve --dist DIST` on a free port (the project's own static host) for a bench that
 // measures in Chromium; resolves to its origin and the server process (kill it when done). Without the
-// gate (`--no-gate`): the portal is built for it, and these benches measure its pages, with credentials
+// gate (`--no-gate`), whatever the build was made for: these benches measure its pages, with credentials
 // in localStorage as a signed-in reader has them; bench/gate-bench.mjs measures what the gate costs.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
