@@ -7,7 +7,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { hash } from '../util/hash';
-import { leadsInside, publishableRoot } from '../util/fs';
+import { leadsInside, publishableRoots } from '../util/fs';
 
 /** An image a page uses: its path below the content folder and its output file (below the output folder). */
 export interface PageImage {
@@ -24,7 +24,7 @@ export function readImage(contentDir: string, rel: string): { file: string; byte
   let bytes: Buffer;
   try {
     if (!statSync(path).isFile()) return undefined;
-    if (!leadsInside(path, publishableRoot(contentDir))) return 'outside';
+    if (!leadsInside(path, publishableRoots(contentDir))) return 'outside';
     bytes = readFileSync(path);
   } catch {
     return undefined;

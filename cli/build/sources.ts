@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { DocsError, type Diagnostic } from '../util/errors';
-import { leadsInside, publishableRoot } from '../util/fs';
+import { leadsInside, publishableRoots } from '../util/fs';
 import { textPlace } from '../util/text-place';
 import type { SourceFile } from './content';
 import type { FileStamp, TreeListing } from './unchanged';
@@ -73,7 +73,7 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
   } catch {
     return files;
   }
-  const boundary = publishableRoot(dir);
+  const boundary = publishableRoots(dir);
   /** Folders entered, by real path, so a link back up the tree is entered once. */
   const entered = new Set<string>([rootReal]);
   /** Walks `folder`, whose real path is `real` and whose path below the content folder is `folderRel` ('' for the content folder). */

@@ -31,7 +31,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { ResolvedConfig } from './config';
 import type { Diagnostic } from '../util/errors';
 import { generatorVersion } from './version';
-import { leadsInside, listFiles, publishableRoot } from '../util/fs';
+import { leadsInside, listFiles, publishableRoots } from '../util/fs';
 
 /** What a build records for the next one to know it has nothing to do. */
 export interface UnchangedRecord {
@@ -124,8 +124,8 @@ export interface TreeListing {
 interface TreeWalk {
   hasher: Hash;
   entered: Set<string>;
-  /** The site's repository (util/fs.ts `publishableRoot`): a link out of it is not followed. */
-  boundary: string;
+  /** The site's repository and its content folder (util/fs.ts `publishableRoots`): a link out of them is not followed. */
+  boundary: string[];
 }
 
 /**
@@ -251,12 +251,12 @@ function headFromFiles(dir: string): string | undefined {
 export function inputFingerprint(root: string, config: ResolvedConfig, outDir: string, listing?: TreeListing): string {
   const hasher = createHash('sha256');
   hasher.update(`${generatorVersion()}\n${outDir}\n${JSON.stringify(config)}\n${gitHead(config.contentDir)}\n`);
-  let boundary: string;
+  let boundary: string[];
   try {
-    boundary = publishableRoot(config.contentDir);
+    boundary = publishableRoots(config.contentDir);
   } catch {
     // No content folder: the build says so; the fingerprint notes its absence.
-    boundary = resolve(root);
+    boundary = [resolve(root)];
   }
   const tree = (path: string, listing?: TreeListing): void => addTree({ hasher, entered: new Set(), boundary }, path, undefined, listing);
   tree(join(root, 'site.config.ts'));

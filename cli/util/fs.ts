@@ -2,42 +2,45 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
-const boundaries = new Map<string, string>();
+const boundaries = new Map<string, string[]>();
 
 /**
- * The folder whose files a build may publish, for the content folder `contentDir`: the git repository
- * that holds it (so a page may link in the repository's own README from above the site), else the
- * site's folder (the nearest one with a site config). A symbolic link in the content that leads out
- * of it — to `/etc/passwd`, `~/.ssh` — is refused, not published.
+ * The folders whose files a build may publish, for the content folder `contentDir` (real paths): the
+ * git repository that holds the site (so a page may link in the repository's own README from above
+ * the site), else the site's folder (the nearest one with a site config), both found from where the
+ * content folder is in the site, not from where a link to it leads; and the content folder itself,
+ * wherever it really is. A symbolic link in the content that leads out of them — to `/etc/passwd`,
+ * `~/.ssh`, or from a content folder linked in from `~/notes` up into `~` — is refused, not published.
  */
-export function publishableRoot(contentDir: string): string {
-  let boundary = boundaries.get(contentDir);
-  if (boundary) return boundary;
-  const real = realpathSync.native(contentDir);
+export function publishableRoots(contentDir: string): string[] {
+  const known = boundaries.get(contentDir);
+  if (known) return known;
+  const content = realpathSync.native(contentDir);
   let site: string | undefined;
-  for (let at = real; ; at = dirname(at)) {
+  let repository: string | undefined;
+  for (let at = resolve(contentDir); ; at = dirname(at)) {
     if (existsSync(join(at, '.git'))) {
-      boundary = at;
+      repository = at;
       break;
     }
     site ??= ['site.config.ts', 'site.config.mjs', 'site.config.js'].some((name) => existsSync(join(at, name))) ? at : undefined;
-    if (dirname(at) === at) {
-      boundary = site ?? dirname(real);
-      break;
-    }
+    if (dirname(at) === at) break;
   }
-  boundaries.set(contentDir, boundary);
-  return boundary;
+  const outer = repository ?? site;
+  const roots = [...new Set([...(outer ? [realpathSync.native(outer)] : []), content])];
+  boundaries.set(contentDir, roots);
+  return roots;
 }
 
-/** True when the real path of `path` lies inside `folder` (a real path). */
-export function leadsInside(path: string, folder: string): boolean {
+/** True when the real path of `path` lies inside one of `folders` (real paths). */
+export function leadsInside(path: string, folders: string | readonly string[]): boolean {
+  let real: string;
   try {
-    const real = realpathSync.native(path);
-    return real === folder || real.startsWith(folder.endsWith(sep) ? folder : folder + sep);
+    real = realpathSync.native(path);
   } catch {
     return true; // Missing: the caller reports that.
   }
+  return (typeof folders === 'string' ? [folders] : folders).some((folder) => real === folder || real.startsWith(folder.endsWith(sep) ? folder : folder + sep));
 }
 
 /**

@@ -235,6 +235,18 @@ describe('docs build does not crash or hang on any input', () => {
     ['a page linked to /dev/zero', (root) => symlinkSync('/dev/zero', join(root, 'content/guide/zero.md')), /content\/guide\/zero\.md: is a symbolic link to a file outside the site's repository/],
     ['a page linked to /etc/passwd', (root) => symlinkSync('/etc/passwd', join(root, 'content/guide/users.md')), /content\/guide\/users\.md: is a symbolic link to a file outside the site's repository/],
     ['a folder linked to /etc', (root) => symlinkSync('/etc', join(root, 'content/guide/etc')), /content\/guide\/etc: is a symbolic link to a folder outside the site's repository/],
+    // The content folder linked in from a folder outside the site (~/notes, say): its links may not
+    // climb into the folder that holds it (~/.ssh). It was published with exit 0.
+    ['a content folder linked in from outside the site, whose link climbs out of it', (root) => {
+      const home = mkdtempSync(join(tmpdir(), 'docs-home-'));
+      mkdirSync(join(home, '.ssh'));
+      writeFileSync(join(home, '.ssh', 'id_rsa'), '-----BEGIN OPENSSH PRIVATE KEY----- not for the docs\n');
+      cpSync(join(root, 'content'), join(home, 'notes'), { recursive: true });
+      rmSync(join(root, 'content'), { recursive: true });
+      symlinkSync(join(home, 'notes'), join(root, 'content'));
+      symlinkSync('../../.ssh/id_rsa', join(home, 'notes', 'guide', 'key.txt'));
+      appendFileSync(join(home, 'notes', 'guide', 'faq.md'), '\nSee [my key](./key.txt).\n');
+    }, /content\/guide\/faq\.md:\d+:\d+: link to "\.\/key\.txt": the file is a symbolic link that leads out of the site's repository, so it is not published/],
     ['an image linked to /etc/passwd', (root) => {
       symlinkSync('/etc/passwd', join(root, 'content/guide/users.png'));
       appendFileSync(join(root, 'content/guide/faq.md'), '\n![Users](./users.png)\n');

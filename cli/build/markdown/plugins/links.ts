@@ -9,7 +9,7 @@ import { walk } from '../walk';
 import type { Diagnostic } from '../../../util/errors';
 
 /** An internal link found on a page, checked once every route is known. */
-/** What to do about a link in the content that leads to a file outside the repository (`publishableRoot`). */
+/** What to do about a link in the content that leads to a file outside the repository (`publishableRoots`). */
 const LEADS_OUT_FIX = 'copy the file into the content folder: a build publishes only files of the repository that holds the site';
 
 export interface FoundLink {
