@@ -54,12 +54,12 @@ export async function main(argv: string[]): Promise<number> {
       progress.clear();
       let archive: { file: string; sha256: string } | undefined;
       if (options.archive) {
-        const { writeArchive } = await import('./build/archive');
+        const { writeArchiveOrSay } = await import('./build/archive');
         const file = resolve(options.archive);
         const { checkArchivePath } = await import('./build/archive');
         // With --archive the build ran in full (unchanged: false), so its state is there.
         checkArchivePath(file, { outDir: report.outDir, state: report.state! });
-        archive = { file, sha256: writeArchive(report.outDir, file) };
+        archive = { file, sha256: writeArchiveOrSay(report.outDir, file) };
       }
       if (json) {
         const { outDir, pages, cachedPages, warnings, seconds, searchSeconds, cacheProblem } = report;
@@ -186,7 +186,7 @@ function reportError(error: unknown): number {
   if (error instanceof DocsError) {
     for (const diagnostic of error.diagnostics) process.stderr.write(`error ${formatDiagnostic(diagnostic)}\n`);
     const count = error.diagnostics.length;
-    process.stderr.write(`Build failed: ${count} error${count === 1 ? '' : 's'}; the previous output was left untouched.\n`);
+    process.stderr.write(error.afterOutput ? `Failed after the build: ${count} error${count === 1 ? '' : 's'}; the output is complete.\n` : `Build failed: ${count} error${count === 1 ? '' : 's'}; the previous output was left untouched.\n`);
     return EXIT[error.kind];
   }
   process.stderr.write(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

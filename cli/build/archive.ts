@@ -152,7 +152,27 @@ export function checkArchiveFolder(file: string): void {
   const folder = statSync(dirname(file), { throwIfNoEntry: false });
   if (!folder?.isDirectory()) refuse(`its folder ${dirname(file)} ${folder ? 'is a file' : 'does not exist'}`, 'create the folder first, or write the archive beside the site, e.g. --archive portal.tar.gz');
   if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) refuse('a folder has that name', 'choose a file name, e.g. --archive portal.tar.gz');
+  // The archive is written after the output is replaced: a folder that takes no file fails now, not then.
+  const probe = join(dirname(file), `.${basename(file)}.${process.pid}.probe`);
+  try {
+    writeFileSync(probe, '');
+  } catch (error) {
+    refuse(`no file can be written in its folder ${dirname(file)} (${(error as NodeJS.ErrnoException).code ?? String(error)})`, 'choose a folder you may write to, e.g. --archive portal.tar.gz beside the site');
+  } finally {
+    rmSync(probe, { force: true });
+  }
   checksumLines(file);
+}
+
+/** `writeArchive`, its failure (a full disk, say) a usage error naming the file: the output itself is complete. */
+export function writeArchiveOrSay(dir: string, file: string): string {
+  try {
+    return writeArchive(dir, file);
+  } catch (error) {
+    if (error instanceof DocsError) throw error;
+    const code = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+    throw new DocsError('usage', [{ file, message: `could not be written (${code}); the site itself was built into ${dir}`, fix: code === 'ENOSPC' ? 'free some space on that disk, then build again' : 'choose a folder you may write to, then build again' }], undefined, true);
+  }
 }
 
 /**

@@ -26,11 +26,14 @@ export const EXIT = { ok: 0, content: 1, config: 2, usage: 2, internal: 70 } as 
 export class DocsError extends Error {
   readonly kind: ErrorKind;
   readonly diagnostics: Diagnostic[];
-  constructor(kind: ErrorKind, diagnostics: Diagnostic[], summary?: string) {
+  /** True when the output was replaced before the error (the archive written after the build failed). */
+  readonly afterOutput: boolean;
+  constructor(kind: ErrorKind, diagnostics: Diagnostic[], summary?: string, afterOutput = false) {
     super(summary ?? diagnostics.map(formatDiagnostic).join('\n'));
     this.name = 'DocsError';
     this.kind = kind;
     this.diagnostics = diagnostics;
+    this.afterOutput = afterOutput;
   }
 }
 

@@ -290,6 +290,8 @@ describe('docs build does not crash or hang on any input', () => {
     expectRefused(runDocs(['build', '--archive', '/nonexistent-folder/site.tar.gz'], { cwd: root }), 2, /cannot be the archive: its folder \/nonexistent-folder does not exist/);
     mkdirSync(join(root, 'site.tar.gz'));
     expectRefused(runDocs(['build', '--archive', 'site.tar.gz'], { cwd: root }), 2, /cannot be the archive: a folder has that name/);
+    // A folder that takes no new file (there the archive failed with a stack trace, the output replaced).
+    if (process.platform === 'linux') expectRefused(runDocs(['build', '--archive', '/proc/self/fd/site.tar.gz'], { cwd: root }), 2, /cannot be the archive: no file can be written in its folder \/proc\/self\/fd \(ENOENT\)/);
     expect(snapshotTree(dist)).toEqual(output);
   });
 
@@ -356,6 +358,8 @@ describe('docs build does not crash or hang on any input', () => {
       return { code: result.status, stdout: result.stdout, stderr: result.stderr };
     };
     expectRefused(runAs(['build', '--no-cache', '--out', 'locked/dist']), 2, /locked\/dist: cannot create the output folder: permission denied \(EACCES\)/, /fix: choose a folder you may write to/);
+    expectRefused(runAs(['build', '--no-cache', '--out', join(parent, 'archived'), '--archive', 'locked/site.tar.gz']), 2, /locked\/site\.tar\.gz: cannot be the archive: no file can be written in its folder .*locked \(EACCES\)/);
+    expect(existsSync(join(parent, 'archived'))).toBe(false);
     chmodSync(join(copy, 'content/guide/faq.md'), 0o000);
     expectRefused(runAs(['build', '--no-cache', '--out', join(parent, 'out')]), 1, /content\/guide\/faq\.md: cannot be read: permission denied/);
     chmodSync(join(copy, 'content/guide/faq.md'), 0o644);

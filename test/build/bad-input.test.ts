@@ -126,6 +126,27 @@ const ERRORS: Case[] = [
     says: [/specs\/api\.yaml:\d+:\d+: is not valid YAML/, 'fix: fix the YAML syntax'],
   },
   {
+    name: 'a Swagger 2.0 spec (exit 70 and a stack trace before)',
+    fixture: 'openapi',
+    change: (site) => write(site, 'specs/api.yaml', 'swagger: "2.0"\ninfo: {title: Old, version: "1"}\nhost: api.example.com\npaths:\n  /a:\n    get:\n      operationId: a\n      responses: {"200": {description: ok}}\n'),
+    code: 1,
+    says: ['specs/api.yaml:1:10#/swagger: is Swagger 2.0: docs reads OpenAPI 3.0 and 3.1', 'fix: convert it to OpenAPI 3'],
+  },
+  {
+    name: 'an OpenAPI version YAML reads as a number (openapi: 3.1, unquoted)',
+    fixture: 'openapi',
+    change: (site) => write(site, 'specs/api.yaml', readFileSync(join(site, 'specs/api.yaml'), 'utf8').replace('openapi: 3.0.3', 'openapi: 3.1')),
+    code: 1,
+    says: ['specs/api.yaml:1:10#/openapi: `openapi` is 3.1, not a version string', 'fix: put the version in quotes with all three parts, e.g. openapi: "3.1.0"'],
+  },
+  {
+    name: 'an OpenAPI version docs does not read',
+    fixture: 'openapi',
+    change: (site) => write(site, 'specs/api.yaml', readFileSync(join(site, 'specs/api.yaml'), 'utf8').replace('openapi: 3.0.3', 'openapi: "3.2.0"')),
+    code: 1,
+    says: ['specs/api.yaml:1:10#/openapi: says OpenAPI 3.2.0: docs reads OpenAPI 3.0 and 3.1'],
+  },
+  {
     name: 'an OpenAPI file with a $ref to nothing',
     fixture: 'openapi',
     change: (site) => write(site, 'specs/api.yaml', readFileSync(join(site, 'specs/api.yaml'), 'utf8').replace("$ref: '#/components/schemas/Team'\ncomponents", "$ref: '#/components/schemas/Teem'\ncomponents")),

@@ -76,6 +76,11 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
       problems.push({ file, line: 1, pointer: '', message: 'is not an OpenAPI document (no `openapi` version at the top)', fix: 'start the file with `openapi: 3.0.3` (or 3.1.0), then `info` and `paths`' });
       continue;
     }
+    const version = versionProblem(spec);
+    if (version) {
+      problemAt(version.pointer, version.message, version.fix);
+      continue;
+    }
     const multiplied = expansionProblem(spec);
     if (multiplied) {
       problemAt(multiplied.pointer, multiplied.message, multiplied.fix);
@@ -150,6 +155,21 @@ function specFileProblem(siteRoot: string, path: string, shown: string): { messa
   const stats = statSync(real);
   if (stats.isDirectory()) return { message: `names a folder, not a spec file (${shown})`, fix: 'name the YAML or JSON file of the spec inside it, e.g. specs/api.yaml' };
   if (!stats.isFile()) return { message: `names something that is not a file (${shown}: a pipe, socket or device)`, fix: 'name a YAML or JSON file' };
+  return undefined;
+}
+
+/** Why the spec's version is not one docs reads (OpenAPI 3.0 or 3.1, written as a string), if it is not. */
+function versionProblem(spec: Record<string, unknown>): { pointer: string; message: string; fix: string } | undefined {
+  if (!('openapi' in spec)) {
+    return { pointer: '/swagger', message: `is Swagger ${String(spec.swagger)}: docs reads OpenAPI 3.0 and 3.1`, fix: 'convert it to OpenAPI 3, e.g. npx swagger2openapi specs/api.json -o specs/api.yaml, and name the converted file in site.config.ts' };
+  }
+  const { openapi } = spec;
+  if (typeof openapi !== 'string') {
+    return { pointer: '/openapi', message: `\`openapi\` is ${JSON.stringify(openapi)}, not a version string: YAML reads an unquoted 3.1 as a number`, fix: 'put the version in quotes with all three parts, e.g. openapi: "3.1.0"' };
+  }
+  if (!/^3\.[01]\.\d+(-.+)?$/.test(openapi)) {
+    return { pointer: '/openapi', message: `says OpenAPI ${openapi}: docs reads OpenAPI 3.0 and 3.1 (a version has three parts, e.g. 3.0.3)`, fix: 'write the version the spec follows, e.g. openapi: "3.1.0" or "3.0.3"' };
+  }
   return undefined;
 }
 
