@@ -141,6 +141,21 @@ describe('a broken spec', () => {
     expect(existsSync(join(site, 'dist'))).toBe(false);
   });
 
+  it('keeps a parameter table whole when a name or a type holds a | (a 3.1 type list): no cell split, no description lost', () => {
+    const site = copyFixture('openapi');
+    const spec = join(site, 'specs', 'api.yaml');
+    writeFileSync(
+      spec,
+      readFileSync(spec, 'utf8')
+        .replace('openapi: 3.0.3', 'openapi: "3.1.0"')
+        .replace('            example: 7\n', '            example: 7\n        - name: "a|b"\n          in: query\n          description: Either a name or a number.\n          schema:\n            type: [string, integer]\n'),
+    );
+    const run = runDocs(['build'], { cwd: site });
+    expect(run.code, run.stderr).toBe(0);
+    const html = readRoute(join(site, 'dist'), '/guide/api/get-team');
+    expect(html).toMatch(/<tr><td><code>a\|b<\/code><\/td><td><code>string \| integer<\/code><\/td><td>optional<\/td><td>Either a name or a number\.<\/td><\/tr>/);
+  });
+
   it('names the line and column in the spec of a broken link in a description, and the generated page of any other problem', () => {
     const site = copyFixture('openapi');
     const spec = join(site, 'specs', 'api.yaml');

@@ -165,9 +165,14 @@ function parameterTable(parameters: OpenAPIV3.ParameterObject[]): string[] {
     const facts = schemaFacts(schema, false).concat(parameter.deprecated ? ['deprecated'] : []);
     const example = parameter.example ?? schema.example;
     const description = [inline(parameter.description), facts.join(' · '), example !== undefined ? `Example: ${code(json(example))}` : ''].filter(Boolean).join(' — ');
-    lines.push(`| ${code(parameter.name)} | ${code(typeLabel(schema))} | ${parameter.required ? 'required' : 'optional'} | ${description.replace(/\|/g, '\\|')} |`);
+    lines.push(`| ${[code(parameter.name), code(typeLabel(schema)), parameter.required ? 'required' : 'optional', description].map(tableCell).join(' | ')} |`);
   }
   return lines;
+}
+
+/** A table cell's markdown: GFM ends a cell at every `|`, inside code too, unless it is escaped. */
+function tableCell(markdown: string): string {
+  return markdown.replace(/\|/g, '\\|');
 }
 
 function mediaLines(content: Record<string, OpenAPIV3.MediaTypeObject> | undefined, exampleLabel: string): string[] {
