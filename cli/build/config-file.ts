@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { posixRelative } from '../util/fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DocsError, type Diagnostic } from '../util/errors';
 import { resolveConfig, type ResolvedConfig } from './config';
@@ -13,13 +13,18 @@ import { PACKAGE_ROOT } from '../util/package-root';
 /** The config file names looked for, in order. */
 const NAMES = ['site.config.ts', 'site.config.mjs', 'site.config.js'];
 
-/** Finds, compiles and validates the site config of `root`. */
-export async function loadConfig(root: string, env: Record<string, string | undefined>): Promise<ResolvedConfig> {
+/** The site config file of `root`; a config error when there is none (not a site's folder). */
+export function siteConfigFile(root: string): string {
   const name = NAMES.find((candidate) => existsSync(join(root, candidate)));
   if (!name) {
     throw new DocsError('config', [{ file: join(root, NAMES[0]!), message: 'no site config found', fix: 'create site.config.ts with `export default defineConfig({ … })`' }]);
   }
-  const file = join(root, name);
+  return join(root, name);
+}
+
+/** Finds, compiles and validates the site config of `root`. */
+export async function loadConfig(root: string, env: Record<string, string | undefined>): Promise<ResolvedConfig> {
+  const file = siteConfigFile(root);
   const compiled = reusableConfig(root, file) ?? (await compileConfig(root, file));
   compiledConfigs.set(compiled, file);
   let raw: unknown;
@@ -41,7 +46,7 @@ export async function loadConfig(root: string, env: Record<string, string | unde
   if (raw === undefined) throw new DocsError('config', [{ file, message: 'has no default export', fix: 'add `export default defineConfig({ … })`' }]);
   let config: ResolvedConfig;
   try {
-    config = resolveConfig(raw, { root, configFile: name, env });
+    config = resolveConfig(raw, { root, configFile: basename(file), env });
   } catch (error) {
     if (error instanceof DocsError) throw error;
     // A getter or a proxy in the config that throws when its settings are read.

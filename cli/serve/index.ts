@@ -136,19 +136,24 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   // the origin they are served from, not by its address: the port is part of no page, so a server
   // started again on another port (`--port 0`, a busy 3000) keeps every page the last one built.
   const env = { ...options.env, DOCS_BACKEND_URL: options.backend ?? '/' };
-  const { loadConfig } = await import('../build/config-file');
+  const { loadConfig, siteConfigFile } = await import('../build/config-file');
+  // A folder that is no site is refused before anything is made in it (as `docs build` refuses it).
+  if (!options.dist) siteConfigFile(root);
   // Read before the server listens: whether the site is built for the gate decides the answer to the
   // first request. `--gate` needs it (the roles); otherwise a config that does not load is the first
   // build's error to report, and until a build succeeds there is no page to serve.
   const config = options.dist ? undefined : await loadConfig(root, env).catch((error: unknown) => (options.gate === true ? Promise.reject(error) : undefined));
-  const devSecret = options.dist ? undefined : options.env.DOCS_SESSION_SECRET ? sessionSecret(options.env) : developmentSecret(join(root, 'node_modules', '.cache', 'docs', 'serve-secret'));
+  /** The development gate's secret, made (or read) the first time the site is built for the gate. */
+  let devSecret: Buffer | undefined;
   /** The settings of the development gate (roles, logout path), '' without one: it is made again when they change. */
   let devGateKey = '';
   const followSite = (site: ResolvedConfig['site']): void => {
     const key = site.gated ? JSON.stringify([site.auth.roles, site.app.logoutPath]) : '';
     if (key === devGateKey) return;
     devGateKey = key;
-    gate = site.gated ? createGate({ secret: devSecret!, roles: site.auth.roles, logoutPath: site.app.logoutPath, login: gateLogin(options), serve: staticFile, sessionSeconds: sessionSeconds(options) }) : undefined;
+    if (!site.gated) return void (gate = undefined);
+    devSecret ??= options.env.DOCS_SESSION_SECRET ? sessionSecret(options.env) : developmentSecret(join(root, 'node_modules', '.cache', 'docs', 'serve-secret'));
+    gate = createGate({ secret: devSecret, roles: site.auth.roles, logoutPath: site.app.logoutPath, login: gateLogin(options), serve: staticFile, sessionSeconds: sessionSeconds(options) });
   };
   if (config) followSite(withGate(config, options.gate).site);
 

@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -227,6 +228,17 @@ describe('docs serve --dist and shutdown', () => {
     expect(server.output()).not.toContain('Development accounts');
     expect((await rawRequest(server.url, '/api/login', { method: 'POST', body: '{}' })).status).toBe(404);
     expect(await server.stop()).toBe(0);
+  });
+});
+
+describe('docs serve in a folder that is no site', () => {
+  it('exits 2 naming the missing config, as docs build does, and makes nothing in the folder', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'docs-no-site-'));
+    const run = runDocs(['serve', '--port', '0', '--root', empty], { timeout: 30_000 });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(`${join(empty, 'site.config.ts')}: no site config found`);
+    // It made node_modules/.cache/docs/serve-secret there (with --root /, a /node_modules).
+    expect(readdirSync(empty)).toEqual([]);
   });
 });
 
