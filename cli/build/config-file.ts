@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync
 import { tmpdir } from 'node:os';
 import { posixRelative } from '../util/fs';
 import { basename, join, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { DocsError, type Diagnostic } from '../util/errors';
 import { resolveConfig, type ResolvedConfig } from './config';
@@ -35,25 +36,76 @@ export async function loadConfig(root: string, env: Record<string, string | unde
     throw new Error(`it calls process.exit(${code ?? ''})`);
   }) as typeof process.exit;
   loading.add(file);
+  const watching = watchLoading(file);
   try {
     raw = ((await import(pathToFileURL(compiled).href)) as { default?: unknown }).default;
   } catch (error) {
+    watching.stop();
     throw new DocsError('config', [{ file, message: `throws while loading: ${reasonOf(error)}`, fix: 'make the config a plain `export default defineConfig({ … })`, or fix what it runs on loading' }]);
   } finally {
     process.exit = exit;
     loading.delete(file);
   }
-  if (raw === undefined) throw new DocsError('config', [{ file, message: 'has no default export', fix: 'add `export default defineConfig({ … })`' }]);
   let config: ResolvedConfig;
   try {
+    if (raw === undefined) throw new DocsError('config', [{ file, message: 'has no default export', fix: 'add `export default defineConfig({ … })`' }]);
     config = resolveConfig(raw, { root, configFile: basename(file), env });
   } catch (error) {
     if (error instanceof DocsError) throw error;
     // A getter or a proxy in the config that throws when its settings are read.
     throw new DocsError('config', [{ file, message: `throws while its settings are read: ${reasonOf(error)}`, fix: 'export plain values: `export default defineConfig({ … })`' }]);
+  } finally {
+    watching.stop();
   }
   checkSidebarFolders(config);
   return config;
+}
+
+/**
+ * How long a config may run without a pause while it loads (its module code, its getters). A loop
+ * that never ends (`while (i < 10)` without `i++`) holds the thread: no timer, no signal handler and
+ * no request of `docs serve` runs again, and Ctrl-C is not heard.
+ */
+const LOADING_LIMIT_MS = Number(process.env.DOCS_TEST_CONFIG_LIMIT_MS) || 15_000;
+
+/**
+ * Watches the loading of config `file` from a thread of its own: this thread counts a beat every
+ * 100 ms while it is free (an `await` that waits for the network is free); when the beats stop for
+ * `LOADING_LIMIT_MS`, the watcher prints the config's error and ends the process (SIGKILL: the held
+ * thread runs nothing else, not even an exit).
+ */
+function watchLoading(file: string): { stop: () => void } {
+  const beats = new Int32Array(new SharedArrayBuffer(4));
+  const message = `error ${file}: has run for ${LOADING_LIMIT_MS / 1000} s without a pause while it loads: a loop in it that never ends?\n  fix: look for a loop whose condition never changes (a missing i++), or move long work out of the config\nBuild failed: 1 error; the previous output was left untouched.\n`;
+  const watcher = new Worker(
+    `const { workerData } = require('node:worker_threads');
+const beats = new Int32Array(workerData.buffer);
+let last = -1;
+let since = Date.now();
+setInterval(() => {
+  const now = Atomics.load(beats, 0);
+  if (now !== last) {
+    last = now;
+    since = Date.now();
+  } else if (Date.now() - since >= workerData.limit) {
+    require('node:fs').writeSync(2, workerData.message);
+    process.kill(process.pid, 'SIGKILL');
+  }
+}, 250);`,
+    { eval: true, workerData: { buffer: beats.buffer, limit: LOADING_LIMIT_MS, message } },
+  );
+  watcher.unref();
+  const beat = setInterval(() => Atomics.add(beats, 0, 1), 100);
+  beat.unref();
+  let stopped = false;
+  return {
+    stop: () => {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(beat);
+      void watcher.terminate();
+    },
+  };
 }
 
 /** The config files being imported right now (see `configProblemAtExit`). */

@@ -178,6 +178,19 @@ describe('bad input', () => {
     });
   }
 
+  it('ends a build whose config loops for ever, naming the config and the fix, instead of hanging in silence', () => {
+    const site = builtCopy('basic');
+    const before = snapshotTree(join(site, 'dist'));
+    write(site, 'site.config.ts', "import { fixtureConfig } from '../_shared/config';\n\nlet tries = 0;\nwhile (tries < 10) {\n  // tries++ forgotten\n}\nexport default fixtureConfig();\n");
+    const started = Date.now();
+    const run = runDocs(['build'], { cwd: site, env: { DOCS_TEST_CONFIG_LIMIT_MS: '2000' }, timeout: 60_000 });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('site.config.ts: has run for 2 s without a pause while it loads: a loop in it that never ends?');
+    expect(run.stderr).toContain('fix: look for a loop whose condition never changes');
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(snapshotTree(join(site, 'dist'))).toEqual(before);
+  });
+
   it('ends a build whose own promise fails unawaited with an internal error (exit 70), not in silence, and leaves the output untouched', () => {
     const site = builtCopy('basic');
     writeFileSync(join(site, 'content', 'guide', 'faq.md'), `${readFileSync(join(site, 'content', 'guide', 'faq.md'), 'utf8')}\nOne more line.\n`);
