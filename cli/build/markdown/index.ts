@@ -36,7 +36,7 @@ import type { Code } from 'mdast';
 import { sanitizeRawHtml } from './plugins/raw-html';
 import { removeUnsafeUrls } from './plugins/safe-urls';
 import { remarkTabs } from './plugins/tabs';
-import { findUnclosed } from './plugins/unclosed';
+import { findSwallowed, findUnclosed } from './plugins/unclosed';
 import { checkSourceLimits, checkTreeDepth } from './plugins/limits';
 import { createParser } from './plugins/gfm';
 import { rehypeHeadings } from './plugins/headings';
@@ -116,6 +116,7 @@ export async function createMarkdownRenderer(options: MarkdownOptions, started?:
       const tooDeep = checkTreeDepth(mdast, file);
       if (tooDeep.length > 0) return fail(tooDeep);
       errors.push(...findUnclosed(mdast, source, file));
+      warnings.push(...findSwallowed(mdast, file));
       let hasTabs = false;
       const warn = (message: string, fix: string, line?: number): void => void warnings.push({ file, line, message, fix });
       remarkTabs(() => (hasTabs = true), warn)(mdast);

@@ -161,6 +161,26 @@ describe('cli/build/markdown', () => {
     expect(normaliseAdmonitionTitles(':::tip Pro tip\nx\n:::\n:::note\n')).toBe(':::tip[Pro tip]\nx\n:::\n:::note\n');
   });
 
+  it('refuses a comment or a raw-text element never closed (it takes in the rest of the page), and warns of one opened in running text', async () => {
+    for (const [opening, fix] of [
+      ['<!-- TODO: document the errors', 'end the comment with `-->`'],
+      ['<style>', 'close it with `</style>`, or write it as code: `<style>`'],
+      ['<script>', 'close it with `</script>`, or write it as code: `<script>`'],
+      ['<template>', 'close it with `</template>`, or write it as code: `<template>`'],
+    ] as const) {
+      const out = await render(`# Page\n\nBefore.\n\n${opening}\n\n## Heading after\n\nText after.\n`);
+      expect(out.errors.map(({ line, message, fix: given }) => [line, message, given]), opening).toEqual([[5, `\`${opening.startsWith('<!--') ? '<!--' : opening}\` is never closed, so it takes in the rest of the page`, fix]]);
+    }
+    // Closed, or a comment on one line: nothing to say.
+    const closed = await render('# Page\n\n<!-- a note for writers -->\n\n<style>\n.x { color: red }\n</style>\n\nText.\n');
+    expect(closed.errors).toEqual([]);
+    expect(closed.warnings).toEqual([]);
+    // In running text: the rest of the paragraph goes; a warning says so. Closed in the paragraph, it does not.
+    const prose = await render('# Page\n\nPut your CSS in a <style> element in the head.\n\nA <style>b{}</style> element closed.\n');
+    expect(prose.errors).toEqual([]);
+    expect(prose.warnings.map(({ line, message }) => [line, message])).toEqual([[3, '`<style>` in running text opens an element that takes in the rest of the paragraph, which then does not show']]);
+  });
+
   it("reads VitePress' `::: tip` (a space after the colons) as `:::tip`, with or without a title, tab sets too, and leaves code fences that show the syntax as written", async () => {
     const body = [
       '::: tip',
