@@ -56,15 +56,16 @@ export function sanitizeRawHtml(tree: Root, inspect: (tree: Root, fromRaw: Eleme
     inspect(tree, []);
     return tree;
   }
-  walk(tree, (node) => {
-    if (node.type === 'element') (node as unknown as Element).properties[OWN_MARK] = true;
-  });
   const token = `docs-${randomBytes(12).toString('hex')}-`;
   const kept: Element[] = [];
   walk(tree, (node) => {
     if (!isTrusted(node)) return;
     kept.push(node as unknown as Element);
     return [{ type: 'text', value: `${token}${kept.length - 1}` } as WalkNode];
+  });
+  // Marked once the trusted elements are set aside: they come back as they were, with no mark.
+  walk(tree, (node) => {
+    if (node.type === 'element') (node as unknown as Element).properties[OWN_MARK] = true;
   });
   // With the source, elements of raw HTML keep their positions (warnings name their lines).
   const parsed = raw(tree, source === undefined ? undefined : { file: new VFile(source) }) as Root;

@@ -161,6 +161,13 @@ describe('cli/build/markdown', () => {
     expect(normaliseAdmonitionTitles(':::tip Pro tip\nx\n:::\n:::note\n')).toBe(':::tip[Pro tip]\nx\n:::\n:::note\n');
   });
 
+  it('leaves no mark of its own in the HTML of a page with raw HTML beside code, tabs and endpoints', async () => {
+    const out = await render('# Page\n\n<div class="note">Raw <b>HTML</b>.</div>\n\n```js\nconst lap = 1;\n```\n\n:::tabs\n```bash title="Shell"\nmake\n```\n:::\n');
+    expect(out.html).toContain('Raw <b>HTML</b>.</div>');
+    expect(out.html).toContain('data-language="js"');
+    expect(out.html).not.toContain('data-docs-own-element');
+  });
+
   it('refuses a comment or a raw-text element never closed (it takes in the rest of the page), and warns of one opened in running text', async () => {
     for (const [opening, fix] of [
       ['<!-- TODO: document the errors', 'end the comment with `-->`'],
