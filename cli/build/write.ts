@@ -73,6 +73,9 @@ export function checkOutDir(outDir: string, paths: ProtectedPaths, force = false
   for (const source of paths.sources.map(realPath)) {
     if (isWithin(source, out)) refuse(`it holds the site's sources (${source}), and a build replaces its output folder whole`, fix);
   }
+  // The build store: read and written while the output is replaced (docs serve's own output lives in it, in `serve`).
+  const cache = realPath(join(root, 'node_modules', '.cache', 'docs'));
+  if (isWithin(cache, out) || (isWithin(out, cache) && out !== join(cache, 'serve'))) refuse(`${isWithin(cache, out) ? 'it holds' : 'it is inside'} the build's cache ${cache}, which the build reads and writes while it replaces its output`, fix);
   const content = realPath(paths.contentDir);
   if (isWithin(out, content)) refuse(`it is inside the content folder ${content}; built files would be mixed with your pages`, fix);
   for (const dir of (paths.specDirs ?? []).map(realPath)) {
