@@ -22,6 +22,8 @@ export function routeProblem(route: string): string | undefined {
   if (segments[0] === 'assets' || segments.some((segment) => segment.startsWith('.'))) return 'is reserved for the site\'s own files (`/assets/`, and names starting with `.`)';
   if (['manifest.json', '404.html', 'favicon.svg'].includes(segments[0] ?? '') && segments.length === 1) return 'is the name of one of the site\'s own files';
   if (segments.some((segment) => /\.html?$/i.test(segment))) return 'ends a segment in `.html`, which a browser address drops (`/a.html` shows `/a`)';
+  // A browser drops the spaces at the end of an address, and a link to `/guide/a ` lands on `/guide/a`.
+  if (segments.some((segment) => /^\s|\s$/.test(segment))) return 'has a segment that starts or ends with a space, which a browser address drops, so no link reaches the page';
   // A segment is a folder name: most filesystems hold 255 bytes (not characters: one CJK character is three).
   if (route.split('/').some((segment) => Buffer.byteLength(segment) > 200)) return 'has a segment longer than 200 bytes (a letter with an accent takes two, a CJK character three), more than a file name may safely hold';
   return undefined;
@@ -29,5 +31,5 @@ export function routeProblem(route: string): string | undefined {
 
 /** A file or folder name with the reserved characters replaced, for the fix of a message. */
 export function safeName(name: string): string {
-  return name.replace(/#/g, '-sharp').replace(/[?%\\\u0000-\u001f\u007f]+/g, '-').replace(/-+/g, '-');
+  return name.replace(/#/g, '-sharp').replace(/[?%\\\u0000-\u001f\u007f]+/g, '-').replace(/-+/g, '-').replace(/\s+(?=\.md$|\/|$)|(^|\/)\s+/g, '$1');
 }

@@ -154,6 +154,11 @@ describe('docs build never destroys or escapes', () => {
     expectRefused(runDocs(['build'], { cwd: root }), 1, 'content/guide/zebra.md:3: its route "/guide/100%" holds `%`');
     writeFileSync(join(root, 'content/guide/zebra.md'), '---\ntitle: Zebra\nslug: why?\n---\n\nText.\n');
     expectRefused(runDocs(['build'], { cwd: root }), 1, 'content/guide/zebra.md:3: its route "/guide/why?" holds `?`');
+    writeFileSync(join(root, 'content/guide/zebra.md'), '# Zebra\n');
+    // A name that ends with a space built a page no link reaches: a browser drops the space.
+    writeFileSync(join(root, 'content/guide/trail .md'), '# Trail\n');
+    expectRefused(runDocs(['build'], { cwd: root }), 1, 'content/guide/trail .md: its route "/guide/trail " has a segment that starts or ends with a space', 'fix: rename the file or folder (e.g. to guide/trail.md)');
+    rmSync(join(root, 'content/guide/trail .md'));
     expect(snapshotTree(dist)).toEqual(output);
 
     writeFileSync(join(root, 'content/guide/zebra.md'), '# Zebra\n');
