@@ -141,6 +141,17 @@ describe('a broken spec', () => {
     expect(existsSync(join(site, 'dist'))).toBe(false);
   });
 
+  it('shows the endpoint line of a path that holds a double quote or an ampersand, not the directive as text', () => {
+    const site = copyFixture('openapi');
+    const spec = join(site, 'specs', 'api.yaml');
+    writeFileSync(spec, readFileSync(spec, 'utf8').replace('  /teams/{teamId}:', "  '/teams/\"{teamId}\"&all':"));
+    const run = runDocs(['build'], { cwd: site });
+    expect(run.code, run.stderr).toBe(0);
+    const html = readRoute(join(site, 'dist'), '/guide/api/get-team');
+    expect(html).toContain('<div class="api-endpoint" data-method="get" data-path="/teams/&quot;{teamId}&quot;&amp;all" data-operation="getTeam"><span class="api-badge api-badge-get">GET</span><code>/teams/&quot;{teamId}&quot;&amp;all</code></div>');
+    expect(html).not.toContain('::api-endpoint');
+  });
+
   it('keeps a parameter table whole when a name or a type holds a | (a 3.1 type list): no cell split, no description lost', () => {
     const site = copyFixture('openapi');
     const spec = join(site, 'specs', 'api.yaml');

@@ -170,6 +170,11 @@ function parameterTable(parameters: OpenAPIV3.ParameterObject[]): string[] {
   return lines;
 }
 
+/** A directive attribute's value in double quotes: `&` and `"` as character references, which the parser decodes. */
+function attribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+}
+
 /** A table cell's markdown: GFM ends a cell at every `|`, inside code too, unless it is escaped. */
 function tableCell(markdown: string): string {
   return markdown.replace(/\|/g, '\\|');
@@ -209,7 +214,7 @@ function operationPage(spec: LoadedSpec, op: Operation, base: string, options: A
       slug: `${base}/${op.slug}`,
       description: firstSentence(operation.description) ?? `${op.method.toUpperCase()} ${op.path}`,
     }),
-    `::api-endpoint{method="${op.method}" path="${op.path}"${operation.operationId && /^[\w.-]+$/.test(operation.operationId) ? ` operation="${operation.operationId}"` : ''}}`,
+    `::api-endpoint{method="${op.method}" path="${attribute(op.path)}"${operation.operationId && /^[\w.-]+$/.test(operation.operationId) ? ` operation="${operation.operationId}"` : ''}}`,
     '',
   ];
   if (operation.deprecated) lines.push(':::danger[Deprecated]', 'This operation is deprecated: do not use it in new code, and move existing callers to its replacement.', ':::', '');
