@@ -19,7 +19,7 @@ export function remarkTabs(onTabs: () => void, warn: (message: string, fix: stri
       if (node.type === 'containerDirective' && (node as unknown as ContainerDirective).name === 'tabs') {
         const tabs = node as unknown as ContainerDirective;
         if (tabs.children.some((child) => child.type === 'code')) {
-          toTabs(tabs);
+          toTabs(tabs, warn);
           onTabs();
         } else {
           // Its text was dropped: a tab set of no tabs.
@@ -37,13 +37,18 @@ export function remarkTabs(onTabs: () => void, warn: (message: string, fix: stri
  * One tab per code fence, with what follows a fence (up to the next) in its panel. What comes before
  * the first fence (an introduction) is shown above the tabs, not dropped.
  */
-function toTabs(node: ContainerDirective): void {
+function toTabs(node: ContainerDirective, warn: (message: string, fix: string, line?: number) => void): void {
   const panels: { label: string; children: RootContent[] }[] = [];
   const before: RootContent[] = [];
   for (const child of node.children as RootContent[]) {
     if (child.type === 'code') {
       const fence = child as Code;
-      const label = parseFenceMeta(fence.lang, fence.meta).title ?? fence.lang ?? `Tab ${panels.length + 1}`;
+      let label = parseFenceMeta(fence.lang, fence.meta).title ?? fence.lang ?? `Tab ${panels.length + 1}`;
+      // Two tabs of one label would be one tab to the runtime: both panels shown at once.
+      if (panels.some((panel) => panel.label === label)) {
+        warn(`two tabs of this set are labelled "${label}", so this one is shown as "${label} (${panels.length + 1})"`, 'give each fence of a tab set its own title="…"', fence.position?.start.line);
+        label = `${label} (${panels.length + 1})`;
+      }
       // The tab shows the label; the block itself needs no title bar.
       fence.meta = (fence.meta ?? '').replace(/title=(?:"[^"]*"|'[^']*'|\S+)/, '').trim() || null;
       panels.push({ label, children: [fence] });

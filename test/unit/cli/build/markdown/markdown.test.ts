@@ -161,6 +161,13 @@ describe('cli/build/markdown', () => {
     expect(normaliseAdmonitionTitles(':::tip Pro tip\nx\n:::\n:::note\n')).toBe(':::tip[Pro tip]\nx\n:::\n:::note\n');
   });
 
+  it('gives two tabs of one label labels of their own, with a warning: one label was one tab to the runtime, both panels shown at once', async () => {
+    const out = await render('# Page\n\n:::tabs\n```bash title="Linux"\napt install docs\n```\n```bash title="Linux"\ndnf install docs\n```\n:::\n');
+    expect(out.html.match(/data-tab="Linux"/g)).toHaveLength(2);
+    expect(out.html.match(/data-tab="Linux \(2\)"/g)).toHaveLength(2);
+    expect(out.warnings.map(({ line, message }) => [line, message])).toEqual([[7, 'two tabs of this set are labelled "Linux", so this one is shown as "Linux (2)"']]);
+  });
+
   it('leaves no mark of its own in the HTML of a page with raw HTML beside code, tabs and endpoints', async () => {
     const out = await render('# Page\n\n<div class="note">Raw <b>HTML</b>.</div>\n\n```js\nconst lap = 1;\n```\n\n:::tabs\n```bash title="Shell"\nmake\n```\n:::\n');
     expect(out.html).toContain('Raw <b>HTML</b>.</div>');
