@@ -12,6 +12,7 @@ import { toHtml } from 'hast-util-to-html';
 import type { SiteData } from '../../runtime/manifest';
 import type { Diagnostic } from '../util/errors';
 import { RAW_HTML_SCHEMA } from './markdown/plugins/raw-html';
+import { browserRoute } from './markdown/plugins/links';
 import { removeUnsafeUrls } from './markdown/plugins/safe-urls';
 import { walk, type WalkNode } from './markdown/walk';
 
@@ -37,21 +38,9 @@ export function checkAnnouncement(site: SiteData, routes: ReadonlySet<string>): 
     if (node.type !== 'element') return;
     const href = (node as unknown as Element).properties.href;
     if (typeof href !== 'string' || !href.startsWith('/') || href.startsWith('//')) return;
-    const route = routeOfHref(href);
+    const route = browserRoute(href.replace(/[?#].*$/, ''), '/');
     if (!routes.has(route)) errors.push({ ...AT, message: `broken link → ${href}: no page has the route ${route}`, fix: 'link to a page that exists (the announcement is on every page), or change the announcement' });
   });
   const content = toHtml(clean);
   return { site: content === announcement.content ? site : { ...site, announcement: { ...announcement, content } }, warnings, errors };
-}
-
-/** The route a site-absolute link names: without query and fragment, `/a/b/`, `/a/b.html` and `/a/b/index.html` as `/a/b`. */
-function routeOfHref(href: string): string {
-  let path = href.replace(/[?#].*$/, '');
-  try {
-    path = decodeURI(path);
-  } catch {
-    // Not percent-encoded as a URL should be: taken as written.
-  }
-  path = path.replace(/\/index\.html$/, '').replace(/\.html$/, '').replace(/\/+$/, '');
-  return path === '' ? '/' : path;
 }

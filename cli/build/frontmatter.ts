@@ -169,11 +169,18 @@ function positionIn(yamlText: string, offset: number): { line: number; column: n
 
 /** File line of `key:` in the frontmatter of `text`, or undefined when it is not there. */
 export function frontmatterKeyLine(text: string, key: string): number | undefined {
-  const lines = text.split('\n');
-  if (!FENCE.test(lines[0] ?? '')) return undefined;
-  const end = lines.findIndex((line, i) => i > 0 && FENCE.test(line));
-  const line = lineOfKey(lines, end === -1 ? lines.length : end, key);
-  return line === 1 ? undefined : line;
+  // Read line by line up to the closing fence: every page with a `slug` or `id` asks, and its body
+  // may be long.
+  let start = text.indexOf('\n') + 1;
+  if (start === 0 || !FENCE.test(text.slice(0, start - 1))) return undefined;
+  for (let line = 2; start > 0 && start < text.length; line++) {
+    const end = text.indexOf('\n', start);
+    const row = end === -1 ? text.slice(start) : text.slice(start, end);
+    if (FENCE.test(row)) return undefined;
+    if (row.startsWith(`${key}:`)) return line;
+    start = end + 1;
+  }
+  return undefined;
 }
 
 function lineOfKey(lines: string[], end: number, key: string): number {

@@ -233,7 +233,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     limitHeapGrowth();
 
     options.onProgress?.({ stage: 'links' });
-    nameGeneratedSources(results, api.source, displayPrefix, specTexts(root));
+    nameGeneratedSources(results, api.source, displayPrefix, root);
     const warnings = checkResults(results, undefined, announcement);
     // The pages passed their checks: a build that rendered some will change the output.
     if (rendered.length > 0) void forgetRecord();
@@ -314,21 +314,6 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
  */
 function crashPoint(point: 'publish' | 'mid-publish' | 'published'): void {
   if (process.env.DOCS_TEST_CRASH_AT === point) process.kill(process.pid, 'SIGKILL');
-}
-
-/** Reads a spec's text (by its path from the site root) once, for the places of the links in its pages; undefined when it cannot be read. */
-export function specTexts(root: string): (spec: string) => string | undefined {
-  const texts = new Map<string, string | undefined>();
-  return (spec) => {
-    if (!texts.has(spec)) {
-      try {
-        texts.set(spec, readFileSync(join(root, spec), 'utf8'));
-      } catch {
-        texts.set(spec, undefined);
-      }
-    }
-    return texts.get(spec);
-  };
 }
 
 /** Writes `rel` below the staging folder, creating its folder. */

@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { collectContent, withBodies, type ContentTree, type SourceFile } from '../build/content';
-import { checkResults, jobsOf, manifestText, nameGeneratedSources, specTexts, type SiteState } from '../build/index';
+import { checkResults, jobsOf, manifestText, nameGeneratedSources, type SiteState } from '../build/index';
 import { searchInputOf, writeSearchIndex } from '../build/search/source';
 import { searchIndexFilesInSlices } from '../build/search/index';
 import { PageBuilder, type PageResult } from '../build/page-job';
@@ -134,7 +134,7 @@ export class SiteSession {
       builder = this.builder.retarget(context);
       const results: PageResult[] = [...state.results];
       for (const [n, i] of affected.entries()) results[i] = await builder.build(jobs[n]!);
-      nameGeneratedSources(results, state.api.source, displayPrefix, specTexts(state.root));
+      nameGeneratedSources(results, state.api.source, displayPrefix, state.root);
       // Only the re-rendered pages and the pages linking to their anchors are checked again.
       this.links ??= new LinkChecker(state.results);
       const warnings = checkResults(results, this.links.update(state.results, results, affected));

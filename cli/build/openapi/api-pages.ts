@@ -1,5 +1,5 @@
 /** Stage 4b, the API reference's pages: each spec's generated markdown joins the content folder. */
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { LastUpdated } from '../../../runtime/manifest';
 import { versionHeaderValue } from '../../../runtime/auth/http';
@@ -7,6 +7,7 @@ import type { ResolvedConfig } from '../config';
 import { readLastUpdates } from '../git';
 import type { PageResult } from '../page-job';
 import type { ContentFiles } from '../sources';
+import { textPlace } from '../../util/text-place';
 import { loadSpecs } from './load';
 import { apiPages } from './pages';
 
@@ -49,10 +50,21 @@ export async function generateApiPages(root: string, config: ResolvedConfig, fil
 /**
  * Problems found in a generated API page name its spec (`specs/x.yaml (generated page /route)`): the
  * virtual markdown file does not exist for the writer to open. A link, whose text is the spec's own
- * (a description's), names the spec's line and column where that text is, when `specText` finds it.
+ * (a description's), names the spec's line and column where that text is (the spec read from `root`).
  */
-export function nameGeneratedSources(results: PageResult[], source: Map<string, string>, displayPrefix: string, specText?: (spec: string) => string | undefined): void {
+export function nameGeneratedSources(results: PageResult[], source: Map<string, string>, displayPrefix: string, root: string): void {
   if (source.size === 0) return;
+  const texts = new Map<string, string | undefined>();
+  const specText = (spec: string): string | undefined => {
+    if (!texts.has(spec)) {
+      try {
+        texts.set(spec, readFileSync(join(root, spec), 'utf8'));
+      } catch {
+        texts.set(spec, undefined);
+      }
+    }
+    return texts.get(spec);
+  };
   const specOf = (file: string): string | undefined => (file.startsWith(displayPrefix) ? source.get(file.slice(displayPrefix.length)) : undefined);
   const rename = <T extends { file: string; line?: number; column?: number }>(item: T, route: string): T => {
     const spec = specOf(item.file);
@@ -63,18 +75,11 @@ export function nameGeneratedSources(results: PageResult[], source: Map<string, 
     result.warnings = result.warnings.map((item) => rename(item, result.route));
     result.links = result.links.map((link) => {
       const spec = specOf(link.file);
-      const place = spec ? placeOf(specText?.(spec), link.written) : undefined;
+      const text = spec && link.written ? specText(spec) : undefined;
+      const at = text ? text.indexOf(link.written) : -1;
+      const place = at === -1 ? undefined : textPlace(text!, at);
       return place ? { ...link, file: spec!, ...place } : rename(link, result.route);
     });
   }
-}
-
-/** Line and column (1-based) of the first `written` in `text`, when it is there. */
-function placeOf(text: string | undefined, written: string): { line: number; column: number } | undefined {
-  const at = text && written ? text.indexOf(written) : -1;
-  if (at === -1) return undefined;
-  const before = text!.slice(0, at);
-  const lineStart = before.lastIndexOf('\n') + 1;
-  return { line: before.split('\n').length, column: at - lineStart + 1 };
 }
 

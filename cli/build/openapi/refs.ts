@@ -17,9 +17,20 @@ export function valueAt(value: unknown, pointer: string): unknown {
   let node = value;
   for (const token of pointer.split('/').slice(1)) {
     if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~')];
+    node = (node as Record<string, unknown>)[pointerToken(token)];
   }
   return node;
+}
+
+/** A JSON pointer token as a key: percent-escapes decoded where they are well formed (a key "100%" is taken as written), `~1` and `~0` undone. */
+export function pointerToken(token: string): string {
+  let decoded = token;
+  try {
+    decoded = decodeURIComponent(token);
+  } catch {
+    // A bare `%`: taken as written.
+  }
+  return decoded.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 /**

@@ -4,6 +4,7 @@
  * the line of the YAML (or JSON) source the writer edits.
  */
 import { LineCounter, parseDocument, isMap, isNode, isSeq, type Document } from 'yaml';
+import { pointerToken } from './refs';
 
 function escapeToken(token: string): string {
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -172,7 +173,7 @@ export function dereferenceDepthProblem(message: string, spec: unknown): { point
   let held = 0;
   for (const token of tokens) {
     if (node === null || typeof node !== 'object' || held === 16) break;
-    const key = decodedToken(token);
+    const key = pointerToken(token);
     if (!Object.hasOwn(node, key)) break;
     node = (node as Record<string, unknown>)[key];
     held++;
@@ -183,15 +184,4 @@ export function dereferenceDepthProblem(message: string, spec: unknown): { point
     message: `nests more than ${match[1]} keys deep from here${throughRefs ? ' once its $refs are followed' : ''}: the OpenAPI parser follows no deeper`,
     fix: throughRefs ? 'a chain of hundreds of $refs, each a level deeper than the last: shorten it, or where the data contains itself let one schema refer to itself (docs shows it with the recursion cut)' : TOO_DEEP_TO_READ.fix,
   };
-}
-
-/** A JSON pointer token as a key: percent-escapes decoded where they are well formed, `~1` and `~0` undone. */
-function decodedToken(token: string): string {
-  let decoded = token;
-  try {
-    decoded = decodeURIComponent(token);
-  } catch {
-    // A key with a bare `%` ("100%"): taken as written.
-  }
-  return decoded.replace(/~1/g, '/').replace(/~0/g, '~');
 }

@@ -1,7 +1,7 @@
 /**
- * Blocks left open: a `:::note` without its closing `:::`, or a code fence without its closing fence,
- * swallows the rest of the page without a word from the parser. Both are errors, so a page never ends
- * up silently wrong.
+ * Blocks left open: a `:::note` without its closing `:::`, a code fence without its closing fence, a
+ * `<!--` or a `<style>` block never closed swallows the rest of the page without a word from the
+ * parser. All are errors, so a page never ends up silently wrong.
  */
 import type { Code, Root } from 'mdast';
 import type { ContainerDirective } from 'mdast-util-directive';
@@ -17,37 +17,21 @@ const RAW_TEXT = /^<(!--|(?:script|style|template|textarea|title|xmp|iframe|noem
 /** Nodes whose children are text: raw HTML in them is a tag of a paragraph, not a block. */
 const PHRASING = new Set(['paragraph', 'heading', 'emphasis', 'strong', 'delete', 'link', 'linkReference', 'tableCell']);
 
-/**
- * Warnings for raw-text elements opened in running text and not closed in it (`Put your CSS in a
- * <style> element`): the browser, and the cleaning, take the rest of the paragraph as the element's
- * text, and it is gone from the page.
- */
-export function findSwallowed(tree: Root, file: string): Diagnostic[] {
-  const problems: Diagnostic[] = [];
-  walk(tree, (node) => {
-    if (!PHRASING.has(node.type) || !node.children) return;
-    const children = node.children as unknown as { type: string; value?: string; position?: { start: { line: number; column: number } } }[];
-    children.forEach((child, i) => {
-      if (child.type !== 'html') return;
-      const opener = RAW_TEXT.exec(child.value ?? '')?.[1];
-      if (!opener || opener === '!--' || closes(child.value!, opener)) return;
-      if (children.slice(i + 1).some((later) => later.type === 'html' && closes(later.value ?? '', opener))) return;
-      const written = `<${opener.toLowerCase()}>`;
-      problems.push({ file, line: child.position?.start.line, column: child.position?.start.column, message: `\`${written}\` in running text opens an element that takes in the rest of the paragraph, which then does not show`, fix: `write it as code: \`${written}\`, or close it with \`</${opener.toLowerCase()}>\`` });
-    });
-  });
-  return problems;
-}
-
 /** True when `html` (a node's value, from `<`) closes what it opens. */
 function closes(html: string, opener: string): boolean {
   return opener === '!--' ? html.includes('-->') : new RegExp(`</${opener}\\s*>`, 'i').test(html);
 }
 
-/** The errors for unclosed containers and fences in `tree`, parsed from `source`. */
-export function findUnclosed(tree: Root, source: string, file: string): Diagnostic[] {
+/**
+ * The errors for unclosed containers, fences, comments and raw-text blocks in `tree`, parsed from
+ * `source`; and warnings for raw-text elements opened in running text and not closed in it (`Put
+ * your CSS in a <style> element`): the browser, and the cleaning, take the rest of the paragraph as
+ * the element's text, and it is gone from the page.
+ */
+export function findUnclosed(tree: Root, source: string, file: string): { errors: Diagnostic[]; warnings: Diagnostic[] } {
   const lines = source.split('\n');
   const problems: Diagnostic[] = [];
+  const warnings: Diagnostic[] = [];
   walk(tree, (node, parent) => {
     const position = (node as { position?: { start: { line: number; column: number }; end: { line: number } } }).position;
     if (!position) return;
@@ -64,7 +48,15 @@ export function findUnclosed(tree: Root, source: string, file: string): Diagnost
           fix: `add a line with \`${opening}\` where the block ends`,
         });
       }
-    } else if (node.type === 'html' && !PHRASING.has(parent.type)) {
+    } else if (node.type === 'html' && PHRASING.has(parent.type)) {
+      const value = (node as unknown as { value: string }).value;
+      const opener = RAW_TEXT.exec(value)?.[1];
+      if (!opener || opener === '!--' || closes(value, opener)) return;
+      const after = parent.children!.slice(parent.children!.indexOf(node) + 1) as unknown as { type: string; value?: string }[];
+      if (after.some((later) => later.type === 'html' && closes(later.value ?? '', opener))) return;
+      const written = `<${opener.toLowerCase()}>`;
+      warnings.push({ file, line: position.start.line, column: position.start.column, message: `\`${written}\` in running text opens an element that takes in the rest of the paragraph, which then does not show`, fix: `write it as code: \`${written}\`, or close it with \`</${opener.toLowerCase()}>\`` });
+    } else if (node.type === 'html') {
       // A block that opens a comment or a raw-text element and never closes it runs to the end of the page.
       const value = (node as unknown as { value: string }).value;
       const opener = RAW_TEXT.exec(value.trimStart())?.[1];
@@ -93,5 +85,5 @@ export function findUnclosed(tree: Root, source: string, file: string): Diagnost
       }
     }
   });
-  return problems;
+  return { errors: problems, warnings };
 }
