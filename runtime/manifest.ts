@@ -60,8 +60,14 @@ export interface PageMeta {
   route: string;
   /** Doc id: source path below `content/` without `.md`. Empty for the not-found page. */
   id: string;
-  /** Page title, shown as h1 and in `<title>`. */
+  /** Page title, shown as h1 (unless `heading`) and in `<title>`. */
   title: string;
+  /**
+   * The h1 the body opened with, as HTML, when it is not the title as plain text: it holds markup
+   * (`# The \`docs\` CLI`), or the frontmatter `title` says something else (which stays the `<title>`
+   * and the sidebar label, as in Docusaurus). The page shows it as its h1.
+   */
+  heading?: string;
   /** Meta description. */
   description?: string;
   /** Id of the sidebar shown beside the page; absent on the not-found page. */

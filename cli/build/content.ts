@@ -10,6 +10,11 @@ import { buildTree, compareNames, humanise, linkNeighbours, type CategoryMeta } 
 import { DocsError, suggest, type Diagnostic } from '../util/errors';
 import { hash } from '../util/hash';
 import { jsonErrorPlace } from '../util/json-place';
+import { textPlace } from '../util/text-place';
+import { parseDocument } from 'yaml';
+import type { Nodes as MdastNodes } from 'mdast';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { isFolderPage, splitNumberPrefix, withoutNumberPrefixes, withoutPageExtension } from './file-names';
 import { s, validateShape } from '../util/validate';
 
 /** A file of the content folder, as read by the caller. */
@@ -59,7 +64,7 @@ export interface ContentTree {
 export interface CollectContentOptions {
   /** Markdown files. */
   files: SourceFile[];
-  /** `_category_.json` files. */
+  /** `_category_.json` and `_category_.yml` files. */
   categories: SourceFile[];
   sidebars: SidebarConfig[];
   /** Doc id served at `/`. */
@@ -108,7 +113,12 @@ export function collectContent(options: CollectContentOptions, previous?: Conten
         file: displayPrefix + doc.rel,
         line: doc.routeFrom?.line,
         message: `has the route ${doc.route}${madeBy(doc)}, which ${displayPrefix + other.rel}${madeBy(other)} already has`,
-        fix: doc.routeFrom || other.routeFrom ? `give one of them a different \`${(doc.routeFrom ?? other.routeFrom)!.key}\`, or remove it` : 'rename or move one of the two files, or give one a different `slug`',
+        fix:
+          doc.routeFrom || other.routeFrom
+            ? `give one of them a different \`${(doc.routeFrom ?? other.routeFrom)!.key}\`, or remove it`
+            : isFolderPage(doc.rel, doc.frontmatter) && isFolderPage(other.rel, other.frontmatter)
+              ? `index.md, README.md and a page named as its folder are each the folder's own page: keep one, and rename the other (e.g. to overview.md)`
+              : 'rename or move one of the two files, or give one a different `slug`',
       });
     } else seen.set(doc.route, doc);
   }
@@ -152,11 +162,14 @@ export function collectContent(options: CollectContentOptions, previous?: Conten
 export function checkHomepage(tree: ContentTree, homepageDoc: string | undefined, configFile: string): void {
   if (homepageDoc === undefined || tree.docs.some((doc) => doc.id === homepageDoc)) return;
   const ids = tree.docs.map((doc) => doc.id);
-  const written = homepageDoc.replace(/\.md$/, '').replace(/^\.?\//, '');
-  // The file is there, but its frontmatter `id` gave the page another id.
-  const renamed = tree.docs.find((doc) => doc.rel === `${written}.md` && doc.id !== written);
-  if (renamed) {
+  const written = withoutPageExtension(homepageDoc).replace(/^\.?\//, '');
+  // The file is there, but its frontmatter `id` (or its number prefix) gave the page another id.
+  const renamed = tree.docs.find((doc) => withoutPageExtension(doc.rel) === written && doc.id !== written);
+  if (renamed?.frontmatter.id) {
     throw new DocsError('config', [{ file: configFile, pointer: '/homepage/doc', message: `\`homepage.doc\` names "${homepageDoc}", but the frontmatter \`id\` of ${renamed.rel} makes that page "${renamed.id}"`, fix: `write "${renamed.id}", or remove the \`id\` from ${renamed.rel}` }]);
+  }
+  if (renamed) {
+    throw new DocsError('config', [{ file: configFile, pointer: '/homepage/doc', message: `\`homepage.doc\` names "${homepageDoc}", but a number prefix orders pages and is no part of their ids: ${renamed.rel} is the page "${renamed.id}"`, fix: `write "${renamed.id}"` }]);
   }
   const likely = ids.includes(written) ? written : suggest(homepageDoc, ids);
   const pages = ids.filter((id) => id.split('/').pop() === 'index').slice(0, 5);
@@ -240,6 +253,7 @@ function readFile(file: SourceFile, options: FileRead['options']): FileRead {
   const display = options.displayPrefix + file.rel;
   const split = parseFrontmatter(file.text, display);
   read.problems.push(...split.problems);
+  if (file.rel.endsWith('.mdx')) read.problems.push(...mdxProblems(split.body, display));
   const sidebar = pickSidebar(file.rel, options.sidebars);
   if (!sidebar) {
     read.problems.push({
@@ -250,10 +264,14 @@ function readFile(file: SourceFile, options: FileRead['options']): FileRead {
     return read;
   }
   const fm = split.frontmatter;
-  let id = file.rel.replace(/\.md$/, '');
+  // Number prefixes order the sidebar and are no part of ids and routes (file-names.ts).
+  const fileName = withoutPageExtension(file.rel.slice(file.rel.lastIndexOf('/') + 1));
+  const name = fm.parse_number_prefixes === false ? { name: fileName, prefix: undefined } : splitNumberPrefix(fileName);
+  const folder = file.rel.slice(0, file.rel.lastIndexOf('/') + 1);
+  let id = withoutNumberPrefixes(folder) + name.name;
   if (fm.id) id = id.replace(/[^/]+$/, fm.id);
   const title = fm.title ?? leadingHeading(split.body) ?? humanise(id.split('/').pop()!);
-  const route = routeOf(id, fm.slug, options.homepageDoc);
+  const route = routeOf(id, fm.slug, options.homepageDoc, !fm.id && isFolderPage(file.rel, fm));
   const problem = routeProblem(route);
   const key = fm.slug !== undefined ? 'slug' : fm.id !== undefined ? 'id' : undefined;
   const routeLine = key && frontmatterKeyLine(file.text, key);
@@ -266,7 +284,7 @@ function readFile(file: SourceFile, options: FileRead['options']): FileRead {
     });
     return read;
   }
-  read.doc = { id, rel: file.rel, route, sidebar: sidebar.id, title, label: fm.sidebar_label ?? title, position: fm.sidebar_position, frontmatter: fm, body: split.body, bodyHash: hash(split.body), ...(key ? { routeFrom: { key, ...(routeLine ? { line: routeLine } : {}) } } : {}) };
+  read.doc = { id, rel: file.rel, route, sidebar: sidebar.id, title, label: fm.sidebar_label ?? title, position: fm.sidebar_position ?? name.prefix, frontmatter: fm, body: split.body, bodyHash: hash(split.body), ...(key ? { routeFrom: { key, ...(routeLine ? { line: routeLine } : {}) } } : {}) };
   return read;
 }
 
@@ -305,21 +323,45 @@ function readOptions(options: FileRead['options']): FileRead['options'] {
 
 function readCategories(files: SourceFile[], displayPrefix: string, problems: Diagnostic[]): Map<string, CategoryMeta> {
   const meta = new Map<string, CategoryMeta>();
-  for (const file of files) {
+  const described = new Set<string>();
+  for (const file of [...files].sort((a, b) => compareNames(a.rel, b.rel))) {
     const display = displayPrefix + file.rel;
     let value: unknown;
-    try {
-      value = JSON.parse(file.text);
-    } catch (error) {
-      // V8 quotes the whole text in some messages: the first line of it is enough.
-      problems.push({ file: display, ...jsonErrorPlace(file.text, error), message: `is not valid JSON: ${(error as Error).message.split('\n')[0]}`, fix: 'write it as { "label": "…", "position": 1 }' });
+    if (!file.rel.endsWith('.json')) {
+      // `_category_.yml` (Docusaurus reads both).
+      const doc = parseDocument(file.text, { prettyErrors: false });
+      const error = doc.errors[0];
+      if (error) {
+        problems.push({ file: display, ...textPlace(file.text, error.pos[0]), message: `is not valid YAML: ${error.message.split('\n')[0]}`, fix: 'write it as `label: …` and `position: 1` on lines of their own' });
+        continue;
+      }
+      try {
+        value = doc.toJS({ maxAliasCount: 100 }) ?? {};
+      } catch (thrown) {
+        // An alias (`*name`) to no anchor, or aliases that multiply past the limit.
+        problems.push({ file: display, message: `is not valid YAML: ${(thrown as Error).message.split('\n')[0]}`, fix: 'write the values out instead of using anchors and aliases' });
+        continue;
+      }
+    } else {
+      try {
+        value = JSON.parse(file.text);
+      } catch (error) {
+        // V8 quotes the whole text in some messages: the first line of it is enough.
+        problems.push({ file: display, ...jsonErrorPlace(file.text, error), message: `is not valid JSON: ${(error as Error).message.split('\n')[0]}`, fix: 'write it as { "label": "…", "position": 1 }' });
+        continue;
+      }
+    }
+    const folder = file.rel.replace(/\/?_category_\.[a-z]+$/, '');
+    if (described.has(folder)) {
+      problems.push({ file: display, message: `describes the folder ${displayPrefix + folder} a second time`, fix: 'keep one category file per folder: _category_.json or _category_.yml' });
       continue;
     }
+    described.add(folder);
     // Docusaurus category keys that change nothing here (a category is its folder's index page, always expanded).
     const own = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).filter(([key]) => !IGNORED_CATEGORY_KEYS.has(key))) : value;
     const found = validateShape(own, categoryShape);
     for (const p of found) problems.push({ file: display, pointer: `/${p.path.replace(/\./g, '/')}`, message: `\`${p.path}\` ${p.message}`, fix: p.fix });
-    if (found.length === 0) meta.set(file.rel.replace(/\/?_category_\.json$/, ''), own as CategoryMeta);
+    if (found.length === 0) meta.set(folder, own as CategoryMeta);
   }
   return meta;
 }
@@ -338,16 +380,58 @@ function pickSidebar(rel: string, sidebars: SidebarConfig[]): SidebarConfig | un
   return best;
 }
 
-/** Route of a doc id: `a/b/index` → `/a/b`, `a/b` → `/a/b`; a slug overrides. */
-export function routeOf(id: string, slug: string | undefined, homepageDoc: string | undefined): string {
+/**
+ * Route of a doc id: `a/b/index` → `/a/b`, `a/b` → `/a/b`; a folder's own page (`folderPage`: its
+ * README.md, or the page named as the folder, file-names.ts) → the folder's; a slug overrides.
+ */
+export function routeOf(id: string, slug: string | undefined, homepageDoc: string | undefined, folderPage = false): string {
   if (homepageDoc !== undefined && id === homepageDoc) return '/';
-  let path = id.replace(/(^|\/)index$/, '');
+  let path = folderPage ? id.replace(/(^|\/)[^/]*$/, '') : id.replace(/(^|\/)index$/, '');
   if (slug !== undefined) path = slug.startsWith('/') ? slug : path.replace(/[^/]*$/, slug);
   const route = `/${path}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1');
   return route;
 }
 
+/**
+ * An `.mdx` page is read as markdown: MDX's `import` and `export` lines (outside code fences) would
+ * show as text, and the components they bring do not exist here. Each is an error at its line.
+ */
+function mdxProblems(body: string, file: string): Diagnostic[] {
+  const problems: Diagnostic[] = [];
+  let fence: string | undefined;
+  body.split('\n').forEach((line, i) => {
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker && (fence === undefined || (marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker))) {
+      fence = fence === undefined ? marker : undefined;
+      return;
+    }
+    if (fence === undefined && /^(import|export)\s/.test(line)) {
+      problems.push({
+        file,
+        line: i + 1,
+        message: `MDX \`${line.split(/\s/)[0]}\` is not read: an .mdx page is built as plain markdown, without JSX components`,
+        fix: 'remove the line and the components it brings (use :::note… admonitions and :::tabs instead), or rename the page to .md once it is plain markdown',
+      });
+    }
+  });
+  return problems;
+}
+
+/** The text of the page's leading `# h1`, as a reader sees it (markup gone: `The \`docs\` **CLI**` → `The docs CLI`). */
 function leadingHeading(body: string): string | undefined {
   const match = /^\s*# (.+?)\s*#*\s*$/m.exec(body);
-  return match && body.slice(0, match.index).trim() === '' ? match[1] : undefined;
+  if (!match || body.slice(0, match.index).trim() !== '') return undefined;
+  const source = match[1]!;
+  // Most headings are plain words: parsed only when they may hold markup, an escape or an entity.
+  if (!/[\\`*_~[\]<>&!]/.test(source)) return source;
+  const heading = fromMarkdown(`# ${source}`).children[0];
+  return (heading && textOf(heading).trim()) || source;
+}
+
+/** The text of an mdast node: text, code and image descriptions; raw HTML tags say nothing. */
+function textOf(node: MdastNodes): string {
+  if (node.type === 'text' || node.type === 'inlineCode') return node.value;
+  if (node.type === 'image') return node.alt ?? '';
+  if (node.type === 'break') return ' ';
+  return 'children' in node ? (node.children as MdastNodes[]).map(textOf).join('') : '';
 }

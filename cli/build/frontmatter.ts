@@ -24,6 +24,8 @@ export interface Frontmatter {
   keywords?: string[];
   /** Extra classes of the page's sidebar link, e.g. `api-method api-method-post`. */
   sidebar_class_name?: string;
+  /** `false`: the number prefix of this page's file name is part of its name (`2-factor.md` is `/2-factor`), as in Docusaurus. */
+  parse_number_prefixes?: boolean;
 }
 
 const frontmatterShape: Shape = s.object({
@@ -36,6 +38,7 @@ const frontmatterShape: Shape = s.object({
   hide_table_of_contents: s.optional(s.boolean()),
   keywords: s.optional(s.array(s.string())),
   sidebar_class_name: s.optional(s.string()),
+  parse_number_prefixes: s.optional(s.boolean()),
 });
 
 /** A markdown source split into frontmatter and body. */
@@ -128,7 +131,6 @@ const IGNORED_DOCUSAURUS_KEYS = new Set([
   'hide_title',
   'toc_min_heading_level',
   'toc_max_heading_level',
-  'parse_number_prefixes',
   'custom_edit_url',
   'image',
   'tags',
@@ -147,7 +149,7 @@ function validated(value: unknown, lines: string[], end: number, body: string, f
     for (const [key, item] of Object.entries(value)) {
       if (IGNORED_DOCUSAURUS_KEYS.has(key)) continue;
       if (Object.hasOwn(HIDING_KEYS, key)) {
-        if (item === true) problems.push({ file, line: lineOfKey(lines, end, key), message: `frontmatter \`${key}: true\` ${HIDING_KEYS[key]}; docs publishes every page in the content folder`, fix: `keep the page out of the content folder until it may be read, or remove \`${key}\`` });
+        if (item === true) problems.push({ file, line: lineOfKey(lines, end, key), message: `frontmatter \`${key}: true\` ${HIDING_KEYS[key]}; docs publishes every page in the content folder`, fix: `start its file name with \`_\` (\`_draft.md\`), which no build publishes, or remove \`${key}\`` });
         continue;
       }
       // Defined, not assigned: a key `__proto__` stays a key (and is reported as unknown).

@@ -13,7 +13,7 @@ import { insideOutput, ioError } from './write';
 import { ensureDir } from '../util/fs';
 import { hash } from '../util/hash';
 import { readImage, type PageImage } from './images';
-import { createMarkdownRenderer, type MarkdownOptions, type MarkdownRenderer, type RenderedMarkdown } from './markdown/index';
+import { createMarkdownRenderer, type MarkdownOptions, type MarkdownRenderer, type LeadingHeading, type RenderedMarkdown } from './markdown/index';
 import type { FoundLink } from './markdown/plugins/links';
 import { renderPage, type AssetUrls } from './render';
 import type { SearchBlock } from '../../runtime/search/format';
@@ -170,6 +170,7 @@ export class PageBuilder {
       route: job.route,
       id: job.id,
       title: job.title,
+      ...pageHeading(markdown.heading, job.title),
       description: job.description,
       sidebar: job.sidebar,
       toc: markdown.toc,
@@ -305,4 +306,9 @@ function sameMarkdownSettings(a: PageJobContext['markdown'], b: PageJobContext['
   if (a.routeOfFile === b.routeOfFile) return true;
   const files = Object.keys(a.routeOfFile);
   return files.length === Object.keys(b.routeOfFile).length && files.every((file) => a.routeOfFile[file] === b.routeOfFile[file]);
+}
+
+/** The page's `heading` (PageMeta): its leading h1, unless that is the title in plain words. */
+function pageHeading(heading: LeadingHeading | undefined, title: string): { heading?: string } {
+  return heading && !(heading.plain && heading.text === title) ? { heading: heading.html } : {};
 }

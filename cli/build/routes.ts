@@ -31,5 +31,5 @@ export function routeProblem(route: string): string | undefined {
 
 /** A file or folder name with the reserved characters replaced, for the fix of a message. */
 export function safeName(name: string): string {
-  return name.replace(/#/g, '-sharp').replace(/[?%\\\u0000-\u001f\u007f]+/g, '-').replace(/-+/g, '-').replace(/\s+(?=\.md$|\/|$)|(^|\/)\s+/g, '$1');
+  return name.replace(/#/g, '-sharp').replace(/[?%\\\u0000-\u001f\u007f]+/g, '-').replace(/-+/g, '-').replace(/\s+(?=\.mdx?$|\/|$)|(^|\/)\s+/g, '$1');
 }

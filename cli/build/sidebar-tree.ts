@@ -1,11 +1,12 @@
 /**
  * A sidebar's tree from its docs: folders become categories (label and position from `_category_.json`,
- * else from the folder's `index.md`, else from the folder's name), pages and categories sorted by
- * position then name, a folder's `index.md` first; and each doc's breadcrumbs and neighbours in the
+ * else from the folder's own page (index.md, README.md…), else from the folder's name and number
+ * prefix), pages and categories sorted by position then name, the sidebar's own page first; and each doc's breadcrumbs and neighbours in the
  * sidebar's reading order. Part of stage 2, content (content.ts).
  */
 import type { PageLink, SidebarItem } from '../../runtime/manifest';
 import type { Doc } from './content';
+import { isFolderPage, splitNumberPrefix, withoutPageExtension } from './file-names';
 
 /** What a folder's `_category_.json` says of it. */
 export interface CategoryMeta {
@@ -26,6 +27,8 @@ export function compareNames(a: string, b: string): number {
 
 interface Node {
   name: string;
+  /** The sidebar's own page (its folder's index.md or README.md): first, whatever its position. */
+  lead?: boolean;
   position?: number;
   item: SidebarItem;
 }
@@ -52,29 +55,34 @@ export function buildTree(docs: Doc[], baseDir: string, categoryMeta: Map<string
       }
       folder = next;
     }
-    if (fileName === 'index.md' && folder !== root) folder.index = doc;
-    else folder.docs.push(doc);
+    // A folder's own page (index.md, README.md, or named as the folder) is its category's link. Two
+    // of them have one route, which fails the build, unless a slug moved one: index.md is the link.
+    if (folder !== root && isFolderPage(doc.rel, doc.frontmatter) && (!folder.index || /^index\.mdx?$/i.test(fileName))) {
+      if (folder.index) folder.docs.push(folder.index);
+      folder.index = doc;
+    } else folder.docs.push(doc);
   }
   const toItems = (folder: Folder, trail: PageLink[]): SidebarItem[] => {
     const nodes: Node[] = folder.docs.map((doc) => {
       doc.breadcrumbs = trail;
-      return { name: doc.rel.split('/').pop()!.replace(/\.md$/, ''), position: doc.position, item: { type: 'doc', label: doc.label, route: doc.route, ...(doc.frontmatter.sidebar_class_name ? { className: doc.frontmatter.sidebar_class_name } : {}) } };
+      return { name: withoutPageExtension(doc.rel.split('/').pop()!), lead: folder === root && isFolderPage(doc.rel, doc.frontmatter), position: doc.position, item: { type: 'doc', label: doc.label, route: doc.route, ...(doc.frontmatter.sidebar_class_name ? { className: doc.frontmatter.sidebar_class_name } : {}) } };
     });
     for (const [name, child] of folder.folders) {
       const meta = categoryMeta.get(child.path) ?? {};
-      const label = meta.label ?? child.index?.label ?? humanise(name);
+      const unprefixed = splitNumberPrefix(name);
+      const label = meta.label ?? child.index?.label ?? humanise(unprefixed.name);
       const crumb: PageLink = { label, route: child.index?.route ?? '' };
       if (child.index) child.index.breadcrumbs = trail;
       const items = toItems(child, [...trail, crumb]);
       nodes.push({
         name,
-        position: meta.position ?? child.index?.position,
+        position: meta.position ?? child.index?.position ?? unprefixed.prefix,
         item: { type: 'category', label, ...(child.index ? { route: child.index.route } : {}), items },
       });
     }
     nodes.sort((a, b) => {
-      // A folder's own `index.md` leads it, whatever its position.
-      if (a.name === 'index' || b.name === 'index') return a.name === 'index' ? -1 : 1;
+      // A folder's own page leads it, whatever its position.
+      if (a.lead || b.lead) return a.lead ? -1 : 1;
       if (a.position !== undefined && b.position !== undefined && a.position !== b.position) return a.position - b.position;
       if (a.position !== undefined && b.position === undefined) return -1;
       if (a.position === undefined && b.position !== undefined) return 1;

@@ -10,6 +10,7 @@ import { DocsError, type Diagnostic } from '../util/errors';
 import { leadsInside, publishableRoots } from '../util/fs';
 import { textPlace } from '../util/text-place';
 import type { SourceFile } from './content';
+import { CATEGORY_FILES, isPageName, isSkippedName } from './file-names';
 import type { FileStamp, TreeListing } from './unchanged';
 
 
@@ -54,7 +55,8 @@ function readFailure(error: unknown): string {
 }
 
 /**
- * Reads every markdown and `_category_.json` file below `dir` (dot-folders and node_modules skipped).
+ * Reads every page and category file below `dir` (dot-folders, node_modules and `_`-prefixed names
+ * skipped: file-names.ts).
  * `onMarkdown` sees each markdown file as soon as it is read (the build reads it and drops its text).
  * `known` is asked first about each markdown file that is not a symbolic link, with its stats: when
  * it answers true it has the file's read already (read-cache.ts), and the file is listed without
@@ -86,12 +88,13 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
       return;
     }
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+      if (isSkippedName(entry.name)) continue;
       const path = join(folder, entry.name);
       // Made from the folder's, not by path.relative: that was a fifth of the walk at 10,000 pages.
       const rel = folderRel === '' ? entry.name : `${folderRel}/${entry.name}`;
       const display = displayPrefix + rel;
-      const wanted = entry.name.endsWith('.md') || entry.name === '_category_.json';
+      const page = isPageName(entry.name);
+      const wanted = page || CATEGORY_FILES.includes(entry.name);
       let isDirectory = entry.isDirectory();
       if (entry.isSymbolicLink()) {
         try {
@@ -157,7 +160,7 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
           problems.push({ file: display, message: `is ${(size / 1024 / 1024).toFixed(1)} MiB, more than a page may be (${MAX_FILE_BYTES / 1024 / 1024} MiB)`, fix: 'split it into several pages, or link large data as a file instead of pasting it' });
           continue;
         }
-        if (entry.name.endsWith('.md')) {
+        if (page) {
           modified.set(rel, stats.mtimeMs);
           const file = { rel, text: '' };
           if (known && !entry.isSymbolicLink() && known(file, stats)) {
@@ -173,7 +176,7 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
       const text = decodeUtf8(bytes, display, problems);
       if (text === undefined) continue;
       const file = { rel, text: normaliseText(text) };
-      if (entry.name.endsWith('.md')) {
+      if (page) {
         onMarkdown?.(file);
         files.markdown.push(file);
       } else files.categories.push(file);

@@ -15,6 +15,7 @@ import { PageBuilder, type PageResult } from '../build/page-job';
 import { LinkChecker } from '../build/links';
 import type { Diagnostic } from '../util/errors';
 import { normaliseText } from '../build/sources';
+import { isCategoryPath, isPagePath } from '../build/file-names';
 
 /** A saved, added or deleted file of the content folder. */
 export interface ContentChange {
@@ -102,8 +103,10 @@ export class SiteSession {
     // A refresh of the index under way describes the site before this change.
     this.searchRuns++;
     const { state } = this;
-    const mdChanges = changes.filter((change) => change.rel.endsWith('.md'));
-    const categoryChanges = changes.filter((change) => change.rel.endsWith('_category_.json'));
+    // A `.md` file that is not a page (a `_partial.md`, a file in `_drafts/`) changes no page.
+    const mdChanges = changes.filter((change) => isPagePath(change.rel));
+    const categoryChanges = changes.filter((change) => isCategoryPath(change.rel));
+    if (mdChanges.length === 0 && categoryChanges.length === 0) return { routes: [], warnings: [], seconds: (performance.now() - started) / 1000 };
     const { files: markdown, saved } = applyChanges(state.files.markdown, mdChanges);
     const categories = categoryChanges.length > 0 ? applyChanges(state.files.categories, categoryChanges).files : state.files.categories;
     const displayPrefix = state.context.markdown.displayPrefix;

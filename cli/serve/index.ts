@@ -272,11 +272,15 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
         const missed = paths.filter((path) => read(path) !== applied.get(path));
         if (missed.length > 0) schedule(missed);
       }, 80).unref();
-      const contentOnly = session !== undefined && paths.every((path) => !relative(contentDir, path).startsWith('..') && /(\.md|_category_\.json)$/.test(path));
+      const contentOnly = session !== undefined && paths.every((path) => !relative(contentDir, path).startsWith('..') && /\.mdx?$|\/_category_\.(json|ya?ml)$/.test(path));
       let report = contentOnly ? await session!.update(paths.map((path): ContentChange => ({ rel: posixRelative(contentDir, path), text: applied.get(path) ?? null }))) : 'full';
       if (report === 'full') {
         await fullBuild();
         report = { routes: ['*'], warnings: [], seconds: (performance.now() - started) / 1000 };
+      } else if (report.routes.length === 0) {
+        // Only files that are no page changed (a `_partial.md`): nothing to show.
+        unsettled = [];
+        return;
       } else {
         for (const warning of report.warnings) options.log(`warning ${formatDiagnostic(warning)}`);
         options.log(`Updated ${report.routes.length === 1 ? report.routes[0] : `${report.routes.length} pages`} in ${Math.round(report.seconds * 1000)} ms`);

@@ -100,6 +100,12 @@ export function createStaticHandler(root: string | (() => string), options: Stat
       }
     }
     const found = fileAt(candidate);
+    // A static site takes no form or upload: a POST to a page answered 200 would tell a script it
+    // worked. (A path with no file is 404 whatever the method.)
+    if (found && request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }).end(`Method not allowed: ${request.method ?? 'this method'} changes nothing on a static site; use GET.`);
+      return;
+    }
     const file = found ?? fileAt(join(base, '404.html'));
     if (!file) {
       response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found');

@@ -59,6 +59,20 @@ describe('docs serve', () => {
     events.close();
   });
 
+  it('passes by a partial saved while serving: no page, no rebuild, no error', async () => {
+    const events = openEvents(server.url);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    writeFileSync(join(site, 'content/guide/_snippet.md'), '# Snippet\n\nSNIPPET-TEXT with [a broken link](/nowhere).\n');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    edit('guide/install.md', (text) => `${text}\nWritten after the partial.\n`);
+    const reload = await events.next('reload');
+    expect(reload.data.routes).toEqual(['/guide/install']);
+    expect(await page('/guide/install')).toContain('Written after the partial.');
+    expect((await rawRequest(server.url, '/guide/_snippet')).status).toBe(404);
+    expect(server.output()).not.toMatch(/nowhere|SNIPPET-TEXT/);
+    events.close();
+  });
+
   it('re-renders every page of a sidebar when a label in it changes', async () => {
     const events = openEvents(server.url);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -148,6 +162,12 @@ describe('docs serve', () => {
     expect(first.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(first.body).length).toBeGreaterThan(first.body.length);
     expect((await rawRequest(server.url, js, { headers: { 'if-none-match': first.headers.etag! } })).status).toBe(304);
+    // A static site takes no POST, PUT or DELETE: a 200 would tell a script it worked.
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+      const refused = await rawRequest(server.url, '/guide', method === 'DELETE' ? { method } : { method, body: 'x=1' });
+      expect(refused.status, method).toBe(405);
+      expect(refused.headers.allow).toBe('GET, HEAD');
+    }
     // The page's own policy, as a header too.
     const policy = (await rawRequest(server.url, '/guide')).headers['content-security-policy'];
     expect(policy).toMatch(/^default-src 'self'; script-src 'self' 'sha256-[A-Za-z0-9+/]+=*';/);

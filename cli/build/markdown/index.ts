@@ -20,7 +20,8 @@ import { createElement, Fragment } from 'react';
 import { jsx, jsxs } from 'react/jsx-runtime';
 import { renderToString } from 'react-dom/server';
 import type { ReactElement } from 'react';
-import type { Root as HastRoot } from 'hast';
+import type { Element, Root as HastRoot } from 'hast';
+import { toString } from 'hast-util-to-string';
 import { toHast } from 'mdast-util-to-hast';
 import rehypeReact from 'rehype-react';
 import { createHighlighter, type HighlighterGeneric } from 'shiki';
@@ -83,6 +84,21 @@ export interface RenderedMarkdown {
   hasTabs: boolean;
   /** The page's text for the search index, from the same tree as the HTML. */
   search: SearchBlock[];
+  /** The body's leading `# h1`, taken out of the body: the page shows it as its h1 (page-job.ts `pageHeading`). */
+  heading?: LeadingHeading;
+}
+
+/** A page's leading h1: its inner HTML, its text, and whether it is text alone (no code, emphasis, link…). */
+export interface LeadingHeading {
+  html: string;
+  text: string;
+  plain: boolean;
+}
+
+/** The leading h1 as the layout shows it: rendered by the same components as the body. */
+function headingOf(h1: Element, react: { stringify: (tree: HastRoot, file: VFile) => unknown }): LeadingHeading {
+  const element = react.stringify({ type: 'root', children: h1.children as HastRoot['children'] }, new VFile()) as unknown as ReactElement;
+  return { html: renderToString(createElement(Fragment, null, element)), text: toString(h1).trim(), plain: h1.children.every((child) => child.type === 'text') };
 }
 
 /** A renderer holding one highlighter; create one per worker. */
@@ -150,10 +166,12 @@ export async function createMarkdownRenderer(options: MarkdownOptions, started?:
       );
       const toc: TocEntry[] = [];
       const ids = new Set<string>();
-      rehypeHeadings({ toc: options.toc, entries: toc, ids, file, warnings })(safe);
+      const leading = rehypeHeadings({ toc: options.toc, entries: toc, ids, file, warnings })(safe);
       const element = react.stringify(safe, new VFile()) as unknown as ReactElement;
       const html = renderToString(createElement(Fragment, null, element));
-      return { html, toc, ids: [...ids], links, warnings, errors, hasMermaid, hasTabs, search: searchBlocks(safe) };
+      const rendered: RenderedMarkdown = { html, toc, ids: [...ids], links, warnings, errors, hasMermaid, hasTabs, search: searchBlocks(safe) };
+      if (leading) rendered.heading = headingOf(leading, react);
+      return rendered;
     },
   };
 }

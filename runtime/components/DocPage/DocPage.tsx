@@ -38,7 +38,7 @@ export function DocPage({ page, html, locale }: DocPageProps): JSX.Element {
       ) : null}
       <article className="doc">
         <header>
-          <h1>{page.title}</h1>
+          {page.heading !== undefined ? <h1 dangerouslySetInnerHTML={{ __html: page.heading }} /> : <h1>{page.title}</h1>}
         </header>
         <div className="markdown" dangerouslySetInnerHTML={{ __html: html }} />
       </article>

@@ -1,7 +1,7 @@
 /**
  * rehype plugin: stable heading ids (github-slugger, duplicates suffixed `-1`, `-2`), an anchor link in
  * each h2–h6, the table of contents of the configured levels, and every id on the page for anchor checks.
- * A leading h1 is removed: the layout renders the title as the page's h1.
+ * A leading h1 is taken out of the body and handed back: the layout renders the page's h1 (markdown/index.ts).
  */
 import type { Element, Root } from 'hast';
 import GithubSlugger, { slug } from 'github-slugger';
@@ -31,9 +31,10 @@ function isVisuallyHidden(node: Element): boolean {
 }
 
 export function rehypeHeadings(options: HeadingsOptions) {
-  return (tree: Root): void => {
+  return (tree: Root): Element | undefined => {
     const first = tree.children.find((node) => node.type === 'element');
-    if (first && first.type === 'element' && first.tagName === 'h1') tree.children.splice(tree.children.indexOf(first), 1);
+    const leading = first && first.type === 'element' && first.tagName === 'h1' ? first : undefined;
+    if (leading) tree.children.splice(tree.children.indexOf(leading), 1);
     const slugger = new GithubSlugger();
     const seen = new Map<string, number | undefined>();
     walk(tree, (walked) => {
@@ -62,5 +63,6 @@ export function rehypeHeadings(options: HeadingsOptions) {
       options.ids.add(id);
       if (level >= options.toc.minLevel && level <= options.toc.maxLevel) options.entries.push({ id, text, level });
     });
+    return leading;
   };
 }

@@ -91,7 +91,7 @@ export interface Place {
 export function linkResolver(options: LinksOptions): { image: (url: string, place: Place) => string; link: (url: string, place: Place) => string } {
   const dir = options.rel.includes('/') ? options.rel.replace(/\/[^/]*$/, '') : '';
   const file = options.displayPrefix + options.rel;
-  const pageRoute = options.routeOfFile[options.rel] ?? `/${options.rel.replace(/\.md$/, '')}`;
+  const pageRoute = options.routeOfFile[options.rel] ?? `/${options.rel.replace(/\.mdx?$/, '')}`;
   const routes = options.routes;
   const image = (written: string, node: Place): string => {
     if (SCHEME.test(written) || written.startsWith('//')) return written;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectContent, readPageLean, routeOf, withBodies } from '../../../../cli/build/content';
+import { checkHomepage, collectContent, readPageLean, routeOf, withBodies } from '../../../../cli/build/content';
 import { hash } from '../../../../cli/util/hash';
 import { DocsError } from '../../../../cli/util/errors';
 
@@ -26,6 +26,15 @@ describe('cli/build/content', () => {
       displayPrefix: 'content/',
     });
     expect(tree.docs.map((doc) => doc.title)).toEqual(['From frontmatter', 'From heading', 'Some name']);
+  });
+
+  it('takes a title from a leading h1 as its reader sees it: markup, escapes and entities gone', () => {
+    const titleOf = (heading: string): string => collectContent({ files: [{ rel: 'docs/a.md', text: `${heading}\n\nText.` }], categories: [], sidebars, displayPrefix: 'content/' }).docs[0]!.title;
+    expect(titleOf('# The `docs` **CLI** & [its flags](./flags.md)')).toBe('The docs CLI & its flags');
+    expect(titleOf('# Use \\*stars\\* and &amp; <kbd>Ctrl</kbd> ![logo](x.png)')).toBe('Use *stars* and & Ctrl logo');
+    expect(titleOf('# snake_case_names stay')).toBe('snake_case_names stay');
+    expect(titleOf('# 1. Not a list')).toBe('1. Not a list');
+    expect(titleOf('# Closing hashes ##')).toBe('Closing hashes');
   });
 
   it('orders a sidebar by position then name, with categories from folders and _category_.json', () => {
@@ -145,6 +154,135 @@ describe('cli/build/content', () => {
     expect(placeOf('{\n  "label": Deploy\n}\n')).toMatch(/^2:12 is not valid JSON: Unexpected token 'D'/);
     expect(placeOf('{\n  "label": "Deploy",\n}\n')).toMatch(/^3:1 is not valid JSON: /);
     expect(placeOf('{\n  "label": "Deploy",\n')).toMatch(/^3:1 is not valid JSON: /);
+  });
+
+  it('reads a Docusaurus folder: number prefixes order and leave ids and routes, dates and versions keep theirs', () => {
+    const tree = collectContent({
+      files: [
+        md('docs/index.md', 'title: Docs home'),
+        md('docs/10-last.md', 'title: Last'),
+        md('docs/02-second.md', 'title: Second'),
+        md('docs/1.2-release-notes.md', 'title: Release notes 1.2'),
+        md('docs/2024-05-retro.md', 'title: Retro'),
+        md('docs/01-guides/02-deploy.md', 'title: Deploy'),
+        md('docs/01-guides/01 - setup.md', 'title: Setup'),
+        md('docs/01-guides/03-pinned.md', 'title: Pinned\nsidebar_position: 0'),
+        { rel: 'docs/05-no-title-here.md', text: 'Text.' },
+      ],
+      categories: [],
+      sidebars,
+      displayPrefix: 'content/',
+    });
+    const byRel = Object.fromEntries(tree.docs.map((doc) => [doc.rel, doc]));
+    expect(byRel['docs/02-second.md']).toMatchObject({ id: 'docs/second', route: '/docs/second', position: 2 });
+    expect(byRel['docs/01-guides/01 - setup.md']).toMatchObject({ id: 'docs/guides/setup', route: '/docs/guides/setup', position: 1 });
+    expect(byRel['docs/05-no-title-here.md']).toMatchObject({ title: 'No title here', route: '/docs/no-title-here' });
+    // A version and a date are names, not prefixes.
+    expect(byRel['docs/1.2-release-notes.md']).toMatchObject({ route: '/docs/1.2-release-notes', position: undefined });
+    expect(byRel['docs/2024-05-retro.md']).toMatchObject({ route: '/docs/2024-05-retro', position: undefined });
+    expect(tree.sidebars.docs).toEqual([
+      { type: 'doc', label: 'Docs home', route: '/docs' },
+      {
+        type: 'category',
+        label: 'Guides',
+        items: [
+          { type: 'doc', label: 'Pinned', route: '/docs/guides/pinned' },
+          { type: 'doc', label: 'Setup', route: '/docs/guides/setup' },
+          { type: 'doc', label: 'Deploy', route: '/docs/guides/deploy' },
+        ],
+      },
+      { type: 'doc', label: 'Second', route: '/docs/second' },
+      { type: 'doc', label: 'No title here', route: '/docs/no-title-here' },
+      { type: 'doc', label: 'Last', route: '/docs/last' },
+      { type: 'doc', label: 'Release notes 1.2', route: '/docs/1.2-release-notes' },
+      { type: 'doc', label: 'Retro', route: '/docs/2024-05-retro' },
+    ]);
+    expect(tree.routeOfFile['docs/01-guides/02-deploy.md']).toBe('/docs/guides/deploy');
+  });
+
+  it("takes a folder's README.md or the page named as the folder as its own page, index.md first", () => {
+    const tree = collectContent({
+      files: [
+        md('docs/README.md', 'title: Docs readme'),
+        md('docs/a.md', 'title: A'),
+        md('docs/recipes/README.md', 'title: Cookbook'),
+        md('docs/recipes/soup.md', 'title: Soup'),
+        md('docs/02-tools/Tools.md', 'title: Tools overview'),
+        md('docs/02-tools/hammer.md', 'title: Hammer'),
+        // Named as its folder, but a slug of its own (a generated API operation, say): a page of the folder.
+        md('docs/login/login.md', 'title: Log in\nslug: /docs/login/post-login'),
+        md('docs/login/logout.md', 'title: Log out'),
+        md('docs/both/index.md', 'title: Both'),
+        md('docs/both/readme.md', 'title: Read me\nslug: readme'),
+      ],
+      categories: [],
+      sidebars,
+      displayPrefix: 'content/',
+    });
+    const routes = Object.fromEntries(tree.docs.map((doc) => [doc.rel, doc.route]));
+    expect(routes).toMatchObject({ 'docs/README.md': '/docs', 'docs/recipes/README.md': '/docs/recipes', 'docs/02-tools/Tools.md': '/docs/tools', 'docs/login/login.md': '/docs/login/post-login', 'docs/both/readme.md': '/docs/both/readme' });
+    expect(tree.sidebars.docs).toEqual([
+      { type: 'doc', label: 'Docs readme', route: '/docs' },
+      { type: 'category', label: 'Tools overview', route: '/docs/tools', items: [{ type: 'doc', label: 'Hammer', route: '/docs/tools/hammer' }] },
+      { type: 'doc', label: 'A', route: '/docs/a' },
+      { type: 'category', label: 'Both', route: '/docs/both', items: [{ type: 'doc', label: 'Read me', route: '/docs/both/readme' }] },
+      { type: 'category', label: 'Login', items: [{ type: 'doc', label: 'Log in', route: '/docs/login/post-login' }, { type: 'doc', label: 'Log out', route: '/docs/login/logout' }] },
+      { type: 'category', label: 'Cookbook', route: '/docs/recipes', items: [{ type: 'doc', label: 'Soup', route: '/docs/recipes/soup' }] },
+    ]);
+  });
+
+  it('names a folder with two own pages, and a homepage written with the number prefix', () => {
+    const problems = (files: { rel: string; text: string }[], homepageDoc?: string): string[] => {
+      try {
+        checkHomepage(collectContent({ files, categories: [], sidebars, displayPrefix: 'content/' }), homepageDoc, 'site.config.ts');
+      } catch (error) {
+        return (error as DocsError).diagnostics.map((d) => `${d.file}${d.pointer ?? ''}: ${d.message} (${d.fix})`);
+      }
+      return [];
+    };
+    expect(problems([md('docs/guide/index.md', 'title: I'), md('docs/guide/README.md', 'title: R')])).toEqual([
+      "content/docs/guide/index.md: has the route /docs/guide, which content/docs/guide/README.md already has (index.md, README.md and a page named as its folder are each the folder's own page: keep one, and rename the other (e.g. to overview.md))",
+    ]);
+    expect(problems([md('docs/01-welcome.md', 'title: Welcome')], 'docs/01-welcome')).toEqual([
+      'site.config.ts/homepage/doc: `homepage.doc` names "docs/01-welcome", but a number prefix orders pages and is no part of their ids: docs/01-welcome.md is the page "docs/welcome" (write "docs/welcome")',
+    ]);
+    expect(problems([md('docs/01-welcome.md', 'title: Welcome')], 'docs/welcome')).toEqual([]);
+  });
+
+  it('reads an .mdx page as markdown, and refuses its MDX imports and exports at their lines', () => {
+    const tree = collectContent({ files: [md('docs/guide.mdx', 'title: Guide'), md('docs/02-more/README.mdx', 'title: More')], categories: [], sidebars, displayPrefix: 'content/' });
+    expect(tree.docs.map((doc) => [doc.id, doc.route])).toEqual([
+      ['docs/more/README', '/docs/more'],
+      ['docs/guide', '/docs/guide'],
+    ]);
+    const body = "import Tabs from '@theme/Tabs';\n\nText.\n\n```js\nimport x from 'y';\n```\n\nexport const meta = {};\n";
+    let error: unknown;
+    try {
+      collectContent({ files: [{ rel: 'docs/a.mdx', text: `---\ntitle: A\n---\n${body}` }, md('docs/a.md', 'title: Also A')], categories: [], sidebars, displayPrefix: 'content/' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect((error as DocsError).diagnostics.map((d) => `${d.file}:${d.line ?? ''} ${d.message}`)).toEqual([
+      'content/docs/a.mdx:4 MDX `import` is not read: an .mdx page is built as plain markdown, without JSX components',
+      'content/docs/a.mdx:12 MDX `export` is not read: an .mdx page is built as plain markdown, without JSX components',
+      'content/docs/a.mdx: has the route /docs/a, which content/docs/a.md already has',
+    ]);
+  });
+
+  it('reads _category_.yml as _category_.json, and refuses both in one folder', () => {
+    const tree = collectContent({ files: [md('docs/a/page.md', 'title: Page')], categories: [{ rel: 'docs/a/_category_.yml', text: 'label: From YAML\nposition: 3\ncollapsed: false\n' }], sidebars, displayPrefix: 'content/' });
+    expect(tree.sidebars.docs).toEqual([{ type: 'category', label: 'From YAML', items: [{ type: 'doc', label: 'Page', route: '/docs/a/page' }] }]);
+    const problems = (categories: { rel: string; text: string }[]): string[] => {
+      try {
+        collectContent({ files: [md('docs/a/page.md', 'title: Page')], categories, sidebars, displayPrefix: 'content/' });
+      } catch (error) {
+        return (error as DocsError).diagnostics.map((d) => `${d.file}:${d.line ?? ''} ${d.message}`);
+      }
+      return [];
+    };
+    expect(problems([{ rel: 'docs/a/_category_.json', text: '{"label": "J"}' }, { rel: 'docs/a/_category_.yml', text: 'label: Y' }])).toEqual(['content/docs/a/_category_.yml: describes the folder content/docs/a a second time']);
+    expect(problems([{ rel: 'docs/a/_category_.yml', text: 'label: Y\nposition: 1\nposition: 2\n' }])[0]).toMatch(/^content\/docs\/a\/_category_\.yml:3 is not valid YAML: Map keys must be unique/);
+    expect(problems([{ rel: 'docs/a/_category_.yml', text: 'lable: Y\n' }])).toEqual(['content/docs/a/_category_.yml: `lable` is not a known key']);
   });
 
   it('refuses an empty content folder', () => {
