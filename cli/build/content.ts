@@ -122,6 +122,22 @@ export function collectContent(options: CollectContentOptions, previous?: Conten
       });
     } else seen.set(doc.route, doc);
   }
+  // Output folders named by routes that differ only in letter case are one folder on macOS and
+  // Windows: one page would overwrite the other there (and its links lead to either).
+  const folded = new Map<string, (typeof reads)[number]['doc']>();
+  for (const doc of seen.values()) {
+    const key = doc.route.toLowerCase();
+    const other = folded.get(key);
+    if (other === undefined) folded.set(key, doc);
+    else {
+      problems.push({
+        file: displayPrefix + doc.rel,
+        line: doc.routeFrom?.line,
+        message: `has the route ${doc.route}${madeBy(doc)}, which differs from ${other.route} of ${displayPrefix + other.rel} only in letter case: on macOS and Windows their output folders are one, and one page would overwrite the other`,
+        fix: 'rename one of the two files or folders (or its `slug`) so the routes differ by more than case',
+      });
+    }
+  }
   if (problems.length > 0) throw new DocsError('content', problems);
   // Each sidebar's pages, by their place in `reads`.
   const bySidebar = new Map<string, number[]>(options.sidebars.map((sidebar) => [sidebar.id, []]));

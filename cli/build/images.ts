@@ -18,19 +18,39 @@ export interface PageImage {
 /** Extensions shown as images; other linked files go to `assets/files/`. */
 const IMAGE = /^\.(?:png|jpe?g|gif|svg|webp|avif|ico|bmp)$/i;
 
-/** The output file an image's current bytes belong in, with the bytes; undefined when it does not exist. */
-export function readImage(contentDir: string, rel: string): { file: string; bytes: Buffer } | 'outside' | undefined {
+/** The largest file a link may name: Node reads no more into one buffer, and a page's reader would wait for ever. */
+export const MAX_LINKED_BYTES = 2 ** 31 - 1;
+
+/** Why a file a page names is there but cannot be published, in words that follow its path. */
+export interface Unpublishable {
+  problem: string;
+}
+
+/**
+ * The output file an image's current bytes belong in, with the bytes; undefined when it does not
+ * exist, 'outside' when a link leads out of the repository, and why not when it is there but cannot
+ * be copied (a folder, a pipe or device, a file no one may read, one past `MAX_LINKED_BYTES`).
+ */
+export function readImage(contentDir: string, rel: string): { file: string; bytes: Buffer } | 'outside' | Unpublishable | undefined {
   const path = join(contentDir, rel);
   let bytes: Buffer;
   try {
-    if (!statSync(path).isFile()) return undefined;
+    const stats = statSync(path);
+    if (stats.isDirectory()) return { problem: 'is a folder, not a file' };
+    if (!stats.isFile()) return { problem: 'is not a regular file (a pipe, a socket or a device), which a build cannot copy' };
     if (!leadsInside(path, publishableRoots(contentDir))) return 'outside';
+    if (stats.size > MAX_LINKED_BYTES) return { problem: `is ${(stats.size / 2 ** 30).toFixed(1)} GiB, more than a build copies (2 GiB)` };
     bytes = readFileSync(path);
-  } catch {
-    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    if (code === 'EACCES' || code === 'EPERM') return { problem: 'cannot be read: permission denied' };
+    if (code === 'ELOOP') return { problem: 'is a symbolic link that leads back to itself (a loop)' };
+    return { problem: `cannot be read (${code ?? (error instanceof Error ? error.message : String(error))})` };
   }
-  // Only characters a URL carries as written: `my report#2.pdf` → `my-report-2.HASH.pdf`.
-  const name = rel.split('/').pop()!.replace(/[^A-Za-z0-9._-]+/g, '-');
+  // Letters, digits, `.`, `_` and `-` of any script (`café.zip` stays `café.HASH.zip`, in NFC so a
+  // name saved on macOS is the name linked); the rest go: `my report#2.pdf` → `my-report-2.HASH.pdf`.
+  const name = rel.split('/').pop()!.normalize('NFC').replace(/[^\p{L}\p{M}\p{N}._-]+/gu, '-');
   const dot = name.lastIndexOf('.');
   const digest = hash(bytes).slice(0, 8);
   const folder = dot > 0 && IMAGE.test(name.slice(dot)) ? 'images' : 'files';
@@ -47,7 +67,7 @@ export function imageChecker(contentDir: string): (images: PageImage[]) => boole
     let file = known.get(source);
     if (file === undefined) {
       const image = readImage(contentDir, source);
-      known.set(source, (file = typeof image === 'object' ? image.file : null));
+      known.set(source, (file = typeof image === 'object' && 'file' in image ? image.file : null));
     }
     return file;
   };

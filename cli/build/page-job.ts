@@ -12,8 +12,8 @@ import { DocsError, type Diagnostic } from '../util/errors';
 import { insideOutput, ioError } from './write';
 import { ensureDir } from '../util/fs';
 import { hash } from '../util/hash';
-import { readImage, type PageImage } from './images';
-import { createMarkdownRenderer, type MarkdownOptions, type MarkdownRenderer, type LeadingHeading, type RenderedMarkdown } from './markdown/index';
+import { readImage, type PageImage, type Unpublishable } from './images';
+import { createMarkdownRenderer, type MarkdownOptions, type MarkdownRenderer, type LeadingHeading, type RenderedMarkdown, type ResolvedFile } from './markdown/index';
 import type { FoundLink } from './markdown/plugins/links';
 import { renderPage, type AssetUrls } from './render';
 import type { SearchBlock } from '../../runtime/search/format';
@@ -206,7 +206,7 @@ export class PageBuilder {
     const body = job.body ?? this.readBody(job.rel);
     const key = cache && this.store ? markdownKey(cache.salt, job.rel, body) : undefined;
     const entry = key ? this.store!.markdown.get(key) : undefined;
-    if (entry && entry.images.every((image) => (this.copyImage(image.source) || undefined)?.file === image.file)) return { markdown: entry, images: entry.images, cached: true, key };
+    if (entry && entry.images.every((image) => { const copied = this.copyImage(image.source); return copied && 'file' in copied && copied.file === image.file; })) return { markdown: entry, images: entry.images, cached: true, key };
     const rendered = await this.render(job.rel, body);
     // Written in the background (LMDB batches a thread's writes into one transaction); a cache that
     // cannot be written costs the next build its speed, not this build. Both writes go in the same
@@ -243,11 +243,11 @@ export class PageBuilder {
   private async render(rel: string, body: string): Promise<{ markdown: RenderedMarkdown; images: PageImage[] }> {
     const renderer = await this.warm();
     const images: PageImage[] = [];
-    const copy = (rel: string): string | false | undefined => {
+    const copy = (rel: string): ResolvedFile => {
       const image = this.copyImage(rel);
-      if (image === false) return false;
-      if (image) images.push(image);
-      return image && `/${image.file}`;
+      if (image === false || image === undefined || 'problem' in image) return image;
+      images.push(image);
+      return `/${image.file}`;
     };
     const markdown = await renderer.render({ rel, body, resolveImage: copy, resolveFile: copy });
     return { markdown, images };
@@ -268,11 +268,11 @@ export class PageBuilder {
     this.writeFile(rel, content);
   }
 
-  /** Copies an image below the content folder to its hashed file (see `readImage`); undefined when missing, false when it leads out of the repository. */
-  private copyImage(rel: string): PageImage | false | undefined {
+  /** Copies an image below the content folder to its hashed file (see `readImage`); undefined when missing, false when it leads out of the repository, why when it cannot be copied. */
+  private copyImage(rel: string): PageImage | Unpublishable | false | undefined {
     const image = readImage(this.context.contentDir, rel);
     if (image === 'outside') return false;
-    if (!image) return undefined;
+    if (!image || 'problem' in image) return image;
     this.writeHashed(image.file, image.bytes);
     return { source: rel, file: image.file };
   }

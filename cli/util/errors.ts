@@ -44,7 +44,9 @@ export function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
 
 /** `file:line:col`, or `file#/json/pointer`. */
 export function formatPlace(place: SourcePlace): string {
-  let out = place.file;
+  // A file name may hold a line break or another control character (a terminal would act on an
+  // escape sequence): written as an escape, so a diagnostic stays one line that names the file.
+  let out = place.file.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) => (char === '\n' ? '\\n' : char === '\t' ? '\\t' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`));
   if (place.line !== undefined) out += `:${place.line}`;
   if (place.line !== undefined && place.column !== undefined) out += `:${place.column}`;
   if (place.pointer !== undefined) out += `#${place.pointer}`;

@@ -423,7 +423,8 @@ describe('docs build is right by default', () => {
     mkdirSync(join(root, 'content/guide/files'));
     writeFileSync(join(root, 'content/guide/files/report 2025.pdf'), '%PDF-1.7 quarterly report');
     writeFileSync(join(root, 'content/guide/files/data.csv'), 'a,b\n1,2\n');
-    appendFileSync(join(root, 'content/guide/faq.md'), '\n[report](./files/report%202025.pdf) and [data](files/data.csv?download=1)\n');
+    writeFileSync(join(root, 'content/guide/files/café menu.zip'), 'PK menu');
+    appendFileSync(join(root, 'content/guide/faq.md'), '\n[report](./files/report%202025.pdf) and [data](files/data.csv?download=1) and [menu](<./files/café menu.zip>)\n');
     const run = runDocs(['build'], { cwd: root });
     expect(run.code, run.stderr).toBe(0);
     const faq = readRoute(dist, '/guide/faq');
@@ -431,9 +432,24 @@ describe('docs build is right by default', () => {
     expect(report, faq).toBeDefined();
     expect(readFileSync(join(dist, report!), 'utf8')).toBe('%PDF-1.7 quarterly report');
     expect(faq).toMatch(/href="\/assets\/files\/data\.[0-9a-f]{8}\.csv\?download=1"/);
+    // Letters of any script stay in the name (they were cut to `caf-menu`).
+    const menu = /href="\/(assets\/files\/caf%C3%A9-menu\.[0-9a-f]{8}\.zip)"/.exec(faq)?.[1];
+    expect(menu, faq).toBeDefined();
+    expect(readFileSync(join(dist, decodeURIComponent(menu!)), 'utf8')).toBe('PK menu');
     const rebuilt = snapshotTree(dist);
     appendFileSync(join(root, 'content/guide/faq.md'), '\n[missing](./files/missing.pdf)\n');
     expectRefused(runDocs(['build'], { cwd: root }), 1, /content\/guide\/faq\.md:\d+:1: link to "\.\/files\/missing\.pdf": the file content\/guide\/files\/missing\.pdf does not exist/);
+    expect(snapshotTree(dist)).toEqual(rebuilt);
+    // There, but nothing a build can copy: each says what it is, not "does not exist".
+    writeFileSync(join(root, 'content/guide/faq.md'), readFileSync(join(root, 'content/guide/faq.md'), 'utf8').replace('[missing](./files/missing.pdf)', '[stream](./files/stream.csv) and ![shot](./files/shot.png)'));
+    expect(spawnSync('mkfifo', [join(root, 'content/guide/files/stream.csv')]).status).toBe(0);
+    mkdirSync(join(root, 'content/guide/files/shot.png'));
+    expectRefused(
+      runDocs(['build'], { cwd: root, timeout: 60_000 }),
+      1,
+      /link to "\.\/files\/stream\.csv": content\/guide\/files\/stream\.csv is not a regular file \(a pipe, a socket or a device\)/,
+      /image "\.\/files\/shot\.png": content\/guide\/files\/shot\.png is a folder, not a file/,
+    );
     expect(snapshotTree(dist)).toEqual(rebuilt);
     expect(output.size).toBeLessThan(rebuilt.size);
   });

@@ -38,6 +38,7 @@ import { sanitizeRawHtml } from './plugins/raw-html';
 import { removeUnsafeUrls } from './plugins/safe-urls';
 import { remarkTabs } from './plugins/tabs';
 import { findUnclosed } from './plugins/unclosed';
+import { checkFootnotes } from './plugins/footnotes';
 import { checkSourceLimits, checkTreeDepth } from './plugins/limits';
 import { createParser } from './plugins/gfm';
 import { rehypeHeadings } from './plugins/headings';
@@ -64,11 +65,17 @@ export interface MarkdownInput {
   rel: string;
   /** Markdown without frontmatter (frontmatter lines blanked). */
   body: string;
-  /** Copies a local image and returns its URL, undefined when it does not exist, false when it is a link out of the repository. */
-  resolveImage: (rel: string) => string | false | undefined;
-  /** Copies another local file a link names and returns its URL, or undefined when it does not exist. */
-  resolveFile: (rel: string) => string | false | undefined;
+  /** Copies a local image and returns its URL (see `ResolvedFile`). */
+  resolveImage: (rel: string) => ResolvedFile;
+  /** Copies another local file a link names and returns its URL (see `ResolvedFile`). */
+  resolveFile: (rel: string) => ResolvedFile;
 }
+
+/**
+ * A local file a page names, once copied: its URL; undefined when it does not exist; false when it is
+ * a link out of the repository; why not when it is there but cannot be copied (images.ts `readImage`).
+ */
+export type ResolvedFile = string | false | undefined | { problem: string };
 
 /** What the markdown stage produces for one page. */
 export interface RenderedMarkdown {
@@ -134,6 +141,7 @@ export async function createMarkdownRenderer(options: MarkdownOptions, started?:
       const unclosed = findUnclosed(mdast, source, file);
       errors.push(...unclosed.errors);
       warnings.push(...unclosed.warnings);
+      checkFootnotes(mdast, file, warnings);
       let hasTabs = false;
       const warn = (message: string, fix: string, line?: number): void => void warnings.push({ file, line, message, fix });
       remarkTabs(() => (hasTabs = true), warn)(mdast);

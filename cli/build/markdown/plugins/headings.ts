@@ -47,9 +47,13 @@ export function rehypeHeadings(options: HeadingsOptions) {
       if (isVisuallyHidden(node)) return;
       const level = Number(match[1]);
       const text = toString(node).trim();
-      const id = typeof node.properties.id === 'string' ? node.properties.id : slugger.slug(text);
       const base = slug(text);
-      if (seen.has(base) && id !== base) {
+      // A heading of emoji or punctuation alone (`## 🚀`) slugs to nothing: an empty id is no anchor
+      // (its TOC link would go to the top), so it is `section`, `section-1`…
+      const id = typeof node.properties.id === 'string' ? node.properties.id : slugger.slug(base === '' ? 'section' : text);
+      if (base === '') {
+        // Two such headings do not repeat each other; their ids differ all the same.
+      } else if (seen.has(base) && id !== base) {
         const earlier = seen.get(base);
         options.warnings.push({
           file: options.file,

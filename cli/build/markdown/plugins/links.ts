@@ -7,9 +7,14 @@ import type { Definition, Image, Link } from 'mdast';
 import { decodePercent, normalisePath } from '../../../../runtime/routing';
 import { walk } from '../walk';
 import type { Diagnostic } from '../../../util/errors';
+import type { ResolvedFile } from '../index';
+import { schemeOf } from './safe-urls';
 
 /** An internal link found on a page, checked once every route is known. */
 /** What to do about a link in the content that leads to a file outside the repository (`publishableRoots`). */
+/** The fix for a linked file that is there but cannot be copied. */
+const UNPUBLISHABLE_FIX = 'link a regular file you may read (a large one is better linked at its full URL), or correct the path';
+
 const LEADS_OUT_FIX = 'copy the file into the content folder: a build publishes only files of the repository that holds the site';
 
 export interface FoundLink {
@@ -36,17 +41,21 @@ export interface LinksOptions {
   routeOfFile: Record<string, string>;
   /** Every route of the site (the values of `routeOfFile`, computed once per build). */
   routes: Set<string>;
-  /** Copies a local image (path below the content folder) and returns its public URL; undefined when missing. */
-  resolveImage: (rel: string) => string | false | undefined;
-  /** Copies any other local file a link names, the same way; undefined when missing. */
-  resolveFile: (rel: string) => string | false | undefined;
+  /** Copies a local image (path below the content folder) and returns its public URL (markdown/index.ts `ResolvedFile`). */
+  resolveImage: (rel: string) => ResolvedFile;
+  /** Copies any other local file a link names, the same way. */
+  resolveFile: (rel: string) => ResolvedFile;
   /** Receives the links found. */
   links: FoundLink[];
   warnings: Diagnostic[];
   errors: Diagnostic[];
 }
 
-const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+/** A URL without the spaces and C0 controls a browser drops before it (safe-urls.ts `schemeOf`). */
+function withoutLeadingSpace(url: string): string {
+  return url.replace(/^[\u0000-\u0020]+/, '');
+}
+
 /** Any origin: only the path of a resolved URL is used. */
 const BASE = 'http://docs.invalid';
 
@@ -94,11 +103,16 @@ export function linkResolver(options: LinksOptions): { image: (url: string, plac
   const pageRoute = options.routeOfFile[options.rel] ?? `/${options.rel.replace(/\.mdx?$/, '')}`;
   const routes = options.routes;
   const image = (written: string, node: Place): string => {
-    if (SCHEME.test(written) || written.startsWith('//')) return written;
+    if (schemeOf(written) !== undefined) return withoutLeadingSpace(written);
+    if (written.startsWith('//')) return written;
     // An absolute path names a file below the content folder, as an absolute link to a file does.
     const absolute = written.startsWith('/');
     const target = resolvePath(absolute ? '' : dir, decodePercent(splitUrl(written).path, decodeURI));
     const url = target === undefined ? undefined : options.resolveImage(target);
+    if (typeof url === 'object') {
+      options.errors.push({ ...at(file, node), message: `image "${written}": ${options.displayPrefix}${target} ${url.problem}`, fix: UNPUBLISHABLE_FIX });
+      return written;
+    }
     if (url === false) options.errors.push({ ...at(file, node), message: `image "${written}" is a symbolic link that leads out of the site's repository, so it is not published`, fix: LEADS_OUT_FIX });
     else if (target === undefined) options.errors.push({ ...at(file, node), message: `image "${written}" is outside the content folder, so it cannot be published`, fix: `move the image into ${options.displayPrefix} (e.g. beside the page) and link it from there` });
     else if (url === undefined && absolute) options.warnings.push({ ...at(file, node), message: `image "${written}": no file ${options.displayPrefix}${target}, so it is left as written for the host to serve`, fix: 'put the image in the content folder and link it relatively (e.g. beside the page), or give a full URL' });
@@ -107,7 +121,10 @@ export function linkResolver(options: LinksOptions): { image: (url: string, plac
   };
   const link = (url: string, node: Place): string => {
     // Other schemes are checked (and unsafe ones removed) on the finished tree, raw HTML included.
-    if (SCHEME.test(url) || url.startsWith('//') || url === '') return url;
+    // A scheme as the browser reads it (` javascript:` too), written without the spaces the browser
+    // drops (markdown would escape them, hiding the scheme): safe-urls.ts removes the unsafe ones.
+    if (schemeOf(url) !== undefined) return withoutLeadingSpace(url);
+    if (url.startsWith('//') || url === '') return url;
     const { path, query, hash, rawHash } = splitUrl(url);
     if (path === '') {
       options.links.push({ route: '', hash, written: url, ...at(file, node) });
@@ -129,7 +146,8 @@ export function linkResolver(options: LinksOptions): { image: (url: string, plac
       // A file, not a page: copied to the output under a name of its bytes, like an image.
       const target = path.startsWith('/') ? resolvePath('', decodePercent(path, decodeURI)) : resolvePath(dir, decodePercent(path, decodeURI));
       const copied = target === undefined ? undefined : options.resolveFile(target);
-      if (copied === false) options.errors.push({ ...at(file, node), message: `link to "${url}": the file is a symbolic link that leads out of the site's repository, so it is not published`, fix: LEADS_OUT_FIX });
+      if (typeof copied === 'object') options.errors.push({ ...at(file, node), message: `link to "${url}": ${options.displayPrefix}${target} ${copied.problem}`, fix: UNPUBLISHABLE_FIX });
+      else if (copied === false) options.errors.push({ ...at(file, node), message: `link to "${url}": the file is a symbolic link that leads out of the site's repository, so it is not published`, fix: LEADS_OUT_FIX });
       else if (copied !== undefined) return copied + query + rawHash;
       else if (target === undefined) options.errors.push({ ...at(file, node), message: `link to "${url}": the file is outside the content folder, so it cannot be published`, fix: `move the file into ${options.displayPrefix} and link it from there` });
       else if (path.startsWith('/')) options.warnings.push({ ...at(file, node), message: `link to "${url}": no file ${options.displayPrefix}${target ?? path}, so it is left as written for the host to serve`, fix: 'put the file in the content folder and link it relatively, or link to a full URL' });

@@ -269,6 +269,19 @@ describe('cli/build/content', () => {
     ]);
   });
 
+  it('refuses two routes that differ only in letter case, which are one folder on macOS and Windows', () => {
+    let error: unknown;
+    try {
+      collectContent({ files: [md('docs/Setup/index.md', 'title: Setup'), md('docs/setup.md', 'title: setup'), md('docs/API.md', 'title: API'), md('docs/b.md', 'title: B\nslug: api')], categories: [], sidebars, displayPrefix: 'content/' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect((error as DocsError).diagnostics.map((d) => `${d.file}:${d.line ?? ''} ${d.message}`)).toEqual([
+      'content/docs/b.md:3 has the route /docs/api (by its `slug` on line 3), which differs from /docs/API of content/docs/API.md only in letter case: on macOS and Windows their output folders are one, and one page would overwrite the other',
+      'content/docs/setup.md: has the route /docs/setup, which differs from /docs/Setup of content/docs/Setup/index.md only in letter case: on macOS and Windows their output folders are one, and one page would overwrite the other',
+    ]);
+  });
+
   it('reads _category_.yml as _category_.json, and refuses both in one folder', () => {
     const tree = collectContent({ files: [md('docs/a/page.md', 'title: Page')], categories: [{ rel: 'docs/a/_category_.yml', text: 'label: From YAML\nposition: 3\ncollapsed: false\n' }], sidebars, displayPrefix: 'content/' });
     expect(tree.sidebars.docs).toEqual([{ type: 'category', label: 'From YAML', items: [{ type: 'doc', label: 'Page', route: '/docs/a/page' }] }]);

@@ -34,9 +34,30 @@ describe('cli/build/markdown', () => {
     expect(out.html).toContain('<code>https://not.linked</code>');
   });
 
-  it('drops a leading h1, which the layout renders from the title', async () => {
+  it('takes a leading h1 out of the body and hands it to the layout, markup and all', async () => {
     const out = await render('# Title\n\nBody.');
     expect(out.html).not.toContain('<h1');
+    expect(out.heading).toEqual({ html: 'Title', text: 'Title', plain: true });
+    const marked = await render('# Run `docs` **now**\n\nBody.');
+    expect(marked.heading).toEqual({ html: 'Run <code>docs</code> <strong>now</strong>', text: 'Run docs now', plain: false });
+    expect((await render('Body first.\n\n# Not leading\n')).heading).toBeUndefined();
+  });
+
+  it('warns about footnotes a reader would not see: defined twice, never referred to, or not defined', async () => {
+    const out = await render('Laps are counted[^count] by beacons[^beacon].\nSee also[^Count].\n\n`[^code]` is code.\n\n[^count]: By the relay.\n[^count]: By hand.\n[^spare]: Never used.\n');
+    expect(out.warnings.map((w) => `${w.line} ${w.message}`)).toEqual([
+      '7 footnote [^count] is defined a second time (first on line 6): only the first definition is shown',
+      '8 footnote [^spare] is never referred to, so it is not shown',
+      '1 footnote [^beacon] has no definition, so it shows as written',
+    ]);
+    expect(out.html).toContain('By the relay.');
+    expect((await render('One[^1] and two[^2].\n\n[^1]: First.\n[^2]: Second.\n')).warnings).toEqual([]);
+  });
+
+  it('gives headings of emoji or punctuation alone an id of their own, without a false repeat', async () => {
+    const out = await render('## 🚀\n\n## 🎉\n\n## ?!\n');
+    expect(out.toc.map((entry) => entry.id)).toEqual(['section', 'section-1', 'section-2']);
+    expect(out.warnings).toEqual([]);
   });
 
   it('rewrites relative .md links to routes and records every internal link with its position', async () => {
@@ -107,6 +128,12 @@ describe('cli/build/markdown', () => {
     expect(out.html).toContain('alt="x"');
     // A user id cannot shadow the page's own elements.
     expect(out.html).toContain('<span id="user-content-__DOCS_DATA__">styled</span>');
+    // A scheme behind spaces is still the scheme the browser reads: removed with its warning, not taken for a route.
+    const spaced = await render('[run](< JaVaScRiPt:alert(1)>) and ![x](< javascript:alert(2)>)\n');
+    expect(spaced.html).not.toMatch(/javascript:/i);
+    expect(spaced.links).toEqual([]);
+    expect(spaced.errors).toEqual([]);
+    expect(spaced.warnings.map((w) => w.message).join('\n')).toMatch(/javascript/i);
   });
 
   it('keeps allowed raw HTML around markdown, highlighted code and footnotes intact', async () => {
