@@ -99,7 +99,10 @@ export class LinkChecker {
       }
       const ids = this.idsOf.get(target);
       if (link.hash && ids && !ids.includes(link.hash)) {
-        warnings.push({ ...place, message: `link → ${link.written}: ${target} has no heading with the id "${link.hash}"`, fix: 'link to an existing heading, or drop the #anchor' });
+        // An id written in raw HTML is published with a prefix (raw-html.ts), which the writer may not know.
+        const prefixed = `user-content-${link.hash}`;
+        const fix = ids.includes(prefixed) ? `an id written in raw HTML gets the prefix user-content- (so it cannot shadow the page's own): link #${prefixed}, or make the target a markdown heading` : 'link to an existing heading, or drop the #anchor';
+        warnings.push({ ...place, message: `link → ${link.written}: ${target} has no heading with the id "${link.hash}"`, fix });
       }
     }
     return { errors, warnings };

@@ -130,6 +130,38 @@ describe('operation pages whose names clash or vanish', () => {
   });
 });
 
+describe('tags and contact details that would clash with markdown', () => {
+  it('keeps tags apart that differ only in case, and shows a contact address of any characters as a link', () => {
+    const site = copyFixture('openapi');
+    writeFileSync(
+      join(site, 'specs', 'tags.yaml'),
+      [
+        'openapi: 3.0.3',
+        'info:',
+        '  title: Timing',
+        '  version: "1"',
+        '  contact: {name: "Race *control*", email: "race>desk@quad.example", url: "https://quad.example/race desk"}',
+        'tags: [{name: Users}, {name: users}]',
+        'paths:',
+        '  /users:',
+        '    get: {operationId: listUsers, tags: [Users], responses: {"200": {description: ok}}}',
+        '  /accounts:',
+        '    get: {operationId: listAccounts, tags: [users], responses: {"200": {description: ok}}}',
+      ].join('\n'),
+    );
+    // (The two tags shared one folder: one label, and since the category files, a second _category_.json for it.)
+    const run = runDocs(['build'], { cwd: site, env: { DOCS_TEST_SPEC: 'specs/tags.yaml' } });
+    expect(run.code, run.stderr).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(site, 'dist', 'manifest.json'), 'utf8')) as Manifest;
+    expect(manifest.routes.map((route) => route.path).filter((path) => path.startsWith('/guide/api/')).sort()).toEqual(['/guide/api/list-accounts', '/guide/api/list-users']);
+    const page = readRoute(join(site, 'dist'), '/guide/api/list-users');
+    expect(page).toContain('<span class="sidebar-category-label">Users</span>');
+    expect(page).toContain('<span class="sidebar-category-label">users</span>');
+    const overview = readRoute(join(site, 'dist'), '/guide/api');
+    expect(overview).toContain('<p>Race *control*: <a href="mailto:race%3Edesk@quad.example">race&gt;desk@quad.example</a>, <a href="https://quad.example/race%20desk" target="_blank" rel="noopener noreferrer">https://quad.example/race desk</a></p>');
+  });
+});
+
 describe('a broken spec', () => {
   it('fails naming the file, the line and the JSON pointer, and writes nothing', () => {
     const site = copyFixture('openapi');

@@ -338,7 +338,11 @@ function infoPage(spec: LoadedSpec, base: string, operations: Operation[], group
     for (const op of members) lines.push(`- [${code(op.method.toUpperCase())} ${code(op.path)} — ${inline(op.title)}](${base}/${op.slug})${op.operation.deprecated ? ' *(deprecated)*' : ''}`);
     lines.push('');
   }
-  if (info.contact?.email || info.contact?.url) lines.push('## Contact', '', `${inline(info.contact.name ?? 'The team')}: ${[info.contact.email ? `<${info.contact.email}>` : '', info.contact.url ?? ''].filter(Boolean).join(', ')}`, '');
+  if (info.contact?.email || info.contact?.url) {
+    const { name, email, url } = info.contact;
+    const ways = [email ? markdownLink(email, `mailto:${email}`) : '', url ? markdownLink(url, url) : ''].filter(Boolean);
+    lines.push('## Contact', '', `${name ? asWritten(name) : 'The team'}: ${ways.join(', ')}`, '');
+  }
   return lines.join('\n');
 }
 
@@ -358,8 +362,17 @@ export function apiPages(spec: LoadedSpec, options: ApiPagesOptions): ApiFiles {
   const infoSlug = spec.config.infoSlug ?? '';
   const markdown: SourceFile[] = [{ rel: `${folder}/${infoSlug || 'index'}.md`, text: infoPage(spec, base, operations, ordered, options) }];
   const categories: SourceFile[] = [{ rel: `${folder}/_category_.json`, text: JSON.stringify({ label: spec.document.info.title, position: 100 }) }];
+  // One folder per tag: tags whose names differ only in case or punctuation (`Users`, `users`) get
+  // folders of their own (`users`, `users-2`), so neither takes the other's label and pages.
+  const dirs = new Set<string>();
   [...ordered].forEach(([tag, members], index) => {
-    const dir = tag ? `${folder}/${kebab(tag) || `tag-${index}`}` : folder;
+    let dir = folder;
+    if (tag) {
+      const named = `${folder}/${kebab(tag) || `tag-${index}`}`;
+      dir = named;
+      for (let n = 2; dirs.has(dir); n++) dir = `${named}-${n}`;
+      dirs.add(dir);
+    }
     if (tag) categories.push({ rel: `${dir}/_category_.json`, text: JSON.stringify({ label: tag, position: index + 1 }) });
     members.forEach((op, position) => {
       const text = operationPage(spec, op, base, options).replace(/^---\n/, `---\nsidebar_position: ${position + 1}\n`);
@@ -367,6 +380,21 @@ export function apiPages(spec: LoadedSpec, options: ApiPagesOptions): ApiFiles {
     });
   });
   return { markdown, categories };
+}
+
+/**
+ * A markdown link to `url` showing `text` as written, whatever either holds: the text's markdown
+ * characters escaped, the URL in `<…>` with the characters that would end it percent-encoded (a
+ * contact address `a>b@quad.example` made an autolink that swallowed the line).
+ */
+function markdownLink(text: string, url: string): string {
+  const target = url.replace(/[<>\s]/g, (char) => encodeURIComponent(char));
+  return `[${asWritten(text)}](<${target}>)`;
+}
+
+/** Plain text (a name, an address) as markdown that shows it as written, on one line. */
+function asWritten(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().replace(/[\\`*_[\]<>!&|]/g, (char) => `\\${char}`);
 }
 
 function rank(order: string[], tag: string): number {

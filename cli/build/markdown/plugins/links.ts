@@ -9,6 +9,7 @@ import { walk } from '../walk';
 import type { Diagnostic } from '../../../util/errors';
 import type { ResolvedFile } from '../index';
 import { schemeOf } from './safe-urls';
+import { isPagePath } from '../../file-names';
 
 /** An internal link found on a page, checked once every route is known. */
 /** What to do about a link in the content that leads to a file outside the repository (`publishableRoots`). */
@@ -133,8 +134,12 @@ export function linkResolver(options: LinksOptions): { image: (url: string, plac
     if (/\.mdx?$/i.test(path) && !path.startsWith('/')) {
       const target = resolvePath(dir, decodePercent(path, decodeURI));
       const route = target === undefined ? undefined : options.routeOfFile[target];
+      if (route === undefined && target === undefined) {
+        options.warnings.push({ ...at(file, node), message: `link to "${url}": the file is outside the content folder, so it is no page of the site`, fix: "link to it on the code host with a full URL, or move it into the content folder" });
+        return url;
+      }
       if (route === undefined) {
-        options.warnings.push({ ...at(file, node), message: `link to "${url}": no markdown file ${options.displayPrefix}${target ?? path}`, fix: 'correct the path, or link to a route' });
+        options.warnings.push({ ...at(file, node), message: `link to "${url}": no markdown file ${options.displayPrefix}${target}${isPagePath(target!) ? '' : ' (a file or folder whose name starts with `_` is no page)'}`, fix: 'correct the path, or link to a route' });
         return url;
       }
       options.links.push({ route, hash, written: url, ...at(file, node) });

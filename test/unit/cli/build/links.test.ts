@@ -22,6 +22,14 @@ describe('cli/build/links', () => {
     expect(report.warnings.map((w) => w.message)).toEqual(['link → #nope: /a has no heading with the id "nope"', 'link → /b#gone: /b has no heading with the id "gone"']);
   });
 
+  it('says how to reach an id written in raw HTML, which is published with the user-content- prefix', () => {
+    const report = checkLinks([{ route: '/a', links: [link('', 'pit-stop'), link('', 'nope')], ids: ['user-content-pit-stop'] }]);
+    expect(report.warnings.map((w) => w.fix)).toEqual([
+      "an id written in raw HTML gets the prefix user-content- (so it cannot shadow the page's own): link #user-content-pit-stop, or make the target a markdown heading",
+      'link to an existing heading, or drop the #anchor',
+    ]);
+  });
+
   it('after a save, reports what checking every page again would: the saved page and the anchors others link to', () => {
     const before = [
       { route: '/a', links: [link('/b', 'here'), link('/c')], ids: ['top'] },

@@ -54,6 +54,15 @@ describe('cli/build/markdown', () => {
     expect((await render('One[^1] and two[^2].\n\n[^1]: First.\n[^2]: Second.\n')).warnings).toEqual([]);
   });
 
+  it('says why a .md link is no page: outside the content folder, or a name starting with _', async () => {
+    const out = await render('See [the readme](../../README.md) and [the snippet](./_snippet.md) and [lost](./lost.md).\n', 'docs/a.md');
+    expect(out.warnings.map((w) => `${w.message} (${w.fix})`)).toEqual([
+      'link to "../../README.md": the file is outside the content folder, so it is no page of the site (link to it on the code host with a full URL, or move it into the content folder)',
+      'link to "./_snippet.md": no markdown file content/docs/_snippet.md (a file or folder whose name starts with `_` is no page) (correct the path, or link to a route)',
+      'link to "./lost.md": no markdown file content/docs/lost.md (correct the path, or link to a route)',
+    ]);
+  });
+
   it('gives headings of emoji or punctuation alone an id of their own, without a false repeat', async () => {
     const out = await render('## 🚀\n\n## 🎉\n\n## ?!\n');
     expect(out.toc.map((entry) => entry.id)).toEqual(['section', 'section-1', 'section-2']);
