@@ -162,6 +162,56 @@ describe('tags and contact details that would clash with markdown', () => {
   });
 });
 
+describe('webhooks (OpenAPI 3.1)', () => {
+  it('gives each webhook a page, after the tags, saying who sends the request, without code samples', () => {
+    const site = copyFixture('openapi');
+    writeFileSync(
+      join(site, 'specs', 'hooks.yaml'),
+      [
+        'openapi: 3.1.0',
+        'info: {title: Timing, version: "1"}',
+        'tags: [{name: Laps}]',
+        'paths:',
+        '  /laps:',
+        '    get: {operationId: listLaps, tags: [Laps], responses: {"200": {description: ok}}}',
+        'webhooks:',
+        '  newLap:',
+        '    post:',
+        '      operationId: lapCounted',
+        '      summary: A lap was counted',
+        '      requestBody:',
+        '        content:',
+        '          application/json:',
+        '            schema: {$ref: "#/components/schemas/Lap"}',
+        '      responses:',
+        '        "200": {description: Your service took the lap.}',
+        'components:',
+        '  schemas:',
+        '    Lap:',
+        '      type: object',
+        '      properties:',
+        '        team: {type: string, description: The team that ran the lap.}',
+      ].join('\n'),
+    );
+    // (A 3.1 spec's webhooks made no page at all, without a word.)
+    const run = runDocs(['build'], { cwd: site, env: { DOCS_TEST_SPEC: 'specs/hooks.yaml' } });
+    expect(run.code, run.stderr).toBe(0);
+    const dist = join(site, 'dist');
+    const hook = readRoute(dist, '/guide/api/lap-counted');
+    expect(hook).toContain('<title>A lap was counted | Docs</title>');
+    expect(hook).toContain('A webhook: the API sends this request to the URL your service registered for <code>newLap</code>');
+    expect(hook).toContain('The team that ran the lap.');
+    expect(hook).toContain('Your service took the lap.');
+    expect(hook).not.toContain('Code samples');
+    expect(hook).toContain('<span class="sidebar-category-label">Webhooks</span>');
+    const overview = readRoute(dist, '/guide/api');
+    expect(overview).toContain('1 operation · 1 webhook');
+    expect(overview.indexOf('<h3 id="laps">')).toBeGreaterThan(0);
+    expect(overview.indexOf('<h3 id="laps">')).toBeLessThan(overview.indexOf('<h3 id="webhooks">'));
+    expect(readRoute(dist, '/guide/api/list-laps')).toContain('Code samples');
+  });
+});
+
 describe('a broken spec', () => {
   it('fails naming the file, the line and the JSON pointer, and writes nothing', () => {
     const site = copyFixture('openapi');

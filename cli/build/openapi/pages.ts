@@ -61,7 +61,12 @@ interface Operation {
   ownServers: boolean;
   slug: string;
   title: string;
+  /** For a webhook (OpenAPI 3.1 `webhooks`), its name: the API sends this request, the reader's server answers it. */
+  webhook?: string;
 }
+
+/** The sidebar group (and overview section) of a spec's webhooks, after its tags unless it lists a tag of this name. */
+const WEBHOOKS = 'Webhooks';
 
 /** The security schemes a spec defines, by name. */
 function schemesOf(document: OpenAPIV3.Document): Record<string, OpenAPIV3.SecuritySchemeObject> {
@@ -70,7 +75,10 @@ function schemesOf(document: OpenAPIV3.Document): Record<string, OpenAPIV3.Secur
 
 function operationsOf(document: OpenAPIV3.Document): Operation[] {
   const operations: Operation[] = [];
-  for (const [path, item] of Object.entries(document.paths ?? {})) {
+  // A webhook is a path item under a name instead of a path (3.1): its request comes from the API.
+  const webhooks = (document as { webhooks?: Record<string, OpenAPIV3.PathItemObject | undefined> }).webhooks ?? {};
+  const items = [...Object.entries(document.paths ?? {}).map(([path, item]) => [path, item, undefined] as const), ...Object.entries(webhooks).map(([name, item]) => [name, item, name] as const)];
+  for (const [path, item, webhook] of items) {
     if (!item) continue;
     for (const method of METHODS) {
       const operation = item[method];
@@ -84,11 +92,14 @@ function operationsOf(document: OpenAPIV3.Document): Operation[] {
         path,
         operation,
         parameters: [...byPlace.values()],
-        security: operation.security ?? document.security ?? [],
-        servers: own ?? document.servers ?? [],
-        ownServers: own !== undefined,
+        // The spec's security is for calling the API: a webhook has only its own.
+        security: operation.security ?? (webhook === undefined ? document.security : undefined) ?? [],
+        // A webhook is called on the reader's server, never on the API's.
+        servers: webhook === undefined ? (own ?? document.servers ?? []) : [],
+        ownServers: webhook === undefined && own !== undefined,
         slug: '',
         title: operation.summary ?? operation.operationId ?? `${method.toUpperCase()} ${path}`,
+        ...(webhook === undefined ? {} : { webhook }),
       });
     }
   }
@@ -217,6 +228,7 @@ function operationPage(spec: LoadedSpec, op: Operation, base: string, options: A
     `::api-endpoint{method="${op.method}" path="${attribute(op.path)}"${operation.operationId && /^[\w.-]+$/.test(operation.operationId) ? ` operation="${operation.operationId}"` : ''}}`,
     '',
   ];
+  if (op.webhook !== undefined) lines.push(`A webhook: the API sends this request to the URL your service registered for ${code(op.webhook)}, and reads the answer your service gives (Responses).`, '');
   if (operation.deprecated) lines.push(':::danger[Deprecated]', 'This operation is deprecated: do not use it in new code, and move existing callers to its replacement.', ':::', '');
   if (operation.description) lines.push(operation.description.trim(), '');
   if (op.ownServers) lines.push('## Servers', '', 'This operation is called on a server of its own, not on those of the overview:', '', ...serverLines(op.servers), '');
@@ -251,6 +263,8 @@ function operationPage(spec: LoadedSpec, op: Operation, base: string, options: A
   }
 
   lines.push('## Security', '', ...securityLines(op.security, schemesOf(document)), '');
+  // Code samples call the API; a webhook's request is the API's to send.
+  if (op.webhook !== undefined) return lines.join('\n');
   lines.push('## Code samples', '', ':::tabs');
   for (const sample of samplesOf(spec, op, options)) lines.push(...fenced(sample.lang, ` title="${sample.label}"`, sample.code));
   lines.push(':::', '');
@@ -307,7 +321,9 @@ function samplesOf(spec: LoadedSpec, op: Operation, options: ApiPagesOptions): C
 
 /** Every operation's code samples, by operation slug (the tests run each through its language's syntax check). */
 export function operationSamples(spec: LoadedSpec, options: ApiPagesOptions): { slug: string; samples: CodeSample[] }[] {
-  return operationsOf(spec.document).map((op) => ({ slug: op.slug, samples: samplesOf(spec, op, options) }));
+  return operationsOf(spec.document)
+    .filter((op) => op.webhook === undefined)
+    .map((op) => ({ slug: op.slug, samples: samplesOf(spec, op, options) }));
 }
 
 function infoPage(spec: LoadedSpec, base: string, operations: Operation[], groups: Map<string, Operation[]>, options: ApiPagesOptions): string {
@@ -315,14 +331,17 @@ function infoPage(spec: LoadedSpec, base: string, operations: Operation[], group
   const info = document.info;
   const infoSlug = spec.config.infoSlug ?? '';
   const lines = [frontmatter({ title: info.title, sidebar_label: 'Overview', sidebar_position: 0, slug: infoSlug ? `${base}/${infoSlug}` : base, description: firstSentence(info.description) ?? `${info.title} API reference` }), ''];
-  lines.push(`Version ${code(info.version)} · OpenAPI ${code((document as { openapi: string }).openapi)} · ${operations.length} operation${operations.length === 1 ? '' : 's'} · source ${code(spec.file)}`, '');
+  const webhooks = operations.filter((op) => op.webhook !== undefined).length;
+  const called = operations.length - webhooks;
+  const counts = `${called} operation${called === 1 ? '' : 's'}${webhooks > 0 ? ` · ${webhooks} webhook${webhooks === 1 ? '' : 's'}` : ''}`;
+  lines.push(`Version ${code(info.version)} · OpenAPI ${code((document as { openapi: string }).openapi)} · ${counts} · source ${code(spec.file)}`, '');
   if (info.description) lines.push(info.description.trim(), '');
   const servers = document.servers ?? [];
-  const called = sampleServer(servers, options.backendUrl);
+  const sampled = sampleServer(servers, options.backendUrl);
   lines.push('## Servers', '');
-  if (servers.length === 0) lines.push(`The specification names no server, so the code samples call the site's backend, ${code(called)}.`, '');
+  if (servers.length === 0) lines.push(`The specification names no server, so the code samples call the site's backend, ${code(sampled)}.`, '');
   else lines.push(...serverLines(servers), '');
-  if (servers.length > 0 && called !== serverUrl(servers[0]!)) lines.push(`The first address is relative: the code samples read it from the site's backend and call ${code(called)}.`, '');
+  if (servers.length > 0 && sampled !== serverUrl(servers[0]!)) lines.push(`The first address is relative: the code samples read it from the site's backend and call ${code(sampled)}.`, '');
   const schemes = schemesOf(document);
   lines.push('## Security schemes', '', ...securityLines(document.security ?? [], schemes), '');
   if (Object.keys(schemes).length > 0) {
@@ -354,7 +373,7 @@ export function apiPages(spec: LoadedSpec, options: ApiPagesOptions): ApiFiles {
   const tagOrder = (spec.document.tags ?? []).map((tag) => tag.name);
   const groups = new Map<string, Operation[]>();
   for (const op of operations) {
-    const tag = op.operation.tags?.[0] ?? '';
+    const tag = op.webhook !== undefined ? WEBHOOKS : (op.operation.tags?.[0] ?? '');
     if (!groups.has(tag)) groups.set(tag, []);
     groups.get(tag)!.push(op);
   }
@@ -399,5 +418,6 @@ function asWritten(text: string): string {
 
 function rank(order: string[], tag: string): number {
   const index = order.indexOf(tag);
-  return index === -1 ? (tag ? order.length : order.length + 1) : index;
+  if (index !== -1) return index;
+  return tag === WEBHOOKS ? order.length + 2 : tag ? order.length : order.length + 1;
 }
