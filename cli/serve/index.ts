@@ -83,6 +83,9 @@ function openBrowser(url: string): void {
     .unref();
 }
 
+/** How often a watched folder that is not there (moved away, not made yet) is looked for. */
+const ROOT_POLL_MS = 300;
+
 /** How `docs serve` answers logins behind its gate: through `--backend`, or with the development accounts. */
 function gateLogin(options: ServeOptions): GateOptions['login'] {
   if (options.backend) return backendLogin(options.backend);
@@ -238,7 +241,8 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   // (a content folder may itself be a link), and what the content walk reached through a link, which
   // the build names (`ContentFiles.linked`), is added once a build found it: a save there builds in full.
   const realContent = realPath(contentDir);
-  const watcher: FSWatcher = watch(watched.filter(existsSync).map(realPath), { ignoreInitial: true, followSymlinks: false, ignored: (path) => /(^|[/\\])(node_modules|\.git)([/\\]|$)/.test(path) });
+  const roots = watched.map((path) => (existsSync(path) ? realPath(path) : path));
+  const watcher: FSWatcher = watch(roots.filter(existsSync), { ignoreInitial: true, followSymlinks: false, ignored: (path) => /(^|[/\\])(node_modules|\.git)([/\\]|$)/.test(path) });
   /** A path the watcher reports, below the content folder's real path, as the build knows it. */
   const sourcePath = (path: string): string => {
     const rel = relative(realContent, path);
@@ -322,7 +326,37 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
       return false;
     }
   };
+  // chokidar stops watching a root that goes (the content folder moved away while a branch is
+  // switched, a templates folder removed) and never sees it come back: a root that is not there is
+  // looked for until it is, then watched again and the site built in full.
+  const gone = new Set(roots.filter((root) => !existsSync(root)));
+  let lookingFor: NodeJS.Timeout | undefined;
+  const lookForRoots = (): void => {
+    if (gone.size === 0 || lookingFor) return;
+    lookingFor = setInterval(() => {
+      const back = [...gone].filter((root) => existsSync(root));
+      for (const root of back) {
+        gone.delete(root);
+        // Its files are reported as added: those older than now are read by the build scheduled here.
+        watchedSince.set(root, Date.now());
+      }
+      if (back.length > 0) {
+        watcher.add(back);
+        schedule(back.map(sourcePath));
+      }
+      if (gone.size === 0) {
+        clearInterval(lookingFor);
+        lookingFor = undefined;
+      }
+    }, ROOT_POLL_MS);
+    lookingFor.unref();
+  };
+  lookForRoots();
   watcher.on('all', (event, path) => {
+    if (event === 'unlinkDir' && roots.includes(path)) {
+      gone.add(path);
+      lookForRoots();
+    }
     // A folder made or removed changes no page by itself: the files in it are reported one by one.
     if (event === 'addDir' || event === 'unlinkDir' || (event === 'add' && alreadyThere(path))) return;
     schedule([sourcePath(path)]);
@@ -354,6 +388,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     url,
     close: async () => {
       clearTimeout(timer);
+      clearInterval(lookingFor);
       clearTimeout(searchTimer);
       session?.dispose();
       await watcher.close();

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -239,6 +239,25 @@ describe('docs serve --dist and shutdown', () => {
     expect(await operation()).toContain('Shown on the lap counter.');
     events.close();
     expect(await server.stop()).toBe(0);
+  });
+
+  it('watches the content folder again when it comes back after being moved away', async () => {
+    const site = copyFixture('basic');
+    const server = await startServe(site);
+    try {
+      const before = server.output().length;
+      renameSync(join(site, 'content'), join(site, 'content-away'));
+      await server.waitFor(/content/, 15_000, before);
+      renameSync(join(site, 'content-away'), join(site, 'content'));
+      // Back: built in full, then a save is seen as before (it was not, until the config was saved).
+      await server.waitFor(/Built \d+ pages/, 30_000, before);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const file = join(site, 'content/guide/install.md');
+      writeFileSync(file, `${readFileSync(file, 'utf8')}\nSaved after the folder came back.\n`);
+      await expect.poll(async () => (await rawRequest(server.url, '/guide/install')).body.toString(), { timeout: 15_000 }).toContain('Saved after the folder came back.');
+    } finally {
+      await server.stop();
+    }
   });
 
   it('sends logins to the backend given with --backend', async () => {

@@ -10,8 +10,8 @@ export interface ServeProcess {
   child: ChildProcess;
   /** Everything it printed so far. */
   output: () => string;
-  /** Resolves when the output has a line matching `pattern` (after what was printed when called). */
-  waitFor: (pattern: RegExp, timeoutMs?: number) => Promise<string>;
+  /** Resolves with the first match of `pattern` in what the server prints from now on (or from offset `from` of its output). */
+  waitFor: (pattern: RegExp, timeoutMs?: number, from?: number) => Promise<string>;
   /** Sends SIGINT and resolves to the exit code. */
   stop: () => Promise<number | null>;
 }
@@ -50,7 +50,7 @@ export async function startServe(cwd: string, args: string[] = [], env: Record<s
     url,
     child,
     output: () => output,
-    waitFor: (pattern, timeoutMs) => waitFor(pattern, timeoutMs),
+    waitFor: (pattern, timeoutMs, from) => waitFor(pattern, timeoutMs, from),
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve(child.exitCode);
