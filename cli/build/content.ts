@@ -2,8 +2,12 @@
  * Stage 2, content: turns the files of the content folder into docs with routes, and folders into
  * sidebar trees. Pure: it takes file texts and returns data; reading the folder is the caller's job.
  */
+import type { Nodes as MdastNodes } from 'mdast';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { parseDocument } from 'yaml';
 import type { PageLink, SidebarItem } from '../../runtime/manifest';
 import type { SidebarConfig } from './config';
+import { isFolderPage, splitNumberPrefix, withoutNumberPrefixes, withoutPageExtension } from './file-names';
 import { frontmatterKeyLine, parseFrontmatter, type Frontmatter } from './frontmatter';
 import { routeProblem, safeName } from './routes';
 import { buildTree, compareNames, humanise, linkNeighbours, type CategoryMeta } from './sidebar-tree';
@@ -11,10 +15,6 @@ import { DocsError, suggest, type Diagnostic } from '../util/errors';
 import { hash } from '../util/hash';
 import { jsonErrorPlace } from '../util/json-place';
 import { textPlace } from '../util/text-place';
-import { parseDocument } from 'yaml';
-import type { Nodes as MdastNodes } from 'mdast';
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import { isFolderPage, splitNumberPrefix, withoutNumberPrefixes, withoutPageExtension } from './file-names';
 import { s, validateShape } from '../util/validate';
 
 /** A file of the content folder, as read by the caller. */

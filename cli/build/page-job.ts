@@ -206,7 +206,7 @@ export class PageBuilder {
     const body = job.body ?? this.readBody(job.rel);
     const key = cache && this.store ? markdownKey(cache.salt, job.rel, body) : undefined;
     const entry = key ? this.store!.markdown.get(key) : undefined;
-    if (entry && entry.images.every((image) => { const copied = this.copyImage(image.source); return copied && 'file' in copied && copied.file === image.file; })) return { markdown: entry, images: entry.images, cached: true, key };
+    if (entry && entry.images.every((image) => this.copiedAs(image))) return { markdown: entry, images: entry.images, cached: true, key };
     const rendered = await this.render(job.rel, body);
     // Written in the background (LMDB batches a thread's writes into one transaction); a cache that
     // cannot be written costs the next build its speed, not this build. Both writes go in the same
@@ -266,6 +266,12 @@ export class PageBuilder {
     const { outDir, published } = this.context;
     if (existsSync(insideOutput(outDir, rel)) || (published !== undefined && existsSync(insideOutput(published, rel)))) return;
     this.writeFile(rel, content);
+  }
+
+  /** True when the image a cached entry names still has the bytes its output file is named after (copying it if the output lacks it). */
+  private copiedAs(image: PageImage): boolean {
+    const copied = this.copyImage(image.source);
+    return typeof copied === 'object' && 'file' in copied && copied.file === image.file;
   }
 
   /** Copies an image below the content folder to its hashed file (see `readImage`); undefined when missing, false when it leads out of the repository, why when it cannot be copied. */

@@ -11,13 +11,13 @@ import type { ResolvedFile } from '../index';
 import { schemeOf } from './safe-urls';
 import { isPagePath } from '../../file-names';
 
-/** An internal link found on a page, checked once every route is known. */
 /** What to do about a link in the content that leads to a file outside the repository (`publishableRoots`). */
+const LEADS_OUT_FIX = 'copy the file into the content folder: a build publishes only files of the repository that holds the site';
+
 /** The fix for a linked file that is there but cannot be copied. */
 const UNPUBLISHABLE_FIX = 'link a regular file you may read (a large one is better linked at its full URL), or correct the path';
 
-const LEADS_OUT_FIX = 'copy the file into the content folder: a build publishes only files of the repository that holds the site';
-
+/** An internal link found on a page, checked once every route is known. */
 export interface FoundLink {
   /** File the link is in, as shown in messages. */
   file: string;
