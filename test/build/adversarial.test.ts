@@ -260,6 +260,11 @@ describe('docs build does not crash or hang on any input', () => {
       symlinkSync('/etc/passwd', join(root, 'content/guide/users.png'));
       appendFileSync(join(root, 'content/guide/faq.md'), '\n![Users](./users.png)\n');
     }, /content\/guide\/faq\.md:\d+:\d+: image "\.\/users\.png" is a symbolic link that leads out of the site's repository/],
+    // A link out of the repository to a device or a folder: said as leading out, not as what it leads to.
+    ['a linked file that leads to /dev/zero', (root) => {
+      symlinkSync('/dev/zero', join(root, 'content/guide/zeros.bin'));
+      appendFileSync(join(root, 'content/guide/faq.md'), '\n[zeros](./zeros.bin)\n');
+    }, /content\/guide\/faq\.md:\d+:\d+: link to "\.\/zeros\.bin": the file is a symbolic link that leads out of the site's repository/],
   ];
   for (const [name, change, message] of cases) {
     it(`fails on ${name} with its file and line, exit 1, output untouched`, () => {
