@@ -437,7 +437,8 @@ function mdxProblems(body: string, file: string): Diagnostic[] {
 function leadingHeading(body: string): string | undefined {
   const match = /^\s*# (.+?)\s*#*\s*$/m.exec(body);
   if (!match || body.slice(0, match.index).trim() !== '') return undefined;
-  const source = match[1]!;
+  // Without Docusaurus' explicit id (`# Set-up {#install}`), which the page does not show either.
+  const source = match[1]!.replace(/\s*\{#[^\s{}]+\}$/, '');
   // Most headings are plain words: parsed only when they may hold markup, an escape or an entity.
   if (!/[\\`*_~[\]<>&!]/.test(source)) return source;
   const heading = fromMarkdown(`# ${source}`).children[0];

@@ -158,7 +158,7 @@ describe('sidebar, TOC and page furniture', () => {
     await page.context().close();
   });
 
-  it('links every heading to itself and copies a code block', async () => {
+  it('links every heading to itself and copies a code block, without its line numbers', async () => {
     const page = await open(AUTH, 1280, { permissions: ['clipboard-read', 'clipboard-write'] });
     expect(await page.locator('#the-otp-flow .hash-link').getAttribute('href')).toBe('#the-otp-flow');
     const block = page.locator('.code-block').first();
@@ -168,6 +168,10 @@ describe('sidebar, TOC and page furniture', () => {
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied).toBe(await block.locator('pre').textContent());
     expect(copied.length).toBeGreaterThan(10);
+    // The block shows line numbers (showLineNumbers); the copied code holds none.
+    expect(await block.getAttribute('class')).toBe('code-block code-block-numbered');
+    expect(await block.locator('.line').first().evaluate((line) => getComputedStyle(line, '::before').content)).toBe('counter(line)');
+    expect(copied.startsWith('DeviseTokenAuth.setup do |config|\n')).toBe(true);
     await page.context().close();
   });
 

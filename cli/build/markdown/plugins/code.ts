@@ -19,6 +19,8 @@ export interface FenceMeta {
   lang: string;
   title?: string;
   highlight: Set<number>;
+  /** `showLineNumbers` (Docusaurus; `showLineNumbers=5` starts at 5): the number of the first line. */
+  lineNumbers?: number;
 }
 
 /** Lines one range may mark when the code's length is not known (a tab's label needs none). */
@@ -40,7 +42,8 @@ export function parseFenceMeta(lang: string | null | undefined, meta: string | n
       for (let line = Math.max(1, from), last = Math.min(to ?? from, lines, from + MAX_MARKED_LINES); line <= last; line++) highlight.add(line);
     }
   }
-  return { lang: (lang ?? '').toLowerCase(), title: title ? (title[1] ?? title[2] ?? title[3]) : undefined, highlight };
+  const numbered = /(?:^|\s)showLineNumbers(?:=(\d{1,9}))?(?=\s|$)/.exec(info);
+  return { lang: (lang ?? '').toLowerCase(), title: title ? (title[1] ?? title[2] ?? title[3]) : undefined, highlight, ...(numbered ? { lineNumbers: Number(numbered[1] ?? 1) } : {}) };
 }
 
 /** True when shiki knows `lang` (or it is plain text). */
@@ -101,10 +104,12 @@ export function renderFence(node: Code, options: CodeHandlerOptions): Element {
   const children: ElementContent[] = [];
   if (meta.title) children.push({ type: 'element', tagName: 'div', properties: { className: ['code-block-title'] }, children: [{ type: 'text', value: meta.title }] });
   children.push(pre);
+  // Numbered lines: a counter in CSS (markdown.css), so the numbers are never part of the copied text.
+  const numbered = meta.lineNumbers === undefined ? {} : { className: ['code-block', 'code-block-numbered'], ...(meta.lineNumbers === 1 ? {} : { style: `counter-reset:line ${meta.lineNumbers - 1}` }) };
   return {
     type: 'element',
     tagName: 'div',
-    properties: { className: ['code-block'], dataLanguage: PLAIN.has(lang) ? 'text' : lang },
+    properties: { className: ['code-block'], dataLanguage: PLAIN.has(lang) ? 'text' : lang, ...numbered },
     children,
   };
 }

@@ -35,6 +35,7 @@ describe('cli/build/content', () => {
     expect(titleOf('# snake_case_names stay')).toBe('snake_case_names stay');
     expect(titleOf('# 1. Not a list')).toBe('1. Not a list');
     expect(titleOf('# Closing hashes ##')).toBe('Closing hashes');
+    expect(titleOf('# Getting started {#start}')).toBe('Getting started');
   });
 
   it('orders a sidebar by position then name, with categories from folders and _category_.json', () => {

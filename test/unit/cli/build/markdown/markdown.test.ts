@@ -63,6 +63,27 @@ describe('cli/build/markdown', () => {
     ]);
   });
 
+  it("takes Docusaurus' explicit heading ids, and never gives a heading one of the layout's own ids", async () => {
+    const out = await render('## Install\n\n## Setting up {#install}\n\n### The `{#x}` syntax\n\n## Main\n\n## Again {#main}\n\n## Twice {#install}\n');
+    expect(out.toc).toEqual([
+      // Explicit ids are placed first; a heading's own slug takes what is left.
+      { id: 'install-2', text: 'Install', level: 2 },
+      { id: 'install', text: 'Setting up', level: 2 },
+      { id: 'the-x-syntax', text: 'The {#x} syntax', level: 3 },
+      { id: 'main-2', text: 'Main', level: 2 },
+      { id: 'main-1', text: 'Again', level: 2 },
+      { id: 'install-1', text: 'Twice', level: 2 },
+    ]);
+    expect(out.html).toContain('<h2 id="install">Setting up<a class="hash-link" href="#install"');
+    expect(out.html).not.toContain('{#install}');
+    expect(out.warnings.map((w) => `${w.line} ${w.message}`)).toEqual([
+      "9 the heading id {#main} is one of the page's own, so this heading's anchor is #main-1",
+      "11 the heading id {#install} is taken by an earlier heading, so this heading's anchor is #install-1",
+    ]);
+    const titled = await render('# Getting started {#start}\n\nBody.\n');
+    expect(titled.heading).toEqual({ html: 'Getting started', text: 'Getting started', plain: true });
+  });
+
   it('gives headings of emoji or punctuation alone an id of their own, without a false repeat', async () => {
     const out = await render('## 🚀\n\n## 🎉\n\n## ?!\n');
     expect(out.toc.map((entry) => entry.id)).toEqual(['section', 'section-1', 'section-2']);
@@ -191,6 +212,16 @@ describe('cli/build/markdown', () => {
   it('parses fence meta: title and line ranges', () => {
     const meta = parseFenceMeta('TS', 'title="src/a.ts" {1,3-4}');
     expect(meta).toEqual({ lang: 'ts', title: 'src/a.ts', highlight: new Set([1, 3, 4]) });
+    expect(parseFenceMeta('ts', 'showLineNumbers title="a.ts"').lineNumbers).toBe(1);
+    expect(parseFenceMeta('ts', '{2} showLineNumbers=40').lineNumbers).toBe(40);
+    expect(parseFenceMeta('ts', 'title="showLineNumbers.ts"').lineNumbers).toBeUndefined();
+  });
+
+  it("numbers a fence's lines with Docusaurus' showLineNumbers, from a counter the copied text never holds", async () => {
+    const out = await render('```ts showLineNumbers\nconst a = 1;\nconst b = 2;\n```\n\n```ts showLineNumbers=40 {2}\nconst c = 3;\nconst d = 4;\n```\n\n```ts\nconst e = 5;\n```\n');
+    expect(out.html).toContain('<div class="code-block code-block-numbered" data-language="ts">');
+    expect(out.html).toContain('<div class="code-block code-block-numbered" data-language="ts" style="counter-reset:line 39">');
+    expect(out.html).toContain('<div class="code-block" data-language="ts">');
   });
 
   it('normalises `:::kind Title` to the directive label syntax without moving lines', () => {
