@@ -100,7 +100,9 @@ export function renderFence(node: Code, options: CodeHandlerOptions): Element {
     });
     lang = 'text';
   }
-  const pre = highlight(options.highlighter, node.value, PLAIN.has(lang) ? 'text' : lang, options.theme, meta.highlight);
+  // Docusaurus' magic comments mark lines unless the fence's {ranges} do (then they are code as written).
+  const { code, marked } = meta.highlight.size > 0 ? { code: node.value, marked: meta.highlight } : takeMagicComments(node.value);
+  const pre = highlight(options.highlighter, code, PLAIN.has(lang) ? 'text' : lang, options.theme, marked);
   const children: ElementContent[] = [];
   if (meta.title) children.push({ type: 'element', tagName: 'div', properties: { className: ['code-block-title'] }, children: [{ type: 'text', value: meta.title }] });
   children.push(pre);
@@ -112,6 +114,33 @@ export function renderFence(node: Code, options: CodeHandlerOptions): Element {
     properties: { className: ['code-block'], dataLanguage: PLAIN.has(lang) ? 'text' : lang, ...numbered },
     children,
   };
+}
+
+/**
+ * A magic comment of Docusaurus alone on its line, in the comment syntaxes of the usual languages:
+ * `// highlight-next-line`, `# highlight-start`, `<!-- highlight-end -->`, `{/* highlight-next-line *\/}`…
+ */
+const MAGIC_COMMENT = /^\s*(?:\/\/|#|--|%|;;|\/\*|\{\/\*|<!--)\s*highlight-(next-line|start|end)\s*(?:\*\/\}?|-->)?\s*$/;
+
+/** The code without its magic comment lines, and the (1-based) lines they mark. */
+export function takeMagicComments(code: string): { code: string; marked: Set<number> } {
+  if (!code.includes('highlight-')) return { code, marked: new Set() };
+  const kept: string[] = [];
+  const marked = new Set<number>();
+  let next = false;
+  let open = false;
+  for (const line of code.split('\n')) {
+    const magic = MAGIC_COMMENT.exec(line)?.[1];
+    if (magic === 'next-line') next = true;
+    else if (magic === 'start') open = true;
+    else if (magic === 'end') open = false;
+    else {
+      kept.push(line);
+      if (next || open) marked.add(kept.length);
+      next = false;
+    }
+  }
+  return { code: kept.join('\n'), marked };
 }
 
 /** Token text as hast-util-to-html writes it: `<` and `&` as hexadecimal references. */

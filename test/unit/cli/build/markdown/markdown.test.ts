@@ -217,6 +217,17 @@ describe('cli/build/markdown', () => {
     expect(parseFenceMeta('ts', 'title="showLineNumbers.ts"').lineNumbers).toBeUndefined();
   });
 
+  it("marks lines with Docusaurus' magic comments and leaves the comments out of the code, unless the fence has {ranges}", async () => {
+    const out = await render(
+      '```js\nconst a = 1;\n// highlight-next-line\nconst b = 2;\n// highlight-start\nconst c = 3;\nconst d = 4;\n// highlight-end\nconst e = 5;\n```\n\n```bash\n# highlight-next-line\nbundle exec rails s\n```\n\n```html\n<!-- highlight-next-line -->\n<p>Hi</p>\n```\n\n```js {1}\n// highlight-next-line\nconst kept = true;\n```\n',
+    );
+    const blocks = out.html.split('<div class="code-block"').slice(1);
+    const marked = blocks.map((block) => [...block.matchAll(/<span class="line( highlighted)?">/g)].map((line) => (line[1] ? 'x' : '.')).join(''));
+    expect(marked).toEqual(['.xxx.', 'x', 'x', 'x.']);
+    expect(blocks.slice(0, 3).join('')).not.toContain('highlight-');
+    expect(blocks[3]).toContain('highlight-next-line');
+  });
+
   it("numbers a fence's lines with Docusaurus' showLineNumbers, from a counter the copied text never holds", async () => {
     const out = await render('```ts showLineNumbers\nconst a = 1;\nconst b = 2;\n```\n\n```ts showLineNumbers=40 {2}\nconst c = 3;\nconst d = 4;\n```\n\n```ts\nconst e = 5;\n```\n');
     expect(out.html).toContain('<div class="code-block code-block-numbered" data-language="ts">');
