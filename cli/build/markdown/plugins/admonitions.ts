@@ -1,9 +1,9 @@
 /**
  * remark plugin: Docusaurus admonitions (`:::note`, `:::tip`, `:::info`, `:::warning`, `:::danger`,
- * with an optional `[Title]`) become `<aside class="admonition admonition-KIND">`. Any other
+ * with an optional `[Title]`) and GitHub's alerts (`> [!NOTE]`) become `<aside class="admonition admonition-KIND">`. Any other
  * directive is turned back into the text it was written as, so `12:30` or `a:b` in prose survive.
  */
-import type { Root, Paragraph, PhrasingContent, RootContent } from 'mdast';
+import type { Blockquote, Root, Paragraph, PhrasingContent, RootContent } from 'mdast';
 import type { ContainerDirective, LeafDirective, TextDirective } from 'mdast-util-directive';
 import { walk, type WalkNode } from '../walk';
 
@@ -56,6 +56,10 @@ type Directive = ContainerDirective | LeafDirective | TextDirective;
 export function remarkAdmonitions(warn: (message: string, fix: string, line?: number) => void = () => undefined) {
   return (tree: Root): void => {
     const enter = (node: WalkNode): WalkNode[] | void => {
+      if (node.type === 'blockquote') {
+        fromGithubAlert(node as unknown as Blockquote);
+        return;
+      }
       if (node.type !== 'containerDirective' && node.type !== 'leafDirective' && node.type !== 'textDirective') return;
       const directive = node as unknown as Directive;
       // A directive an earlier plugin turned into an element (tabs, api-endpoint) is left as it is.
@@ -97,6 +101,29 @@ function toAdmonition(node: ContainerDirective): void {
     children: titleChildren ?? [{ type: 'text', value: title }],
   };
   node.children.unshift(heading as never);
+  node.data = { hName: 'aside', hProperties: { className: ['admonition', `admonition-${kind}`], dataKind: kind } };
+}
+
+/** GitHub's alerts (`> [!NOTE]`, as VitePress reads them too): their kind here and their title. */
+const GITHUB_ALERTS: Record<string, [kind: string, title: string]> = { note: ['note', 'Note'], tip: ['tip', 'Tip'], important: ['info', 'Important'], warning: ['warning', 'Warning'], caution: ['danger', 'Caution'] };
+
+/** `[!NOTE]` alone on a quote's first line. */
+const ALERT_LINE = /^\[!(note|tip|important|warning|caution)\][ \t]*(?:\n|$)/i;
+
+/** A quote that opens with a GitHub alert line becomes the admonition it names (GitHub shows it as one). */
+function fromGithubAlert(node: Blockquote): void {
+  const first = node.children[0];
+  const text = first?.type === 'paragraph' ? first.children[0] : undefined;
+  const match = text?.type === 'text' ? ALERT_LINE.exec(text.value) : null;
+  if (!match || !first || first.type !== 'paragraph' || text?.type !== 'text') return;
+  const [kind, title] = GITHUB_ALERTS[match[1]!.toLowerCase()]!;
+  text.value = text.value.slice(match[0].length);
+  if (text.value === '') first.children.shift();
+  // A line break after the alert line leaves a break node first: it goes too.
+  if (first.children[0]?.type === 'break') first.children.shift();
+  if (first.children.length === 0) node.children.shift();
+  const heading: Paragraph = { type: 'paragraph', data: { hName: 'div', hProperties: { className: ['admonition-title'] } }, children: [{ type: 'text', value: title }] };
+  node.children.unshift(heading);
   node.data = { hName: 'aside', hProperties: { className: ['admonition', `admonition-${kind}`], dataKind: kind } };
 }
 

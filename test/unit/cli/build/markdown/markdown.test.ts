@@ -217,6 +217,15 @@ describe('cli/build/markdown', () => {
     expect(parseFenceMeta('ts', 'title="showLineNumbers.ts"').lineNumbers).toBeUndefined();
   });
 
+  it("shows GitHub's alerts (> [!NOTE]) as the admonitions they name, and leaves other quotes alone", async () => {
+    const out = await render('> [!NOTE]\n> Laps count **twice** on the finish line.\n\n> [!caution]\n> Never restart the relay during a race.\n\n> [!IMPORTANT]\n\n> [!NOTE] not alone on its line\n\n> A plain quote.\n');
+    expect(out.html).toContain('<aside role="note" class="admonition admonition-note" data-kind="note">\n<div class="admonition-title">Note</div>\n<p>Laps count <strong>twice</strong> on the finish line.</p>\n</aside>');
+    expect(out.html).toContain('<aside role="note" class="admonition admonition-danger" data-kind="danger">\n<div class="admonition-title">Caution</div>\n<p>Never restart the relay during a race.</p>\n</aside>');
+    expect(out.html).toContain('<aside role="note" class="admonition admonition-info" data-kind="info">\n<div class="admonition-title">Important</div>\n</aside>');
+    expect(out.html).toContain('<blockquote>\n<p>[!NOTE] not alone on its line</p>\n</blockquote>');
+    expect(out.html).toContain('<blockquote>\n<p>A plain quote.</p>\n</blockquote>');
+  });
+
   it("marks lines with Docusaurus' magic comments and leaves the comments out of the code, unless the fence has {ranges}", async () => {
     const out = await render(
       '```js\nconst a = 1;\n// highlight-next-line\nconst b = 2;\n// highlight-start\nconst c = 3;\nconst d = 4;\n// highlight-end\nconst e = 5;\n```\n\n```bash\n# highlight-next-line\nbundle exec rails s\n```\n\n```html\n<!-- highlight-next-line -->\n<p>Hi</p>\n```\n\n```js {1}\n// highlight-next-line\nconst kept = true;\n```\n',
