@@ -8,6 +8,7 @@ import { parseDocument } from 'yaml';
 import type { PageLink, SidebarItem } from '../../runtime/manifest';
 import type { SidebarConfig } from './config';
 import { isFolderPage, splitNumberPrefix, withoutNumberPrefixes, withoutPageExtension } from './file-names';
+import { fenceLines } from './markdown/plugins/mdx';
 import { frontmatterKeyLine, parseFrontmatter, type Frontmatter } from './frontmatter';
 import { routeProblem, safeName } from './routes';
 import { buildTree, compareNames, humanise, linkNeighbours, type CategoryMeta } from './sidebar-tree';
@@ -414,14 +415,10 @@ export function routeOf(id: string, slug: string | undefined, homepageDoc: strin
  */
 function mdxProblems(body: string, file: string): Diagnostic[] {
   const problems: Diagnostic[] = [];
-  let fence: string | undefined;
-  body.split('\n').forEach((line, i) => {
-    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-    if (marker && (fence === undefined || (marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker))) {
-      fence = fence === undefined ? marker : undefined;
-      return;
-    }
-    if (fence === undefined && /^(import|export)\s/.test(line)) {
+  const lines = body.split('\n');
+  const inFence = fenceLines(lines);
+  lines.forEach((line, i) => {
+    if (!inFence[i] && /^(import|export)\s/.test(line)) {
       problems.push({
         file,
         line: i + 1,

@@ -39,6 +39,7 @@ import { removeUnsafeUrls } from './plugins/safe-urls';
 import { remarkTabs } from './plugins/tabs';
 import { findUnclosed } from './plugins/unclosed';
 import { checkFootnotes } from './plugins/footnotes';
+import { readMdx } from './plugins/mdx';
 import { checkSourceLimits, checkTreeDepth } from './plugins/limits';
 import { createParser } from './plugins/gfm';
 import { rehypeHeadings } from './plugins/headings';
@@ -134,7 +135,7 @@ export async function createMarkdownRenderer(options: MarkdownOptions, started?:
       const fail = (problems: Diagnostic[]): RenderedMarkdown => ({ html: '', toc: [], ids: [], links, warnings, errors: problems, hasMermaid: false, hasTabs: false, search: [] });
       const tooMuch = checkSourceLimits(input.body, file);
       if (tooMuch.length > 0) return fail(tooMuch);
-      const source = normaliseAdmonitionTitles(input.body);
+      const source = normaliseAdmonitionTitles(input.rel.endsWith('.mdx') ? readMdx(input.body, file, warnings) : input.body);
       const mdast = parse(source);
       const tooDeep = checkTreeDepth(mdast, file);
       if (tooDeep.length > 0) return fail(tooDeep);

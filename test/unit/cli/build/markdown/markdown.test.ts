@@ -217,6 +217,23 @@ describe('cli/build/markdown', () => {
     expect(parseFenceMeta('ts', 'title="showLineNumbers.ts"').lineNumbers).toBeUndefined();
   });
 
+  it('reads an .mdx page as markdown: its comments taken out, each JSX component warned of once, code left as written', async () => {
+    const body = 'Intro {/* a note to the next writer */} text.\n\n{/*\nA comment\nover lines\n*/}\n\n<Tabs>\n<TabItem value="mac">Mac</TabItem>\n<TabItem value="linux">Linux</TabItem>\n</Tabs>\n\n```jsx\n{/* kept in code */}\n<Tabs />\n```\n\n## After {#after}\n';
+    const out = await render(body, 'docs/page.mdx');
+    expect(out.html).toContain('<p>Intro  text.</p>');
+    expect(out.html).not.toContain('a note to the next writer');
+    expect(out.html).not.toContain('over lines');
+    expect(out.html).toContain('/* kept in code */');
+    expect(out.warnings.map((w) => `${w.line}:${w.column} ${w.message}`)).toEqual([
+      '8:1 the JSX component <Tabs> is not rendered: an .mdx page is built as plain markdown, so only its text shows',
+      '9:1 the JSX component <TabItem> is not rendered: an .mdx page is built as plain markdown, so only its text shows',
+    ]);
+    expect(out.toc).toEqual([{ id: 'after', text: 'After', level: 2 }]);
+    expect(out.toc[0]!.id).toBe('after');
+    // A .md page is markdown as written: no MDX comment is taken out of it.
+    expect((await render('Text {/* shown */}.\n')).html).toContain('{/* shown */}');
+  });
+
   it("shows GitHub's alerts (> [!NOTE]) as the admonitions they name, and leaves other quotes alone", async () => {
     const out = await render('> [!NOTE]\n> Laps count **twice** on the finish line.\n\n> [!caution]\n> Never restart the relay during a race.\n\n> [!IMPORTANT]\n\n> [!NOTE] not alone on its line\n\n> A plain quote.\n');
     expect(out.html).toContain('<aside role="note" class="admonition admonition-note" data-kind="note">\n<div class="admonition-title">Note</div>\n<p>Laps count <strong>twice</strong> on the finish line.</p>\n</aside>');

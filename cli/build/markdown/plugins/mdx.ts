@@ -1,0 +1,67 @@
+/**
+ * An `.mdx` page is built as plain markdown (content.ts refuses its `import` and `export` lines,
+ * outside the code fences `fenceLines` finds). Two
+ * more things of MDX would show as text or vanish without a word: its comments, `{/* … *\/}`, which
+ * are taken out (their line breaks stay, so line numbers hold); and its JSX components (`<Tabs>`, `<TabItem>`),
+ * which the raw-HTML rules drop, keeping their text: each first use warns at its line.
+ */
+import type { Diagnostic } from '../../../util/errors';
+
+/** An MDX comment: `{/* … *\/}`, over lines too. */
+const MDX_COMMENT = /\{\/\*[\s\S]*?\*\/\}/g;
+/** A JSX component's opening tag: a capital letter after `<` (HTML elements are lower case). */
+const COMPONENT = /<([A-Z][\w.]*)(?=[\s/>])/g;
+/** A code fence's opening or closing line: its marker. */
+const FENCE_LINE = /^[ \t]*(`{3,}|~{3,})/;
+
+/** For each line, true when it belongs to a code fence (its opening and closing lines included). */
+export function fenceLines(lines: readonly string[]): boolean[] {
+  const inFence: boolean[] = [];
+  let fence: string | undefined;
+  for (const line of lines) {
+    const marker = FENCE_LINE.exec(line)?.[1];
+    if (fence === undefined && marker) {
+      fence = marker;
+      inFence.push(true);
+    } else if (fence !== undefined) {
+      inFence.push(true);
+      if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = undefined;
+    } else inFence.push(false);
+  }
+  return inFence;
+}
+
+/** `body` without its MDX comments, and a warning for each JSX component (once per name). */
+export function readMdx(body: string, file: string, warnings: Diagnostic[]): string {
+  if (!body.includes('{/*') && !/<[A-Z]/.test(body)) return body;
+  const lines = body.split('\n');
+  // Code fences are code: their lines are left as written.
+  const inFence = fenceLines(lines);
+  // Taken out of the prose between fences, each run of prose at once (a comment may span lines).
+  let start = 0;
+  for (let i = 0; i <= lines.length; i++) {
+    if (i < lines.length && !inFence[i]) continue;
+    if (i > start) {
+      const prose = lines.slice(start, i).join('\n').replace(MDX_COMMENT, (comment) => comment.replace(/[^\n]/g, ''));
+      lines.splice(start, i - start, ...prose.split('\n'));
+    }
+    start = i + 1;
+  }
+  const seen = new Set<string>();
+  lines.forEach((line, i) => {
+    if (inFence[i]) return;
+    for (const match of line.matchAll(COMPONENT)) {
+      const name = match[1]!;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      warnings.push({
+        file,
+        line: i + 1,
+        column: match.index + 1,
+        message: `the JSX component <${name}> is not rendered: an .mdx page is built as plain markdown, so only its text shows`,
+        fix: name === 'Tabs' || name === 'TabItem' ? 'write the tabs as :::tabs with one fenced code block per tab' : name === 'Admonition' ? 'write it as :::note (or :::tip, :::warning…)' : 'write it in markdown, or remove it',
+      });
+    }
+  });
+  return lines.join('\n');
+}
