@@ -1,7 +1,8 @@
 /**
  * remark plugin: Docusaurus admonitions (`:::note`, `:::tip`, `:::info`, `:::warning`, `:::danger`,
- * with an optional `[Title]`) and GitHub's alerts (`> [!NOTE]`) become `<aside class="admonition admonition-KIND">`. Any other
- * directive is turned back into the text it was written as, so `12:30` or `a:b` in prose survive.
+ * with an optional `[Title]`) and GitHub's alerts (`> [!NOTE]`) become
+ * `<aside class="admonition admonition-KIND">`. Any other directive is turned back into the text it
+ * was written as, so `12:30` or `a:b` in prose survive.
  */
 import type { Blockquote, Root, Paragraph, PhrasingContent, RootContent } from 'mdast';
 import type { ContainerDirective, LeafDirective, TextDirective } from 'mdast-util-directive';

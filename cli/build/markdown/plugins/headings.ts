@@ -1,7 +1,7 @@
 /**
- * rehype plugin: stable heading ids (github-slugger, duplicates suffixed `-1`, `-2`; Docusaurus' explicit
- * `{#id}`; never one of the layout's own ids), an anchor link in
- * each h2–h6, the table of contents of the configured levels, and every id on the page for anchor checks.
+ * rehype plugin: stable heading ids (github-slugger, duplicates suffixed `-1`, `-2`; Docusaurus'
+ * explicit `{#id}`; never one of the layout's own ids), an anchor link in each h2–h6, the table of
+ * contents of the configured levels, and every id on the page for anchor checks.
  * A leading h1 is taken out of the body and handed back: the layout renders the page's h1 (markdown/index.ts).
  */
 import type { Element, Root } from 'hast';

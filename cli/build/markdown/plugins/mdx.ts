@@ -1,9 +1,9 @@
 /**
  * An `.mdx` page is built as plain markdown (content.ts refuses its `import` and `export` lines,
- * outside the code fences `fenceLines` finds). Two
- * more things of MDX would show as text or vanish without a word: its comments, `{/* … *\/}`, which
- * are taken out (their line breaks stay, so line numbers hold); and its JSX components (`<Tabs>`, `<TabItem>`),
- * which the raw-HTML rules drop, keeping their text: each first use warns at its line.
+ * outside the code fences `fenceLines` finds). Two more things of MDX would show as text or vanish
+ * without a word: its comments, `{/* … *\/}`, which are taken out (their line breaks stay, so line
+ * numbers hold); and its JSX components (`<Tabs>`, `<TabItem>`), which the raw-HTML rules drop,
+ * keeping their text: each first use warns at its line.
  */
 import type { Diagnostic } from '../../../util/errors';
 
