@@ -76,6 +76,8 @@ export interface PageMeta {
   toc: TocEntry[];
   /** True when frontmatter `hide_table_of_contents` is set. */
   hideToc: boolean;
+  /** True when frontmatter `hide_title` is set: no h1 from `title` (a `heading` still shows). */
+  hideTitle?: boolean;
   /** Link to edit the source in the repository. */
   editUrl?: string;
   lastUpdated?: LastUpdated;

@@ -20,6 +20,8 @@ export interface Frontmatter {
   description?: string;
   /** Hide the table of contents. */
   hide_table_of_contents?: boolean;
+  /** Hide the page's h1 made from its title (Docusaurus: an h1 the body opens with still shows). */
+  hide_title?: boolean;
   /** Meta keywords. */
   keywords?: string[];
   /** Extra classes of the page's sidebar link, e.g. `api-method api-method-post`. */
@@ -36,6 +38,7 @@ const frontmatterShape: Shape = s.object({
   slug: s.optional(s.string()),
   description: s.optional(s.string()),
   hide_table_of_contents: s.optional(s.boolean()),
+  hide_title: s.optional(s.boolean()),
   keywords: s.optional(s.array(s.string())),
   sidebar_class_name: s.optional(s.string()),
   parse_number_prefixes: s.optional(s.boolean()),
@@ -128,7 +131,6 @@ const IGNORED_DOCUSAURUS_KEYS = new Set([
   'sidebar_key',
   'sidebar_custom_props',
   'displayed_sidebar',
-  'hide_title',
   'toc_min_heading_level',
   'toc_max_heading_level',
   'custom_edit_url',

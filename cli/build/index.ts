@@ -333,6 +333,7 @@ export function jobsOf({ content, config, lastUpdates, api, modified }: { conten
     title: doc.title,
     description: doc.frontmatter.description,
     hideToc: doc.frontmatter.hide_table_of_contents ?? false,
+    ...(doc.frontmatter.hide_title ? { hideTitle: true } : {}),
     body: doc.body,
     bodyHash: doc.bodyHash,
     breadcrumbs: doc.breadcrumbs,

@@ -54,6 +54,8 @@ export interface PageJob {
   title: string;
   description?: string;
   hideToc: boolean;
+  /** Frontmatter `hide_title`: no h1 from the title (the body's own h1 still shows). */
+  hideTitle?: boolean;
   /** The markdown body; undefined when the worker is to read it from the page's file (`readPageLean`). */
   body?: string;
   /** Hash of the body, for the page's output key. */
@@ -175,6 +177,7 @@ export class PageBuilder {
       sidebar: job.sidebar,
       toc: markdown.toc,
       hideToc: job.hideToc,
+      ...(job.hideTitle ? { hideTitle: true } : {}),
       editUrl: job.editUrl ?? context.editUrl + job.rel,
       lastUpdated: job.lastUpdated,
       breadcrumbs: job.breadcrumbs,

@@ -39,6 +39,8 @@ describe('a Docusaurus docs folder', () => {
 
     write(root, 'guide/install-steps.md', '---\ntitle: Install\n---\n\n# Installing the `docs` command\n\nRun it.\n');
     write(root, 'guide/bold.md', '# The **bold** way\n\nBe bold.\n');
+    write(root, 'guide/landing.md', '---\ntitle: Landing\nhide_title: true\n---\n\nA landing page shows no title.\n');
+    write(root, 'guide/landing-own.md', '---\ntitle: Landing too\nhide_title: true\n---\n\n# Its own heading\n\nShown all the same.\n');
 
     const run = runDocs(['build'], { cwd: root });
     expect(run.code, run.stderr).toBe(0);
@@ -75,6 +77,11 @@ describe('a Docusaurus docs folder', () => {
     expect(bold).toContain('<title>The bold way | Docs</title>');
     expect(bold).toContain('<h1>The <strong>bold</strong> way</h1>');
     expect(bold).toContain('href="/guide/bold" aria-current="page">The bold way</a>');
+    // hide_title hides the h1 made from the title, not one the body opens with (as in Docusaurus).
+    const landing = readRoute(dist, '/guide/landing');
+    expect(landing).toContain('<title>Landing | Docs</title>');
+    expect(landing).not.toContain('<h1');
+    expect(readRoute(dist, '/guide/landing-own')).toContain('<h1>Its own heading</h1>');
     const manifest = readFileSync(join(dist, 'manifest.json'), 'utf8');
     expect(manifest).not.toMatch(/snippet|plan|03-recipes/i);
   });

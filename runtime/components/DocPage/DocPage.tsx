@@ -37,9 +37,15 @@ export function DocPage({ page, html, locale }: DocPageProps): JSX.Element {
         </nav>
       ) : null}
       <article className="doc">
-        <header>
-          {page.heading !== undefined ? <h1 dangerouslySetInnerHTML={{ __html: page.heading }} /> : <h1>{page.title}</h1>}
-        </header>
+        {page.heading !== undefined ? (
+          <header>
+            <h1 dangerouslySetInnerHTML={{ __html: page.heading }} />
+          </header>
+        ) : page.hideTitle ? null : (
+          <header>
+            <h1>{page.title}</h1>
+          </header>
+        )}
         <div className="markdown" dangerouslySetInnerHTML={{ __html: html }} />
       </article>
       <footer className="doc-footer">
