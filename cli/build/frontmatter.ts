@@ -26,6 +26,12 @@ export interface Frontmatter {
   keywords?: string[];
   /** Extra classes of the page's sidebar link, e.g. `api-method api-method-post`. */
   sidebar_class_name?: string;
+  /** The page's label in its neighbours' previous/next links (else its sidebar label). */
+  pagination_label?: string;
+  /** The page the "Next" link leads to, by id; `null`: none. Else the next page of the sidebar. */
+  pagination_next?: string | null;
+  /** The page the "Previous" link leads to, by id; `null`: none. Else the previous page of the sidebar. */
+  pagination_prev?: string | null;
   /** `false`: the number prefix of this page's file name is part of its name (`2-factor.md` is `/2-factor`), as in Docusaurus. */
   parse_number_prefixes?: boolean;
 }
@@ -39,6 +45,7 @@ const frontmatterShape: Shape = s.object({
   description: s.optional(s.string()),
   hide_table_of_contents: s.optional(s.boolean()),
   hide_title: s.optional(s.boolean()),
+  pagination_label: s.optional(s.string()),
   keywords: s.optional(s.array(s.string())),
   sidebar_class_name: s.optional(s.string()),
   parse_number_prefixes: s.optional(s.boolean()),
@@ -125,9 +132,6 @@ export function parseFrontmatter(text: string, file: string): SplitSource {
  * social image…): accepted and left out, so a Docusaurus docs folder builds as it is. README lists them.
  */
 const IGNORED_DOCUSAURUS_KEYS = new Set([
-  'pagination_label',
-  'pagination_next',
-  'pagination_prev',
   'sidebar_key',
   'sidebar_custom_props',
   'displayed_sidebar',
@@ -146,10 +150,17 @@ const HIDING_KEYS: Record<string, string> = { draft: 'leaves the page out of a D
 function validated(value: unknown, lines: string[], end: number, body: string, file: string): SplitSource {
   const problems: Diagnostic[] = [];
   let own = value;
+  const paging: Pick<Frontmatter, 'pagination_next' | 'pagination_prev'> = {};
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const kept: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
       if (IGNORED_DOCUSAURUS_KEYS.has(key)) continue;
+      // A page id, or null for no link (which the shapes cannot say): checked here, resolved by content.ts.
+      if (key === 'pagination_next' || key === 'pagination_prev') {
+        if (item === null || (typeof item === 'string' && item.trim() !== '')) paging[key] = item;
+        else problems.push({ file, line: lineOfKey(lines, end, key), message: `frontmatter \`${key}\` must be a page's id or null, got ${JSON.stringify(item)}`, fix: `write the id of the page it leads to (e.g. ${key}: guide/install), or ${key}: null for no link` });
+        continue;
+      }
       if (Object.hasOwn(HIDING_KEYS, key)) {
         if (item === true) problems.push({ file, line: lineOfKey(lines, end, key), message: `frontmatter \`${key}: true\` ${HIDING_KEYS[key]}; docs publishes every page in the content folder`, fix: `start its file name with \`_\` (\`_draft.md\`), which no build publishes, or remove \`${key}\`` });
         continue;
@@ -162,7 +173,7 @@ function validated(value: unknown, lines: string[], end: number, body: string, f
   for (const p of validateShape(own, { ...frontmatterShape, doc: 'key: value lines' })) {
     problems.push({ file, line: lineOfKey(lines, end, p.path.split(/[.[]/)[0] ?? ''), message: `frontmatter \`${p.path}\` ${p.message}`, fix: p.fix });
   }
-  return { frontmatter: problems.length > 0 ? {} : (own as Frontmatter), body, problems };
+  return { frontmatter: problems.length > 0 ? {} : { ...(own as Frontmatter), ...paging }, body, problems };
 }
 
 /** File line and column of an offset into the frontmatter text (which starts on the file's line 2). */

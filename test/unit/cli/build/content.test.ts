@@ -270,6 +270,37 @@ describe('cli/build/content', () => {
     ]);
   });
 
+  it("follows Docusaurus' pagination keys: a link to another page, none, or a label of its own", () => {
+    const tree = collectContent({
+      files: [
+        md('docs/a.md', 'title: A\nsidebar_position: 1\npagination_prev: null'),
+        md('docs/b.md', 'title: B\nsidebar_position: 2\npagination_label: The second page'),
+        md('docs/c.md', 'title: C\nsidebar_position: 3\npagination_next: wiki/w'),
+        md('docs/d.md', 'title: D\nsidebar_position: 4\npagination_next: null'),
+        md('wiki/w.md', 'title: W'),
+      ],
+      categories: [],
+      sidebars,
+      displayPrefix: 'content/',
+    });
+    const links = Object.fromEntries(tree.docs.map((doc) => [doc.id, [doc.prev?.label, doc.next?.label]]));
+    expect(links).toEqual({
+      'docs/a': [undefined, 'The second page'],
+      'docs/b': ['A', 'C'],
+      'docs/c': ['The second page', 'W'],
+      'docs/d': ['C', undefined],
+      'wiki/w': [undefined, undefined],
+    });
+    expect(tree.docs.find((doc) => doc.id === 'docs/c')!.next).toEqual({ route: '/wiki/w', label: 'W' });
+    let error: unknown;
+    try {
+      collectContent({ files: [md('docs/a.md', 'title: A\npagination_next: docs/bee'), md('docs/b.md', 'title: B')], categories: [], sidebars, displayPrefix: 'content/' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect((error as DocsError).diagnostics.map((d) => `${d.file}#${d.pointer}: ${d.message} (${d.fix})`)).toEqual(['content/docs/a.md#/pagination_next: `pagination_next` names "docs/bee", which is no page\'s id (write "docs/b")']);
+  });
+
   it('refuses two routes that differ only in letter case, which are one folder on macOS and Windows', () => {
     let error: unknown;
     try {

@@ -43,8 +43,9 @@ describe('cli/build/frontmatter', () => {
     const page = '---\ntitle: Beacons\ntags: [hardware, race]\npagination_next: null\nhide_title: true\ntoc_max_heading_level: 4\nimage: /img/beacon.png\ndraft: false\n---\n\nText.\n';
     const split = parseFrontmatter(page, 'content/a.md');
     expect(split.problems).toEqual([]);
-    // hide_title is read (the page shows no h1 from its title); the others change nothing here.
-    expect(split.frontmatter).toEqual({ title: 'Beacons', hide_title: true });
+    // hide_title and the pagination keys are read; the others change nothing here.
+    expect(split.frontmatter).toEqual({ title: 'Beacons', hide_title: true, pagination_next: null });
+    expect(parseFrontmatter('---\npagination_prev: 3\n---\n', 'content/a.md').problems.map((p) => `${p.line} ${p.message}`)).toEqual(["2 frontmatter `pagination_prev` must be a page's id or null, got 3"]);
     const hidden = parseFrontmatter('---\ntitle: Plans\ndraft: true\nunlisted: true\n---\n', 'content/a.md');
     expect(hidden.problems.map(({ line, message }) => [line, message])).toEqual([
       [3, 'frontmatter `draft: true` leaves the page out of a Docusaurus production build; docs publishes every page in the content folder'],
