@@ -26,6 +26,10 @@ export interface Frontmatter {
   keywords?: string[];
   /** Extra classes of the page's sidebar link, e.g. `api-method api-method-post`. */
   sidebar_class_name?: string;
+  /** The highest heading level in the page's table of contents (2–6; the site's by default). */
+  toc_min_heading_level?: number;
+  /** The lowest heading level in the page's table of contents (2–6; the site's by default). */
+  toc_max_heading_level?: number;
   /** The page's label in its neighbours' previous/next links (else its sidebar label). */
   pagination_label?: string;
   /** The page the "Next" link leads to, by id; `null`: none. Else the next page of the sidebar. */
@@ -46,6 +50,8 @@ const frontmatterShape: Shape = s.object({
   hide_table_of_contents: s.optional(s.boolean()),
   hide_title: s.optional(s.boolean()),
   pagination_label: s.optional(s.string()),
+  toc_min_heading_level: s.optional(s.integer('2 to 6')),
+  toc_max_heading_level: s.optional(s.integer('2 to 6')),
   keywords: s.optional(s.array(s.string())),
   sidebar_class_name: s.optional(s.string()),
   parse_number_prefixes: s.optional(s.boolean()),
@@ -135,8 +141,6 @@ const IGNORED_DOCUSAURUS_KEYS = new Set([
   'sidebar_key',
   'sidebar_custom_props',
   'displayed_sidebar',
-  'toc_min_heading_level',
-  'toc_max_heading_level',
   'custom_edit_url',
   'image',
   'tags',
@@ -173,7 +177,19 @@ function validated(value: unknown, lines: string[], end: number, body: string, f
   for (const p of validateShape(own, { ...frontmatterShape, doc: 'key: value lines' })) {
     problems.push({ file, line: lineOfKey(lines, end, p.path.split(/[.[]/)[0] ?? ''), message: `frontmatter \`${p.path}\` ${p.message}`, fix: p.fix });
   }
+  if (problems.length === 0) problems.push(...tocLevelProblems(own as Frontmatter, lines, end, file));
   return { frontmatter: problems.length > 0 ? {} : { ...(own as Frontmatter), ...paging }, body, problems };
+}
+
+/** The page's table of contents levels as Docusaurus takes them: each 2–6, the first not past the second. */
+function tocLevelProblems(frontmatter: Frontmatter, lines: string[], end: number, file: string): Diagnostic[] {
+  const problems: Diagnostic[] = [];
+  const { toc_min_heading_level: min, toc_max_heading_level: max } = frontmatter;
+  for (const [key, level] of [['toc_min_heading_level', min], ['toc_max_heading_level', max]] as const) {
+    if (level !== undefined && (level < 2 || level > 6)) problems.push({ file, line: lineOfKey(lines, end, key), message: `frontmatter \`${key}\` is ${level}, not a heading level from 2 to 6`, fix: 'write 2 (h2) to 6 (h6)' });
+  }
+  if (problems.length === 0 && min !== undefined && max !== undefined && min > max) problems.push({ file, line: lineOfKey(lines, end, 'toc_min_heading_level'), message: `frontmatter \`toc_min_heading_level\` (${min}) is past \`toc_max_heading_level\` (${max})`, fix: 'make the first the smaller, e.g. 2 and 4' });
+  return problems;
 }
 
 /** File line and column of an offset into the frontmatter text (which starts on the file's line 2). */

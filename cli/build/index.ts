@@ -334,6 +334,7 @@ export function jobsOf({ content, config, lastUpdates, api, modified }: { conten
     description: doc.frontmatter.description,
     hideToc: doc.frontmatter.hide_table_of_contents ?? false,
     ...(doc.frontmatter.hide_title ? { hideTitle: true } : {}),
+    ...(doc.frontmatter.toc_min_heading_level !== undefined || doc.frontmatter.toc_max_heading_level !== undefined ? { tocLevels: { minLevel: doc.frontmatter.toc_min_heading_level, maxLevel: doc.frontmatter.toc_max_heading_level } } : {}),
     body: doc.body,
     bodyHash: doc.bodyHash,
     breadcrumbs: doc.breadcrumbs,

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { frontmatterBody } from './frontmatter';
 import { normaliseText } from './sources';
-import type { HydrationData, LastUpdated, PageData, PageLink, PageMeta, SidebarItem, SiteData } from '../../runtime/manifest';
+import type { HydrationData, LastUpdated, PageData, PageLink, PageMeta, SidebarItem, SiteData, TocEntry } from '../../runtime/manifest';
 import { DocsError, type Diagnostic } from '../util/errors';
 import { insideOutput, ioError } from './write';
 import { ensureDir } from '../util/fs';
@@ -54,6 +54,8 @@ export interface PageJob {
   title: string;
   description?: string;
   hideToc: boolean;
+  /** Frontmatter `toc_min_heading_level` / `toc_max_heading_level`, when either is set: the page's table of contents levels. */
+  tocLevels?: { minLevel?: number; maxLevel?: number };
   /** Frontmatter `hide_title`: no h1 from the title (the body's own h1 still shows). */
   hideTitle?: boolean;
   /** The markdown body; undefined when the worker is to read it from the page's file (`readPageLean`). */
@@ -175,7 +177,7 @@ export class PageBuilder {
       ...pageHeading(markdown.heading, job.title),
       description: job.description,
       sidebar: job.sidebar,
-      toc: markdown.toc,
+      toc: tocOf(markdown.toc, context.markdown.toc, job.tocLevels),
       hideToc: job.hideToc,
       ...(job.hideTitle ? { hideTitle: true } : {}),
       editUrl: job.editUrl ?? context.editUrl + job.rel,
@@ -315,6 +317,13 @@ function sameMarkdownSettings(a: PageJobContext['markdown'], b: PageJobContext['
   if (a.routeOfFile === b.routeOfFile) return true;
   const files = Object.keys(a.routeOfFile);
   return files.length === Object.keys(b.routeOfFile).length && files.every((file) => a.routeOfFile[file] === b.routeOfFile[file]);
+}
+
+/** The page's table of contents: the headings of the site's levels, or of those its frontmatter sets. */
+function tocOf(headings: TocEntry[], site: { minLevel: number; maxLevel: number }, page: PageJob['tocLevels']): TocEntry[] {
+  const min = page?.minLevel ?? site.minLevel;
+  const max = page?.maxLevel ?? Math.max(site.maxLevel, min);
+  return headings.filter((entry) => entry.level >= min && entry.level <= max);
 }
 
 /** The page's `heading` (PageMeta): its leading h1, unless that is the title in plain words. */

@@ -39,6 +39,8 @@ describe('a Docusaurus docs folder', () => {
 
     write(root, 'guide/install-steps.md', '---\ntitle: Install\n---\n\n# Installing the `docs` command\n\nRun it.\n');
     write(root, 'guide/bold.md', '# The **bold** way\n\nBe bold.\n');
+    write(root, 'guide/deep.md', '---\ntitle: Deep\ntoc_max_heading_level: 4\n---\n\n## Two\n\n### Three\n\n#### Four\n\n##### Five\n');
+    write(root, 'guide/shallow.md', '---\ntitle: Shallow\n---\n\n## Two\n\n### Three\n\n#### Four\n');
     write(root, 'guide/landing.md', '---\ntitle: Landing\nhide_title: true\n---\n\nA landing page shows no title.\n');
     write(root, 'guide/landing-own.md', '---\ntitle: Landing too\nhide_title: true\n---\n\n# Its own heading\n\nShown all the same.\n');
 
@@ -77,6 +79,10 @@ describe('a Docusaurus docs folder', () => {
     expect(bold).toContain('<title>The bold way | Docs</title>');
     expect(bold).toContain('<h1>The <strong>bold</strong> way</h1>');
     expect(bold).toContain('href="/guide/bold" aria-current="page">The bold way</a>');
+    // A page's own TOC levels (toc_max_heading_level), else the site's (2–3).
+    const tocOf = (route: string): string[] => [...readRoute(dist, route).matchAll(/class="toc-link" href="#([^"]+)"/g)].map((match) => match[1]!);
+    expect(tocOf('/guide/deep')).toEqual(['two', 'three', 'four']);
+    expect(tocOf('/guide/shallow')).toEqual(['two', 'three']);
     // hide_title hides the h1 made from the title, not one the body opens with (as in Docusaurus).
     const landing = readRoute(dist, '/guide/landing');
     expect(landing).toContain('<title>Landing | Docs</title>');

@@ -53,6 +53,7 @@ export interface MarkdownOptions {
   codeTheme: string;
   /** Languages loaded up front. */
   highlightLanguages: string[];
+  /** The heading levels of a page's table of contents, unless its frontmatter says others (page-job.ts `tocOf`). */
   toc: { minLevel: number; maxLevel: number };
   /** Prefix of file paths in messages, e.g. `content/`. */
   displayPrefix: string;
@@ -81,6 +82,7 @@ export type ResolvedFile = string | false | undefined | { problem: string };
 /** What the markdown stage produces for one page. */
 export interface RenderedMarkdown {
   html: string;
+  /** Every heading of the body (h1–h6, but the leading h1): each page's table of contents takes its levels from these. */
   toc: TocEntry[];
   /** Every element id on the page, for anchor checks. */
   ids: string[];
@@ -108,6 +110,9 @@ function headingOf(h1: Element, react: { stringify: (tree: HastRoot, file: VFile
   const element = react.stringify({ type: 'root', children: h1.children as HastRoot['children'] }, new VFile()) as unknown as ReactElement;
   return { html: renderToString(createElement(Fragment, null, element)), text: toString(h1).trim(), plain: h1.children.every((child) => child.type === 'text') };
 }
+
+/** The levels the renderer collects: a page's frontmatter may ask for others than the site's (`toc_max_heading_level`). */
+const ALL_LEVELS = { minLevel: 1, maxLevel: 6 };
 
 /** A renderer holding one highlighter; create one per worker. */
 export interface MarkdownRenderer {
@@ -175,7 +180,7 @@ export async function createMarkdownRenderer(options: MarkdownOptions, started?:
       );
       const toc: TocEntry[] = [];
       const ids = new Set<string>();
-      const leading = rehypeHeadings({ toc: options.toc, entries: toc, ids, file, warnings })(safe);
+      const leading = rehypeHeadings({ toc: ALL_LEVELS, entries: toc, ids, file, warnings })(safe);
       const element = react.stringify(safe, new VFile()) as unknown as ReactElement;
       const html = renderToString(createElement(Fragment, null, element));
       const rendered: RenderedMarkdown = { html, toc, ids: [...ids], links, warnings, errors, hasMermaid, hasTabs, search: searchBlocks(safe) };

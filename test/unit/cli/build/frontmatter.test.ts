@@ -43,8 +43,12 @@ describe('cli/build/frontmatter', () => {
     const page = '---\ntitle: Beacons\ntags: [hardware, race]\npagination_next: null\nhide_title: true\ntoc_max_heading_level: 4\nimage: /img/beacon.png\ndraft: false\n---\n\nText.\n';
     const split = parseFrontmatter(page, 'content/a.md');
     expect(split.problems).toEqual([]);
-    // hide_title and the pagination keys are read; the others change nothing here.
-    expect(split.frontmatter).toEqual({ title: 'Beacons', hide_title: true, pagination_next: null });
+    // hide_title, the TOC levels and the pagination keys are read; the others change nothing here.
+    expect(split.frontmatter).toEqual({ title: 'Beacons', hide_title: true, toc_max_heading_level: 4, pagination_next: null });
+    const levels = (front: string): string[] => parseFrontmatter(`---\n${front}\n---\n`, 'content/a.md').problems.map((p) => `${p.line} ${p.message}`);
+    expect(levels('toc_max_heading_level: 7')).toEqual(['2 frontmatter `toc_max_heading_level` is 7, not a heading level from 2 to 6']);
+    expect(levels('toc_min_heading_level: 4\ntoc_max_heading_level: 3')).toEqual(['2 frontmatter `toc_min_heading_level` (4) is past `toc_max_heading_level` (3)']);
+    expect(levels('toc_min_heading_level: 2\ntoc_max_heading_level: 5')).toEqual([]);
     expect(parseFrontmatter('---\npagination_prev: 3\n---\n', 'content/a.md').problems.map((p) => `${p.line} ${p.message}`)).toEqual(["2 frontmatter `pagination_prev` must be a page's id or null, got 3"]);
     const hidden = parseFrontmatter('---\ntitle: Plans\ndraft: true\nunlisted: true\n---\n', 'content/a.md');
     expect(hidden.problems.map(({ line, message }) => [line, message])).toEqual([

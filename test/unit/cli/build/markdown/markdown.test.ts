@@ -16,11 +16,12 @@ beforeAll(async () => {
 const render = (body: string, rel = 'docs/a.md') => renderer.render({ rel, body, resolveImage: () => undefined, resolveFile: () => undefined });
 
 describe('cli/build/markdown', () => {
-  it('builds the TOC from h2 and h3 only, with github-slugger ids', async () => {
+  it('lists every heading with github-slugger ids, for each page to take its table of contents levels from', async () => {
     const out = await render('## Getting started\n\n### Step 1: install\n\n#### Deep\n\n## Getting started\n');
     expect(out.toc).toEqual([
       { id: 'getting-started', text: 'Getting started', level: 2 },
       { id: 'step-1-install', text: 'Step 1: install', level: 3 },
+      { id: 'deep', text: 'Deep', level: 4 },
       { id: 'getting-started-1', text: 'Getting started', level: 2 },
     ]);
     expect(out.ids).toContain('deep');
