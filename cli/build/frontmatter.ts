@@ -30,6 +30,8 @@ export interface Frontmatter {
   toc_min_heading_level?: number;
   /** The lowest heading level in the page's table of contents (2–6; the site's by default). */
   toc_max_heading_level?: number;
+  /** The page's "Edit this page" link (an http(s) URL), or `null` for none; else the site's edit URL and the file's path. */
+  custom_edit_url?: string | null;
   /** The page's label in its neighbours' previous/next links (else its sidebar label). */
   pagination_label?: string;
   /** The page the "Next" link leads to, by id; `null`: none. Else the next page of the sidebar. */
@@ -141,7 +143,6 @@ const IGNORED_DOCUSAURUS_KEYS = new Set([
   'sidebar_key',
   'sidebar_custom_props',
   'displayed_sidebar',
-  'custom_edit_url',
   'image',
   'tags',
   'last_update',
@@ -154,12 +155,18 @@ const HIDING_KEYS: Record<string, string> = { draft: 'leaves the page out of a D
 function validated(value: unknown, lines: string[], end: number, body: string, file: string): SplitSource {
   const problems: Diagnostic[] = [];
   let own = value;
-  const paging: Pick<Frontmatter, 'pagination_next' | 'pagination_prev'> = {};
+  const paging: Pick<Frontmatter, 'pagination_next' | 'pagination_prev' | 'custom_edit_url'> = {};
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const kept: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
       if (IGNORED_DOCUSAURUS_KEYS.has(key)) continue;
       // A page id, or null for no link (which the shapes cannot say): checked here, resolved by content.ts.
+      if (key === 'custom_edit_url') {
+        // An address on every reader's page: http(s) only (a javascript: link would run in the reader's session).
+        if (item === null || (typeof item === 'string' && /^https?:\/\/[^\s]+$/i.test(item.trim()))) paging[key] = item === null ? null : item.trim();
+        else problems.push({ file, line: lineOfKey(lines, end, key), message: `frontmatter \`custom_edit_url\` must be an http(s) address or null, got ${JSON.stringify(item)}`, fix: 'write the full address of the page in the repository (https://…), or custom_edit_url: null for no edit link' });
+        continue;
+      }
       if (key === 'pagination_next' || key === 'pagination_prev') {
         if (item === null || (typeof item === 'string' && item.trim() !== '')) paging[key] = item;
         else problems.push({ file, line: lineOfKey(lines, end, key), message: `frontmatter \`${key}\` must be a page's id or null, got ${JSON.stringify(item)}`, fix: `write the id of the page it leads to (e.g. ${key}: guide/install), or ${key}: null for no link` });

@@ -342,7 +342,8 @@ export function jobsOf({ content, config, lastUpdates, api, modified }: { conten
     next: doc.next,
     // Files git does not track fall back to their modification time (as the content walk found it, or one stat).
     lastUpdated: api.lastUpdated.get(doc.rel) ?? lastUpdates.get(doc.rel) ?? { timestamp: Math.round(modified?.get(doc.rel) ?? statSync(join(config.contentDir, doc.rel)).mtimeMs) },
-    editUrl: api.editUrl.get(doc.rel),
+    // `custom_edit_url: null` is no link ('').
+    editUrl: doc.frontmatter.custom_edit_url === null ? '' : (doc.frontmatter.custom_edit_url ?? api.editUrl.get(doc.rel)),
   }));
 }
 

@@ -66,7 +66,7 @@ export interface PageJob {
   prev?: PageLink;
   next?: PageLink;
   lastUpdated?: LastUpdated;
-  /** Edit link, when not the content folder's (generated API pages link to their spec). */
+  /** Edit link, when not the content folder's (generated API pages link to their spec, a page's `custom_edit_url`); '' for none. */
   editUrl?: string;
 }
 
@@ -180,7 +180,7 @@ export class PageBuilder {
       toc: tocOf(markdown.toc, context.markdown.toc, job.tocLevels),
       hideToc: job.hideToc,
       ...(job.hideTitle ? { hideTitle: true } : {}),
-      editUrl: job.editUrl ?? context.editUrl + job.rel,
+      editUrl: job.editUrl === '' ? undefined : (job.editUrl ?? context.editUrl + job.rel),
       lastUpdated: job.lastUpdated,
       breadcrumbs: job.breadcrumbs,
       prev: job.prev,

@@ -41,6 +41,8 @@ describe('a Docusaurus docs folder', () => {
     write(root, 'guide/bold.md', '# The **bold** way\n\nBe bold.\n');
     write(root, 'guide/deep.md', '---\ntitle: Deep\ntoc_max_heading_level: 4\n---\n\n## Two\n\n### Three\n\n#### Four\n\n##### Five\n');
     write(root, 'guide/shallow.md', '---\ntitle: Shallow\n---\n\n## Two\n\n### Three\n\n#### Four\n');
+    write(root, 'guide/elsewhere.md', '---\ntitle: Elsewhere\ncustom_edit_url: https://git.quad.example/quad/handbook/edit/main/elsewhere.md\n---\n\nKept in another repository.\n');
+    write(root, 'guide/generated.md', '---\ntitle: Generated\ncustom_edit_url: null\n---\n\nMade by a script: not to be edited here.\n');
     write(root, 'guide/landing.md', '---\ntitle: Landing\nhide_title: true\n---\n\nA landing page shows no title.\n');
     write(root, 'guide/landing-own.md', '---\ntitle: Landing too\nhide_title: true\n---\n\n# Its own heading\n\nShown all the same.\n');
 
@@ -83,6 +85,10 @@ describe('a Docusaurus docs folder', () => {
     const tocOf = (route: string): string[] => [...readRoute(dist, route).matchAll(/class="toc-link" href="#([^"]+)"/g)].map((match) => match[1]!);
     expect(tocOf('/guide/deep')).toEqual(['two', 'three', 'four']);
     expect(tocOf('/guide/shallow')).toEqual(['two', 'three']);
+    // custom_edit_url: another address for the edit link, or none.
+    expect(readRoute(dist, '/guide/elsewhere')).toContain('<a class="edit-link" href="https://git.quad.example/quad/handbook/edit/main/elsewhere.md"');
+    expect(readRoute(dist, '/guide/generated')).not.toContain('edit-link');
+    expect(readRoute(dist, '/guide/deep')).toContain('<a class="edit-link" href="https://git.quad.example/quad/docs/edit/master/content/guide/deep.md"');
     // hide_title hides the h1 made from the title, not one the body opens with (as in Docusaurus).
     const landing = readRoute(dist, '/guide/landing');
     expect(landing).toContain('<title>Landing | Docs</title>');

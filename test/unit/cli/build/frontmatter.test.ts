@@ -49,6 +49,9 @@ describe('cli/build/frontmatter', () => {
     expect(levels('toc_max_heading_level: 7')).toEqual(['2 frontmatter `toc_max_heading_level` is 7, not a heading level from 2 to 6']);
     expect(levels('toc_min_heading_level: 4\ntoc_max_heading_level: 3')).toEqual(['2 frontmatter `toc_min_heading_level` (4) is past `toc_max_heading_level` (3)']);
     expect(levels('toc_min_heading_level: 2\ntoc_max_heading_level: 5')).toEqual([]);
+    // The edit link is an http(s) address or none: never a script.
+    expect(levels('custom_edit_url: javascript:alert(1)')).toEqual(['2 frontmatter `custom_edit_url` must be an http(s) address or null, got "javascript:alert(1)"']);
+    expect(parseFrontmatter('---\ncustom_edit_url: null\n---\n', 'content/a.md').frontmatter).toEqual({ custom_edit_url: null });
     expect(parseFrontmatter('---\npagination_prev: 3\n---\n', 'content/a.md').problems.map((p) => `${p.line} ${p.message}`)).toEqual(["2 frontmatter `pagination_prev` must be a page's id or null, got 3"]);
     const hidden = parseFrontmatter('---\ntitle: Plans\ndraft: true\nunlisted: true\n---\n', 'content/a.md');
     expect(hidden.problems.map(({ line, message }) => [line, message])).toEqual([
