@@ -125,7 +125,10 @@ export class SiteSession {
       // A sidebar collected again (one of its files changed) may still be the same.
       const changedSidebars = new Set(Object.keys(content.sidebars).filter((id) => content.sidebars[id] !== state.content.sidebars[id] && JSON.stringify(content.sidebars[id]) !== JSON.stringify(state.content.sidebars[id])));
       const changedFiles = new Set(changes.map((change) => change.rel));
-      affected = content.docs.flatMap((doc, i) => (changedFiles.has(doc.rel) || changedSidebars.has(doc.sidebar) ? [i] : []));
+      // A page whose pagination names a page by id (another sidebar's, maybe) shows that page's label: it
+      // is rendered again with the pages whose sidebars changed (content.ts `paginate`).
+      const paginated = (doc: (typeof content.docs)[number]): boolean => typeof doc.frontmatter.pagination_next === 'string' || typeof doc.frontmatter.pagination_prev === 'string';
+      affected = content.docs.flatMap((doc, i) => (changedFiles.has(doc.rel) || changedSidebars.has(doc.sidebar) || (changedSidebars.size > 0 && paginated(doc)) ? [i] : []));
     }
     // Jobs for the affected pages only: the others keep their results.
     const jobs = jobsOf({ content: { ...content, docs: affected.map((i) => content.docs[i]!) }, config: state.config, lastUpdates: state.lastUpdates, api: state.api });

@@ -83,6 +83,13 @@ describe('docs serve', () => {
     events.close();
   });
 
+  it("re-renders a page whose pagination_next names a page of another sidebar when that page's label changes", async () => {
+    edit('guide/zebra.md', (text) => text.replace(/^---\n/, '---\npagination_next: home/index\n'));
+    await expect.poll(async () => page('/guide/zebra'), { timeout: 15_000 }).toMatch(/class="pagination-link pagination-next" href="\/"[^>]*>.*?Welcome</);
+    edit('home/index.md', (text) => text.replace('title: Welcome', 'title: Welcome aboard'));
+    await expect.poll(async () => page('/guide/zebra'), { timeout: 15_000 }).toMatch(/class="pagination-link pagination-next" href="\/"[^>]*>.*?Welcome aboard</);
+  });
+
   it('checks links after a save: a broken one fails the update, a lost anchor warns on the page linking to it', async () => {
     const events = openEvents(server.url);
     await new Promise((resolve) => setTimeout(resolve, 200));
