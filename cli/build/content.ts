@@ -4,19 +4,16 @@
  */
 import type { Nodes as MdastNodes } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
-import { parseDocument } from 'yaml';
 import type { PageLink, SidebarItem } from '../../runtime/manifest';
 import type { SidebarConfig } from './config';
 import { isFolderPage, splitNumberPrefix, withoutNumberPrefixes, withoutPageExtension } from './file-names';
-import { fenceLines } from './markdown/plugins/mdx';
+import { mdxProblems } from './markdown/plugins/mdx';
+import { readCategories } from './categories';
 import { frontmatterKeyLine, parseFrontmatter, type Frontmatter } from './frontmatter';
 import { routeProblem, safeName } from './routes';
-import { buildTree, compareNames, humanise, linkNeighbours, type CategoryMeta } from './sidebar-tree';
+import { buildTree, compareNames, humanise, linkNeighbours, paginate } from './sidebar-tree';
 import { DocsError, suggest, type Diagnostic } from '../util/errors';
 import { hash } from '../util/hash';
-import { jsonErrorPlace } from '../util/json-place';
-import { textPlace } from '../util/text-place';
-import { s, validateShape } from '../util/validate';
 
 /** A file of the content folder, as read by the caller. */
 export interface SourceFile {
@@ -73,17 +70,6 @@ export interface CollectContentOptions {
   /** Prefix of file paths in messages, e.g. `content/`. */
   displayPrefix: string;
 }
-
-/** `_category_.json` keys of Docusaurus accepted and left out (README, "Categories"). */
-const IGNORED_CATEGORY_KEYS = new Set(['link', 'className', 'customProps', 'key']);
-
-const categoryShape = s.object({
-  label: s.optional(s.string()),
-  position: s.optional(s.number()),
-  description: s.optional(s.string()),
-  collapsed: s.optional(s.boolean()),
-  collapsible: s.optional(s.boolean()),
-});
 
 /**
  * Walks the given files into docs, routes and sidebars; throws a `DocsError` listing every problem.
@@ -171,39 +157,6 @@ export function collectContent(options: CollectContentOptions, previous?: Conten
   const tree = { docs, sidebars, routeOfFile };
   builds.set(tree, { categories: options.categories, sidebars: made });
   return tree;
-}
-
-/**
- * Docusaurus' pagination keys over the sidebar's order: `pagination_next` / `pagination_prev` name the
- * page a link leads to by id (another sidebar's too), or `null` for none; `pagination_label` is a
- * page's label in the links that lead to it. Set on the docs in place, every time: a sidebar taken as
- * it was from an earlier collection (`docs serve`) still gets the labels of pages that changed since.
- */
-function paginate(docs: Doc[], displayPrefix: string): void {
-  if (!docs.some((doc) => doc.frontmatter.pagination_label !== undefined || doc.frontmatter.pagination_next !== undefined || doc.frontmatter.pagination_prev !== undefined)) return;
-  const byId = new Map(docs.map((doc) => [doc.id, doc]));
-  const byRoute = new Map(docs.map((doc) => [doc.route, doc]));
-  const linkTo = (doc: Doc): PageLink => ({ route: doc.route, label: doc.frontmatter.pagination_label ?? doc.label });
-  const problems: Diagnostic[] = [];
-  for (const doc of docs) {
-    for (const side of ['next', 'prev'] as const) {
-      const named = doc.frontmatter[side === 'next' ? 'pagination_next' : 'pagination_prev'];
-      if (named === null) doc[side] = undefined;
-      else if (named !== undefined) {
-        const target = byId.get(named.replace(/\.mdx?$/, '').replace(/^\.?\//, ''));
-        if (target) doc[side] = linkTo(target);
-        else {
-          const likely = suggest(named, [...byId.keys()]);
-          problems.push({ file: displayPrefix + doc.rel, pointer: `/pagination_${side}`, message: `\`pagination_${side}\` names "${named}", which is no page's id`, fix: likely ? `write "${likely}"` : "write a page's id (its path below the content folder, without .md), or null for no link" });
-        }
-      } else {
-        const link = doc[side];
-        const target = link && byRoute.get(link.route);
-        if (link && target?.frontmatter.pagination_label !== undefined) doc[side] = linkTo(target);
-      }
-    }
-  }
-  if (problems.length > 0) throw new DocsError('content', problems);
 }
 
 /**
@@ -372,51 +325,6 @@ function readOptions(options: FileRead['options']): FileRead['options'] {
   return { sidebars: options.sidebars, homepageDoc: options.homepageDoc, displayPrefix: options.displayPrefix };
 }
 
-function readCategories(files: SourceFile[], displayPrefix: string, problems: Diagnostic[]): Map<string, CategoryMeta> {
-  const meta = new Map<string, CategoryMeta>();
-  const described = new Set<string>();
-  for (const file of [...files].sort((a, b) => compareNames(a.rel, b.rel))) {
-    const display = displayPrefix + file.rel;
-    let value: unknown;
-    if (!file.rel.endsWith('.json')) {
-      // `_category_.yml` (Docusaurus reads both).
-      const doc = parseDocument(file.text, { prettyErrors: false });
-      const error = doc.errors[0];
-      if (error) {
-        problems.push({ file: display, ...textPlace(file.text, error.pos[0]), message: `is not valid YAML: ${error.message.split('\n')[0]}`, fix: 'write it as `label: …` and `position: 1` on lines of their own' });
-        continue;
-      }
-      try {
-        value = doc.toJS({ maxAliasCount: 100 }) ?? {};
-      } catch (thrown) {
-        // An alias (`*name`) to no anchor, or aliases that multiply past the limit.
-        problems.push({ file: display, message: `is not valid YAML: ${(thrown as Error).message.split('\n')[0]}`, fix: 'write the values out instead of using anchors and aliases' });
-        continue;
-      }
-    } else {
-      try {
-        value = JSON.parse(file.text);
-      } catch (error) {
-        // V8 quotes the whole text in some messages: the first line of it is enough.
-        problems.push({ file: display, ...jsonErrorPlace(file.text, error), message: `is not valid JSON: ${(error as Error).message.split('\n')[0]}`, fix: 'write it as { "label": "…", "position": 1 }' });
-        continue;
-      }
-    }
-    const folder = file.rel.replace(/\/?_category_\.[a-z]+$/, '');
-    if (described.has(folder)) {
-      problems.push({ file: display, message: `describes the folder ${displayPrefix + folder} a second time`, fix: 'keep one category file per folder: _category_.json or _category_.yml' });
-      continue;
-    }
-    described.add(folder);
-    // Docusaurus category keys that change nothing here (a category is its folder's index page, always expanded).
-    const own = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).filter(([key]) => !IGNORED_CATEGORY_KEYS.has(key))) : value;
-    const found = validateShape(own, categoryShape);
-    for (const p of found) problems.push({ file: display, pointer: `/${p.path.replace(/\./g, '/')}`, message: `\`${p.path}\` ${p.message}`, fix: p.fix });
-    if (found.length === 0) meta.set(folder, own as CategoryMeta);
-  }
-  return meta;
-}
-
 /** The sidebar whose folder is the longest prefix of `rel`. */
 function pickSidebar(rel: string, sidebars: SidebarConfig[]): SidebarConfig | undefined {
   let best: SidebarConfig | undefined;
@@ -441,27 +349,6 @@ export function routeOf(id: string, slug: string | undefined, homepageDoc: strin
   if (slug !== undefined) path = slug.startsWith('/') ? slug : path.replace(/[^/]*$/, slug);
   const route = `/${path}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1');
   return route;
-}
-
-/**
- * An `.mdx` page is read as markdown: MDX's `import` and `export` lines (outside code fences) would
- * show as text, and the components they bring do not exist here. Each is an error at its line.
- */
-function mdxProblems(body: string, file: string): Diagnostic[] {
-  const problems: Diagnostic[] = [];
-  const lines = body.split('\n');
-  const inFence = fenceLines(lines);
-  lines.forEach((line, i) => {
-    if (!inFence[i] && /^(import|export)\s/.test(line)) {
-      problems.push({
-        file,
-        line: i + 1,
-        message: `MDX \`${line.split(/\s/)[0]}\` is not read: an .mdx page is built as plain markdown, without JSX components`,
-        fix: 'remove the line and the components it brings (use :::note… admonitions and :::tabs instead), or rename the page to .md once it is plain markdown',
-      });
-    }
-  });
-  return problems;
 }
 
 /** The text of the page's leading `# h1`, as a reader sees it (markup gone: `The \`docs\` **CLI**` → `The docs CLI`). */

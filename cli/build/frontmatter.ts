@@ -155,7 +155,8 @@ const HIDING_KEYS: Record<string, string> = { draft: 'leaves the page out of a D
 function validated(value: unknown, lines: string[], end: number, body: string, file: string): SplitSource {
   const problems: Diagnostic[] = [];
   let own = value;
-  const paging: Pick<Frontmatter, 'pagination_next' | 'pagination_prev' | 'custom_edit_url'> = {};
+  /** The keys whose values may be null (which the shapes cannot say), checked one by one below. */
+  const special: Pick<Frontmatter, 'pagination_next' | 'pagination_prev' | 'custom_edit_url'> = {};
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const kept: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
@@ -163,12 +164,12 @@ function validated(value: unknown, lines: string[], end: number, body: string, f
       // A page id, or null for no link (which the shapes cannot say): checked here, resolved by content.ts.
       if (key === 'custom_edit_url') {
         // An address on every reader's page: http(s) only (a javascript: link would run in the reader's session).
-        if (item === null || (typeof item === 'string' && /^https?:\/\/[^\s]+$/i.test(item.trim()))) paging[key] = item === null ? null : item.trim();
+        if (item === null || (typeof item === 'string' && /^https?:\/\/[^\s]+$/i.test(item.trim()))) special[key] = item === null ? null : item.trim();
         else problems.push({ file, line: lineOfKey(lines, end, key), message: `frontmatter \`custom_edit_url\` must be an http(s) address or null, got ${JSON.stringify(item)}`, fix: 'write the full address of the page in the repository (https://…), or custom_edit_url: null for no edit link' });
         continue;
       }
       if (key === 'pagination_next' || key === 'pagination_prev') {
-        if (item === null || (typeof item === 'string' && item.trim() !== '')) paging[key] = item;
+        if (item === null || (typeof item === 'string' && item.trim() !== '')) special[key] = item;
         else problems.push({ file, line: lineOfKey(lines, end, key), message: `frontmatter \`${key}\` must be a page's id or null, got ${JSON.stringify(item)}`, fix: `write the id of the page it leads to (e.g. ${key}: guide/install), or ${key}: null for no link` });
         continue;
       }
@@ -185,7 +186,7 @@ function validated(value: unknown, lines: string[], end: number, body: string, f
     problems.push({ file, line: lineOfKey(lines, end, p.path.split(/[.[]/)[0] ?? ''), message: `frontmatter \`${p.path}\` ${p.message}`, fix: p.fix });
   }
   if (problems.length === 0) problems.push(...tocLevelProblems(own as Frontmatter, lines, end, file));
-  return { frontmatter: problems.length > 0 ? {} : { ...(own as Frontmatter), ...paging }, body, problems };
+  return { frontmatter: problems.length > 0 ? {} : { ...(own as Frontmatter), ...special }, body, problems };
 }
 
 /** The page's table of contents levels as Docusaurus takes them: each 2–6, the first not past the second. */

@@ -6,6 +6,7 @@
  */
 import type { PageLink, SidebarItem } from '../../runtime/manifest';
 import type { Doc } from './content';
+import { DocsError, suggest, type Diagnostic } from '../util/errors';
 import { isFolderPage, splitNumberPrefix, withoutPageExtension } from './file-names';
 
 /** What a folder's `_category_.json` says of it. */
@@ -110,4 +111,37 @@ export function linkNeighbours(items: SidebarItem[], docs: Doc[]): void {
     if (i > 0) doc.prev = order[i - 1];
     if (i < order.length - 1) doc.next = order[i + 1];
   });
+}
+
+/**
+ * Docusaurus' pagination keys over the sidebar's order: `pagination_next` / `pagination_prev` name the
+ * page a link leads to by id (another sidebar's too), or `null` for none; `pagination_label` is a
+ * page's label in the links that lead to it. Set on the docs in place, every time: a sidebar taken as
+ * it was from an earlier collection (`docs serve`) still gets the labels of pages that changed since.
+ */
+export function paginate(docs: Doc[], displayPrefix: string): void {
+  if (!docs.some((doc) => doc.frontmatter.pagination_label !== undefined || doc.frontmatter.pagination_next !== undefined || doc.frontmatter.pagination_prev !== undefined)) return;
+  const byId = new Map(docs.map((doc) => [doc.id, doc]));
+  const byRoute = new Map(docs.map((doc) => [doc.route, doc]));
+  const linkTo = (doc: Doc): PageLink => ({ route: doc.route, label: doc.frontmatter.pagination_label ?? doc.label });
+  const problems: Diagnostic[] = [];
+  for (const doc of docs) {
+    for (const side of ['next', 'prev'] as const) {
+      const named = doc.frontmatter[side === 'next' ? 'pagination_next' : 'pagination_prev'];
+      if (named === null) doc[side] = undefined;
+      else if (named !== undefined) {
+        const target = byId.get(named.replace(/\.mdx?$/, '').replace(/^\.?\//, ''));
+        if (target) doc[side] = linkTo(target);
+        else {
+          const likely = suggest(named, [...byId.keys()]);
+          problems.push({ file: displayPrefix + doc.rel, pointer: `/pagination_${side}`, message: `\`pagination_${side}\` names "${named}", which is no page's id`, fix: likely ? `write "${likely}"` : "write a page's id (its path below the content folder, without .md), or null for no link" });
+        }
+      } else {
+        const link = doc[side];
+        const target = link && byRoute.get(link.route);
+        if (link && target?.frontmatter.pagination_label !== undefined) doc[side] = linkTo(target);
+      }
+    }
+  }
+  if (problems.length > 0) throw new DocsError('content', problems);
 }

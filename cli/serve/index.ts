@@ -21,6 +21,7 @@ import { backendLogin, createGate, DEFAULT_SESSION_DAYS, developmentSecret, isGa
 import { SiteSession, type ContentChange } from './incremental';
 import { CLIENT_PATH, CLIENT_SCRIPT, CLIENT_TAG, EVENTS_PATH, LiveChannel } from './live';
 import { createStaticHandler } from './static-files';
+import { lookForRoots } from './watch-roots';
 import { createProgressLine } from '../progress-line';
 
 /**
@@ -82,9 +83,6 @@ function openBrowser(url: string): void {
     .on('error', () => undefined)
     .unref();
 }
-
-/** How often a watched folder that is not there (moved away, not made yet) is looked for. */
-const ROOT_POLL_MS = 300;
 
 /** How `docs serve` answers logins behind its gate: through `--backend`, or with the development accounts. */
 function gateLogin(options: ServeOptions): GateOptions['login'] {
@@ -326,37 +324,15 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
       return false;
     }
   };
-  // chokidar stops watching a root that goes (the content folder moved away while a branch is
-  // switched, a templates folder removed) and never sees it come back: a root that is not there is
-  // looked for until it is, then watched again and the site built in full.
-  const gone = new Set(roots.filter((root) => !existsSync(root)));
-  let lookingFor: NodeJS.Timeout | undefined;
-  const lookForRoots = (): void => {
-    if (gone.size === 0 || lookingFor) return;
-    lookingFor = setInterval(() => {
-      const back = [...gone].filter((root) => existsSync(root));
-      for (const root of back) {
-        gone.delete(root);
-        // Its files are reported as added: those older than now are read by the build scheduled here.
-        watchedSince.set(root, Date.now());
-      }
-      if (back.length > 0) {
-        watcher.add(back);
-        schedule(back.map(sourcePath));
-      }
-      if (gone.size === 0) {
-        clearInterval(lookingFor);
-        lookingFor = undefined;
-      }
-    }, ROOT_POLL_MS);
-    lookingFor.unref();
-  };
-  lookForRoots();
+  // A root that goes and comes back is watched again, the site built in full (watch-roots.ts). Its
+  // files are reported as added: those older than its return are read by the build scheduled here.
+  const rootsBack = lookForRoots(roots, (back) => {
+    for (const root of back) watchedSince.set(root, Date.now());
+    watcher.add(back);
+    schedule(back.map(sourcePath));
+  });
   watcher.on('all', (event, path) => {
-    if (event === 'unlinkDir' && roots.includes(path)) {
-      gone.add(path);
-      lookForRoots();
-    }
+    if (event === 'unlinkDir' && roots.includes(path)) rootsBack.gone(path);
     // A folder made or removed changes no page by itself: the files in it are reported one by one.
     if (event === 'addDir' || event === 'unlinkDir' || (event === 'add' && alreadyThere(path))) return;
     schedule([sourcePath(path)]);
@@ -388,7 +364,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     url,
     close: async () => {
       clearTimeout(timer);
-      clearInterval(lookingFor);
+      rootsBack.close();
       clearTimeout(searchTimer);
       session?.dispose();
       await watcher.close();

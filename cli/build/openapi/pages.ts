@@ -3,6 +3,7 @@
  * go through the same pipeline as every page (headings and TOC, shiki, link checks). The pages are
  * files of a virtual folder below the spec's route; operations are grouped in one folder per tag.
  */
+import { asWritten, attribute, fenced, frontmatter, markdownLink, tableCell } from './markdown-text';
 import type { OpenAPIV3 } from 'openapi-types';
 import type { SourceFile } from '../content';
 import type { LoadedSpec } from './load';
@@ -125,21 +126,6 @@ function giveSlugs(operations: Operation[]): void {
   }
 }
 
-/** A code fence around `code`, longer than any run of backticks in it, so no text of a spec can end it early. */
-export function fenced(lang: string, meta: string, code: string): string[] {
-  const longest = Math.max(0, ...(code.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(Math.max(3, longest + 1));
-  return [`${fence}${lang}${meta}`, code, fence];
-}
-
-/** A frontmatter block; values are JSON strings, which YAML reads as they are. */
-function frontmatter(fields: Record<string, string | number | boolean | undefined>): string {
-  const lines = Object.entries(fields)
-    .filter(([, value]) => value !== undefined)
-    .map(([key, value]) => `${key}: ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`);
-  return `---\n${lines.join('\n')}\n---\n`;
-}
-
 function firstSentence(text: string | undefined): string | undefined {
   const plain = inline(text).replace(/[*_`[\]]/g, '');
   if (!plain) return undefined;
@@ -179,16 +165,6 @@ function parameterTable(parameters: OpenAPIV3.ParameterObject[]): string[] {
     lines.push(`| ${[code(parameter.name), code(typeLabel(schema)), parameter.required ? 'required' : 'optional', description].map(tableCell).join(' | ')} |`);
   }
   return lines;
-}
-
-/** A directive attribute's value in double quotes: `&` and `"` as character references, which the parser decodes. */
-function attribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
-}
-
-/** A table cell's markdown: GFM ends a cell at every `|`, inside code too, unless it is escaped. */
-function tableCell(markdown: string): string {
-  return markdown.replace(/\|/g, '\\|');
 }
 
 function mediaLines(content: Record<string, OpenAPIV3.MediaTypeObject> | undefined, exampleLabel: string): string[] {
@@ -399,21 +375,6 @@ export function apiPages(spec: LoadedSpec, options: ApiPagesOptions): ApiFiles {
     });
   });
   return { markdown, categories };
-}
-
-/**
- * A markdown link to `url` showing `text` as written, whatever either holds: the text's markdown
- * characters escaped, the URL in `<…>` with the characters that would end it percent-encoded (a
- * contact address `a>b@quad.example` made an autolink that swallowed the line).
- */
-function markdownLink(text: string, url: string): string {
-  const target = url.replace(/[<>\s]/g, (char) => encodeURIComponent(char));
-  return `[${asWritten(text)}](<${target}>)`;
-}
-
-/** Plain text (a name, an address) as markdown that shows it as written, on one line. */
-function asWritten(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().replace(/[\\`*_[\]<>!&|]/g, (char) => `\\${char}`);
 }
 
 function rank(order: string[], tag: string): number {

@@ -8,7 +8,7 @@ import { decodePercent, normalisePath } from '../../../../runtime/routing';
 import { walk } from '../walk';
 import type { Diagnostic } from '../../../util/errors';
 import type { ResolvedFile } from '../index';
-import { schemeOf } from './safe-urls';
+import { schemeOf, withoutLeadingSpace } from './safe-urls';
 import { isPagePath } from '../../file-names';
 
 /** What to do about a link in the content that leads to a file outside the repository (`publishableRoots`). */
@@ -50,11 +50,6 @@ export interface LinksOptions {
   links: FoundLink[];
   warnings: Diagnostic[];
   errors: Diagnostic[];
-}
-
-/** A URL without the spaces and C0 controls a browser drops before it (safe-urls.ts `schemeOf`). */
-function withoutLeadingSpace(url: string): string {
-  return url.replace(/^[\u0000-\u0020]+/, '');
 }
 
 /** Any origin: only the path of a resolved URL is used. */

@@ -65,3 +65,24 @@ export function readMdx(body: string, file: string, warnings: Diagnostic[]): str
   });
   return lines.join('\n');
 }
+
+/**
+ * An `.mdx` page is read as markdown: MDX's `import` and `export` lines (outside code fences) would
+ * show as text, and the components they bring do not exist here. Each is an error at its line.
+ */
+export function mdxProblems(body: string, file: string): Diagnostic[] {
+  const problems: Diagnostic[] = [];
+  const lines = body.split('\n');
+  const inFence = fenceLines(lines);
+  lines.forEach((line, i) => {
+    if (!inFence[i] && /^(import|export)\s/.test(line)) {
+      problems.push({
+        file,
+        line: i + 1,
+        message: `MDX \`${line.split(/\s/)[0]}\` is not read: an .mdx page is built as plain markdown, without JSX components`,
+        fix: 'remove the line and the components it brings (use :::note… admonitions and :::tabs instead), or rename the page to .md once it is plain markdown',
+      });
+    }
+  });
+  return problems;
+}

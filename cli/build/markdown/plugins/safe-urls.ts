@@ -14,10 +14,15 @@ export const ALLOWED_SCHEMES = ['http', 'https', 'mailto', 'tel'];
 /** Properties (hast names) that hold a URL. */
 const URL_PROPERTIES = ['href', 'src', 'cite', 'poster', 'action', 'formAction', 'xLinkHref', 'background', 'longDesc', 'manifest', 'codeBase', 'data', 'ping'];
 
+/** A URL without the spaces and C0 controls a browser drops before it. */
+export function withoutLeadingSpace(url: string): string {
+  return url.replace(/^[\u0000-\u0020]+/, '');
+}
+
 /** The scheme a browser reads in `url` (lower case), or undefined for a URL without one. */
 export function schemeOf(url: string): string | undefined {
   // As the URL parser does: leading and trailing C0 controls and spaces go, tabs and newlines anywhere.
-  const bare = url.replace(/^[\u0000-\u0020]+/, '').replace(/[\t\n\r]/g, '');
+  const bare = withoutLeadingSpace(url).replace(/[\t\n\r]/g, '');
   return /^([a-z][a-z0-9+.-]*):/i.exec(bare)?.[1]?.toLowerCase();
 }
 

@@ -1,0 +1,69 @@
+/**
+ * A folder's category file, `_category_.json` or `_category_.yml` (Docusaurus reads both): its label
+ * and position in the sidebar, each file checked (JSON or YAML errors at their line, unknown keys, one
+ * file per folder). Part of stage 2, content (content.ts).
+ */
+import { parseDocument } from 'yaml';
+import type { SourceFile } from './content';
+import { compareNames, type CategoryMeta } from './sidebar-tree';
+import type { Diagnostic } from '../util/errors';
+import { jsonErrorPlace } from '../util/json-place';
+import { textPlace } from '../util/text-place';
+import { s, validateShape } from '../util/validate';
+
+/** `_category_.json` keys of Docusaurus accepted and left out (README, "Categories"). */
+const IGNORED_CATEGORY_KEYS = new Set(['link', 'className', 'customProps', 'key']);
+
+const categoryShape = s.object({
+  label: s.optional(s.string()),
+  position: s.optional(s.number()),
+  description: s.optional(s.string()),
+  collapsed: s.optional(s.boolean()),
+  collapsible: s.optional(s.boolean()),
+});
+
+/** Each described folder's label and position, by its path below the content folder; problems go to `problems`. */
+export function readCategories(files: SourceFile[], displayPrefix: string, problems: Diagnostic[]): Map<string, CategoryMeta> {
+  const meta = new Map<string, CategoryMeta>();
+  const described = new Set<string>();
+  for (const file of [...files].sort((a, b) => compareNames(a.rel, b.rel))) {
+    const display = displayPrefix + file.rel;
+    let value: unknown;
+    if (!file.rel.endsWith('.json')) {
+      // `_category_.yml` (Docusaurus reads both).
+      const doc = parseDocument(file.text, { prettyErrors: false });
+      const error = doc.errors[0];
+      if (error) {
+        problems.push({ file: display, ...textPlace(file.text, error.pos[0]), message: `is not valid YAML: ${error.message.split('\n')[0]}`, fix: 'write it as `label: …` and `position: 1` on lines of their own' });
+        continue;
+      }
+      try {
+        value = doc.toJS({ maxAliasCount: 100 }) ?? {};
+      } catch (thrown) {
+        // An alias (`*name`) to no anchor, or aliases that multiply past the limit.
+        problems.push({ file: display, message: `is not valid YAML: ${(thrown as Error).message.split('\n')[0]}`, fix: 'write the values out instead of using anchors and aliases' });
+        continue;
+      }
+    } else {
+      try {
+        value = JSON.parse(file.text);
+      } catch (error) {
+        // V8 quotes the whole text in some messages: the first line of it is enough.
+        problems.push({ file: display, ...jsonErrorPlace(file.text, error), message: `is not valid JSON: ${(error as Error).message.split('\n')[0]}`, fix: 'write it as { "label": "…", "position": 1 }' });
+        continue;
+      }
+    }
+    const folder = file.rel.replace(/\/?_category_\.[a-z]+$/, '');
+    if (described.has(folder)) {
+      problems.push({ file: display, message: `describes the folder ${displayPrefix + folder} a second time`, fix: 'keep one category file per folder: _category_.json or _category_.yml' });
+      continue;
+    }
+    described.add(folder);
+    // Docusaurus category keys that change nothing here (a category is its folder's index page, always expanded).
+    const own = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).filter(([key]) => !IGNORED_CATEGORY_KEYS.has(key))) : value;
+    const found = validateShape(own, categoryShape);
+    for (const p of found) problems.push({ file: display, pointer: `/${p.path.replace(/\./g, '/')}`, message: `\`${p.path}\` ${p.message}`, fix: p.fix });
+    if (found.length === 0) meta.set(folder, own as CategoryMeta);
+  }
+  return meta;
+}
