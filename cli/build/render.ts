@@ -49,7 +49,8 @@ function renderHead(data: HydrationData): string {
         Helmet,
         null,
         createElement('title', null, pageTitle(page.title, site.title, site.titleSeparator)),
-        page.description ? createElement('meta', { name: 'description', content: page.description }) : null,
+        // A page without a description of its own is described by the site's tagline.
+        createElement('meta', { name: 'description', content: page.description ?? site.tagline }),
         page.notFound ? createElement('meta', { name: 'robots', content: 'noindex' }) : null,
       ),
     ),

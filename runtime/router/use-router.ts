@@ -197,7 +197,7 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
     const { page } = state.view;
     if (!loader) return;
     document.title = pageTitle(page.title, site.title, site.titleSeparator);
-    setDescription(page.description);
+    setDescription(page.description ?? site.tagline);
     const wanted = intent.current;
     intent.current = null;
     if (!wanted) return;
@@ -216,14 +216,13 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
   return { state, retry };
 }
 
-/** Keeps `<meta name="description">` in step with the page shown. */
-function setDescription(description: string | undefined): void {
+/** Keeps `<meta name="description">` in step with the page shown (the site's tagline when the page has none). */
+function setDescription(description: string): void {
   let meta = document.querySelector<HTMLMetaElement>('meta[name="description"]');
-  if (!meta && description) {
+  if (!meta) {
     meta = document.createElement('meta');
     meta.name = 'description';
     document.head.append(meta);
   }
-  if (description) meta?.setAttribute('content', description);
-  else meta?.remove();
+  meta.setAttribute('content', description);
 }

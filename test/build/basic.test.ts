@@ -39,6 +39,9 @@ describe('docs build of the basic fixture', () => {
     expect(html).toContain('<html lang="en-GB"');
     expect(html).toContain('<title>Install the backend | Docs</title>');
     expect(html).toContain('<meta name="description" content="How to install the backend locally."/>');
+    // A page without a description of its own (and the not-found page) is described by the site's tagline.
+    expect(readRoute(dist, '/guide/faq')).toContain('<meta name="description" content="Documentation for Quad"/>');
+    expect(readFileSync(join(dist, '404.html'), 'utf8')).toContain('<meta name="description" content="Documentation for Quad"/>');
   });
 
   it('lists h2 and h3 in the table of contents but not h4', () => {
@@ -110,6 +113,7 @@ describe('docs build of the basic fixture', () => {
     expect(html).toMatch(/Last updated on <time[^>]*>\d{1,2} \w+ \d{4}<\/time>/);
     expect(html).toContain('<a class="pagination-link pagination-prev" href="/guide/faq" rel="prev">');
     expect(html).toContain('<a class="pagination-link pagination-next" href="/guide/zebra" rel="next">');
+    expect(html).toContain('<p class="footer-tagline"><span class="footer-title">Docs</span> · Documentation for Quad</p>');
     expect(html).toContain('Copyright © 2025 Quad');
   });
 

@@ -98,6 +98,8 @@ describe('client-side navigation', () => {
     await clickUnseen(page, '/backend/no-such-page');
     await expect.poll(() => heading(page)).toBe('Page not found');
     expect(await page.title()).toBe('Page not found | Docs');
+    // The git page's description goes; the site's tagline describes a page that has none.
+    expect(await page.getAttribute('meta[name="description"]', 'content')).toBe('Documentation for Quad');
     expect(await sameWindow(page)).toBe(true);
     await expect(page.locator('.sidebar').count()).resolves.toBe(0);
     await page.context().close();

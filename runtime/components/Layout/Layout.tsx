@@ -41,7 +41,7 @@ export function Layout({ site, route, notFound = false, sidebar, children }: Lay
         {sidebar ? <SidebarContent Tag="aside" className="sidebar" source={sidebar} route={route} ref={aside} /> : null}
         {children}
       </div>
-      <Footer copyright={site.copyright} />
+      <Footer title={site.title} tagline={site.tagline} copyright={site.copyright} />
     </div>
   );
 }
