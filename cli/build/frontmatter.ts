@@ -40,6 +40,8 @@ export interface Frontmatter {
   pagination_prev?: string | null;
   /** `false`: the number prefix of this page's file name is part of its name (`2-factor.md` is `/2-factor`), as in Docusaurus. */
   parse_number_prefixes?: boolean;
+  /** The page's "Last updated" date and author, each in place of what git (or the file's time) says. */
+  last_update?: { date?: string; author?: string };
 }
 
 const frontmatterShape: Shape = s.object({
@@ -57,6 +59,7 @@ const frontmatterShape: Shape = s.object({
   keywords: s.optional(s.array(s.string())),
   sidebar_class_name: s.optional(s.string()),
   parse_number_prefixes: s.optional(s.boolean()),
+  last_update: s.optional(s.object({ date: s.optional(s.string('e.g. "2025-03-14"')), author: s.optional(s.string()) }, '{ date: 2025-03-14, author: Jane Doe }')),
 });
 
 /** A markdown source split into frontmatter and body. */
@@ -145,7 +148,6 @@ const IGNORED_DOCUSAURUS_KEYS = new Set([
   'displayed_sidebar',
   'image',
   'tags',
-  'last_update',
 ]);
 
 /** Docusaurus keys that keep a page from readers there: every page of the content folder is published here, so `true` is refused. */
@@ -185,7 +187,7 @@ function validated(value: unknown, lines: string[], end: number, body: string, f
   for (const p of validateShape(own, { ...frontmatterShape, doc: 'key: value lines' })) {
     problems.push({ file, line: lineOfKey(lines, end, p.path.split(/[.[]/)[0] ?? ''), message: `frontmatter \`${p.path}\` ${p.message}`, fix: p.fix });
   }
-  if (problems.length === 0) problems.push(...tocLevelProblems(own as Frontmatter, lines, end, file));
+  if (problems.length === 0) problems.push(...tocLevelProblems(own as Frontmatter, lines, end, file), ...lastUpdateProblems(own as Frontmatter, lines, end, file));
   return { frontmatter: problems.length > 0 ? {} : { ...(own as Frontmatter), ...special }, body, problems };
 }
 
@@ -198,6 +200,29 @@ function tocLevelProblems(frontmatter: Frontmatter, lines: string[], end: number
   }
   if (problems.length === 0 && min !== undefined && max !== undefined && min > max) problems.push({ file, line: lineOfKey(lines, end, 'toc_min_heading_level'), message: `frontmatter \`toc_min_heading_level\` (${min}) is past \`toc_max_heading_level\` (${max})`, fix: 'make the first the smaller, e.g. 2 and 4' });
   return problems;
+}
+
+/** `last_update` as Docusaurus takes it: a date a reader's calendar has, an author, or both. */
+function lastUpdateProblems({ last_update: given }: Frontmatter, lines: string[], end: number, file: string): Diagnostic[] {
+  if (given === undefined) return [];
+  const line = lineOfKey(lines, end, 'last_update');
+  if (given.date === undefined && given.author === undefined) return [{ file, line, message: 'frontmatter `last_update` gives neither `date` nor `author`', fix: 'write `date: 2025-03-14`, `author: Jane Doe` or both below it, or remove `last_update`' }];
+  if (given.date !== undefined && lastUpdateTime(given.date) === undefined) {
+    return [{ file, line, message: `frontmatter \`last_update.date\` is not a date: ${JSON.stringify(given.date)}`, fix: 'write the date as year-month-day, e.g. 2025-03-14 (or 2025-03-14T09:30:00Z with a time)' }];
+  }
+  return [];
+}
+
+/** Milliseconds since the epoch of a `last_update.date` (`2025-03-14`, or with a time), or undefined when it names no day of the calendar. */
+export function lastUpdateTime(date: string): number | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.exec(date.trim());
+  if (!match) return undefined;
+  // A time without a zone is UTC, as a date alone is: the build machine's zone must not move the day.
+  const written = date.trim().replace(' ', 'T');
+  const time = Date.parse(written.length > 10 && match[4] === undefined ? `${written}Z` : written);
+  // `Date.parse` rolls 2025-02-30 over into March: the day must be the one written.
+  if (Number.isNaN(time) || new Date(Date.UTC(+match[1]!, +match[2]! - 1, +match[3]!)).getUTCDate() !== +match[3]!) return undefined;
+  return time;
 }
 
 /** File line and column of an offset into the frontmatter text (which starts on the file's line 2). */

@@ -23,6 +23,7 @@ import { readCache } from './read-cache';
 import { readLastUpdates } from './git';
 import { checkLinks, type LinkReport } from './links';
 import { checkAnnouncement } from './announcement';
+import { lastUpdateTime, type Frontmatter } from './frontmatter';
 import { SEARCH_ENTRY } from './search/index';
 import { blocksOf, makeBuildIndex, searchPagesOf } from './search/source';
 import { STATE_FILE } from './search/state';
@@ -341,10 +342,17 @@ export function jobsOf({ content, config, lastUpdates, api, modified }: { conten
     prev: doc.prev,
     next: doc.next,
     // Files git does not track fall back to their modification time (as the content walk found it, or one stat).
-    lastUpdated: api.lastUpdated.get(doc.rel) ?? lastUpdates.get(doc.rel) ?? { timestamp: Math.round(modified?.get(doc.rel) ?? statSync(join(config.contentDir, doc.rel)).mtimeMs) },
+    lastUpdated: withGivenUpdate(api.lastUpdated.get(doc.rel) ?? lastUpdates.get(doc.rel) ?? { timestamp: Math.round(modified?.get(doc.rel) ?? statSync(join(config.contentDir, doc.rel)).mtimeMs) }, doc.frontmatter.last_update),
     // `custom_edit_url: null` is no link ('').
     editUrl: doc.frontmatter.custom_edit_url === null ? '' : (doc.frontmatter.custom_edit_url ?? api.editUrl.get(doc.rel)),
   }));
+}
+
+/** The page's last update with the frontmatter's `last_update` date and author in place of what git or the file says. */
+function withGivenUpdate(found: LastUpdated, given: Frontmatter['last_update']): LastUpdated {
+  if (!given) return found;
+  const timestamp = given.date === undefined ? undefined : lastUpdateTime(given.date);
+  return { ...found, ...(given.author !== undefined ? { author: given.author } : {}), ...(timestamp !== undefined ? { timestamp } : {}) };
 }
 
 /**

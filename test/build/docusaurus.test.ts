@@ -45,6 +45,8 @@ describe('a Docusaurus docs folder', () => {
     write(root, 'guide/generated.md', '---\ntitle: Generated\ncustom_edit_url: null\n---\n\nMade by a script: not to be edited here.\n');
     write(root, 'guide/landing.md', '---\ntitle: Landing\nhide_title: true\n---\n\nA landing page shows no title.\n');
     write(root, 'guide/landing-own.md', '---\ntitle: Landing too\nhide_title: true\n---\n\n# Its own heading\n\nShown all the same.\n');
+    write(root, 'guide/migrated.md', '---\ntitle: Migrated\nlast_update:\n  date: 2024-02-29\n  author: Jane Doe\n---\n\nMoved from the old wiki.\n');
+    write(root, 'guide/reviewed.md', '---\ntitle: Reviewed\nlast_update:\n  author: Board of 2025\n---\n\nChecked by the board.\n');
 
     const run = runDocs(['build'], { cwd: root });
     expect(run.code, run.stderr).toBe(0);
@@ -94,6 +96,11 @@ describe('a Docusaurus docs folder', () => {
     expect(landing).toContain('<title>Landing | Docs</title>');
     expect(landing).not.toContain('<h1');
     expect(readRoute(dist, '/guide/landing-own')).toContain('<h1>Its own heading</h1>');
+    // last_update: its date and author in place of what git (here: the file's time) says, each on its own.
+    expect(readRoute(dist, '/guide/migrated')).toContain('Last updated on <time dateTime="2024-02-29T00:00:00.000Z">29 February 2024</time> by <b>Jane Doe</b>');
+    const reviewed = readRoute(dist, '/guide/reviewed');
+    expect(reviewed).toMatch(/Last updated on <time dateTime="[^"]+">\d{1,2} \w+ \d{4}<\/time> by <b>Board of 2025<\/b>/);
+    expect(reviewed).not.toContain('2024-02-29');
     const manifest = readFileSync(join(dist, 'manifest.json'), 'utf8');
     expect(manifest).not.toMatch(/snippet|plan|03-recipes/i);
   });

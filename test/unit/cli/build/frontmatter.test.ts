@@ -4,7 +4,7 @@
  */
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { frontmatterBody, parseFrontmatter, simpleYaml } from '../../../../cli/build/frontmatter';
+import { frontmatterBody, lastUpdateTime, parseFrontmatter, simpleYaml, type SplitSource } from '../../../../cli/build/frontmatter';
 import { random } from '../../../support/markdown-fuzz';
 
 describe('cli/build/frontmatter', () => {
@@ -60,6 +60,24 @@ describe('cli/build/frontmatter', () => {
     ]);
     // A typo is still an error that names the key it may mean.
     expect(parseFrontmatter('---\ntitel: A\n---\n', 'content/a.md').problems[0]).toMatchObject({ line: 2, fix: 'did you mean `title`?' });
+  });
+
+  it('reads last_update as Docusaurus does: a date of the calendar, an author, or both; anything else at its line', () => {
+    const read = (front: string): SplitSource => parseFrontmatter(`---\ntitle: A\n${front}\n---\n`, 'content/a.md');
+    expect(read('last_update:\n  date: 2025-03-14\n  author: Jane Doe').frontmatter.last_update).toEqual({ date: '2025-03-14', author: 'Jane Doe' });
+    expect(read('last_update: { author: Board }').frontmatter.last_update).toEqual({ author: 'Board' });
+    expect(read('last_update:\n  date: 2025-03-14T09:30:00+01:00').problems).toEqual([]);
+    const problems = (front: string): string[] => read(front).problems.map((p) => `${p.line} ${p.message}`);
+    // 30 February would roll over into March; a date in words is read differently by every engine.
+    expect(problems('last_update:\n  date: 2025-02-30')).toEqual(['3 frontmatter `last_update.date` is not a date: "2025-02-30"']);
+    expect(problems('last_update:\n  date: yesterday')).toEqual(['3 frontmatter `last_update.date` is not a date: "yesterday"']);
+    expect(problems('last_update: {}')).toEqual(['3 frontmatter `last_update` gives neither `date` nor `author`']);
+    expect(problems('last_update:\n  when: 2025-03-14')[0]).toMatch(/^3 frontmatter `last_update.when`/);
+    expect(lastUpdateTime('2024-02-29')).toBe(Date.UTC(2024, 1, 29));
+    expect(lastUpdateTime('2025-02-29')).toBeUndefined();
+    // A time without a zone is UTC, whatever the build machine's zone.
+    expect(lastUpdateTime('2025-03-14 09:30')).toBe(Date.UTC(2025, 2, 14, 9, 30));
+    expect(lastUpdateTime('2025-03-14T09:30:00+01:00')).toBe(Date.UTC(2025, 2, 14, 8, 30));
   });
 
   it('reports a key named __proto__ as unknown, at its line, in the short form and in full YAML', () => {
