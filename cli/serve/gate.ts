@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { DocsError } from '../util/errors';
+import type { ServeCall } from './static-files';
 
 /** Name of the session cookie. */
 export const SESSION_COOKIE = 'docs_session';
@@ -21,6 +22,8 @@ export const DEFAULT_SESSION_DAYS = 30;
 /** Failed logins from one address within `RATE_WINDOW_MS` after which the host answers 429 itself. */
 export const MAX_FAILURES = 10;
 export const RATE_WINDOW_MS = 60_000;
+/** Logged-out sessions remembered at most (some 20 MB); a session lives `DEFAULT_SESSION_DAYS` at most. */
+const MAX_ENDED_SESSIONS = 100_000;
 /** The largest login body forwarded (a login is a few hundred bytes). */
 const MAX_LOGIN_BODY = 64 * 1024;
 
@@ -54,9 +57,12 @@ export function sessionSecret(env: Record<string, string | undefined>): Buffer {
   return Buffer.from(value);
 }
 
-/** A signed session value: `base64url(JSON {u, e}).base64url(HMAC-SHA256)`. */
+/**
+ * A signed session value: `base64url(JSON {u, e, n}).base64url(HMAC-SHA256)`. `n` is random, so each
+ * login is its own session: logging out on one machine ends that one, not the reader's others.
+ */
 export function signSession(secret: Buffer, uid: string, expires: number): string {
-  const payload = Buffer.from(JSON.stringify({ u: uid, e: expires })).toString('base64url');
+  const payload = Buffer.from(JSON.stringify({ u: uid, e: expires, n: randomBytes(9).toString('base64url') })).toString('base64url');
   return `${payload}.${createHmac('sha256', secret).update(payload).digest('base64url')}`;
 }
 
@@ -72,6 +78,16 @@ export function verifySession(secret: Buffer, value: string | undefined, now: nu
   try {
     const { u, e } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { u?: unknown; e?: unknown };
     return typeof u === 'string' && typeof e === 'number' && e > now ? u : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The expiry (seconds since the epoch) a verified session value carries. */
+function sessionExpiry(value: string): number | undefined {
+  try {
+    const { e } = JSON.parse(Buffer.from(value.slice(0, value.indexOf('.')), 'base64url').toString('utf8')) as { e?: unknown };
+    return typeof e === 'number' ? e : undefined;
   } catch {
     return undefined;
   }
@@ -112,7 +128,7 @@ export interface GateOptions {
   /** Answers a login: the backend, or the development accounts. */
   login: (request: { headers: Record<string, string>; body: Buffer }) => Promise<LoginAnswer>;
   /** Serves a file of the build (the static handler). */
-  serve: (request: IncomingMessage, response: ServerResponse) => void;
+  serve: (request: IncomingMessage, response: ServerResponse, call?: ServeCall) => void;
   /** The clock, in milliseconds. @default Date.now */
   now?: () => number;
 }
@@ -153,6 +169,11 @@ export function createGate(options: GateOptions): Gate {
   const now = options.now ?? Date.now;
   /** Failed logins by address: their times, within the window. */
   const failures = new Map<string, number[]>();
+  /**
+   * Sessions logged out, until they would have expired (seconds): a cookie copied before the reader
+   * logged out opens nothing on this host. Kept in memory (see README, "The gated host").
+   */
+  const ended = new Map<string, number>();
 
   const recentFailures = (address: string): number[] => {
     const list = (failures.get(address) ?? []).filter((at) => at > now() - RATE_WINDOW_MS);
@@ -200,12 +221,23 @@ export function createGate(options: GateOptions): Gate {
     response.writeHead(answer.status, out).end(answer.body);
   };
 
-  const signedIn = (request: IncomingMessage): boolean => verifySession(options.secret, cookieOf(request, SESSION_COOKIE), Math.floor(now() / 1000)) !== undefined;
+  const signedIn = (request: IncomingMessage): boolean => {
+    const value = cookieOf(request, SESSION_COOKIE);
+    return value !== undefined && !ended.has(value) && verifySession(options.secret, value, Math.floor(now() / 1000)) !== undefined;
+  };
 
   return {
     signedIn,
     handle(request, response) {
       const url = new URL(request.url ?? '/', 'http://localhost');
+      const session = url.pathname === '/api/login' || url.pathname === options.logoutPath;
+      if (session && request.method === 'POST') {
+        const refused = crossSiteProblem(request, url.pathname === '/api/login');
+        if (refused) {
+          response.writeHead(refused.status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end(refused.text);
+          return;
+        }
+      }
       if (url.pathname === '/api/login' && request.method === 'POST') {
         void login(request, response).catch(() => {
           if (!response.headersSent) response.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
@@ -214,6 +246,14 @@ export function createGate(options: GateOptions): Gate {
         return;
       }
       if (url.pathname === options.logoutPath && request.method === 'POST') {
+        const value = cookieOf(request, SESSION_COOKIE);
+        const seconds = Math.floor(now() / 1000);
+        if (value !== undefined && verifySession(options.secret, value, seconds) !== undefined) {
+          for (const [old, expires] of ended) if (expires <= seconds) ended.delete(old);
+          // Bounded: past the limit the session logged out longest ago is forgotten (one account logging in and out forever).
+          if (ended.size >= MAX_ENDED_SESSIONS) ended.delete(ended.keys().next().value!);
+          ended.set(value, sessionExpiry(value) ?? seconds + options.sessionSeconds);
+        }
         response.writeHead(204, { 'set-cookie': cookie(request, '', 0), 'cache-control': 'no-store' }).end();
         return;
       }
@@ -223,11 +263,14 @@ export function createGate(options: GateOptions): Gate {
       } catch {
         // The static handler answers 400.
       }
-      if (isPublicPath(pathname)) return options.serve(request, response);
+      // A public path with no file is a plain 404: the site's 404.html is a page of the site (its
+      // layout shows the announcement), not for a reader without a session.
+      if (isPublicPath(pathname)) return options.serve(request, response, { plainNotFound: true });
       if (signedIn(request)) {
         // Documentation: never kept by a shared cache, and never mixed with a signed-out answer.
         return options.serve(request, withHeaders(response, (status, headers) => {
-          headers['cache-control'] = String(headers['cache-control'] ?? 'no-cache').replace('public', 'private');
+          const cache = String(headers['cache-control'] ?? 'no-cache');
+          headers['cache-control'] = cache.includes('public') ? cache.replace('public', 'private') : `private, ${cache}`;
           headers.vary = headers.vary ? `${String(headers.vary)}, cookie` : 'cookie';
           return status;
         }));
@@ -246,6 +289,30 @@ export function createGate(options: GateOptions): Gate {
       }));
     },
   };
+}
+
+/**
+ * Why a login or logout must not be taken, or undefined: a browser says a request comes from another
+ * site (`Sec-Fetch-Site`, or an `Origin` that is not this host), which a form on any page could send
+ * to sign a reader in to someone else's account or out of their own; and a login that is not JSON,
+ * the one form the login screen sends (a cross-site form cannot send it without asking first, and the
+ * host answers no such question).
+ */
+function crossSiteProblem(request: IncomingMessage, login: boolean): { status: number; text: string } | undefined {
+  const site = request.headers['sec-fetch-site'];
+  const origin = request.headers.origin;
+  const hosts = [request.headers.host, request.headers['x-forwarded-host']].flatMap((host) => (typeof host === 'string' ? host.split(',').map((one) => one.trim().toLowerCase()) : []));
+  let foreignOrigin = false;
+  if (typeof origin === 'string' && hosts.length > 0) {
+    try {
+      foreignOrigin = !hosts.includes(new URL(origin).host.toLowerCase());
+    } catch {
+      foreignOrigin = true;
+    }
+  }
+  if (site === 'cross-site' || foreignOrigin) return { status: 403, text: 'Forbidden: sign in and out from the documentation itself, not from another site.' };
+  if (login && !/^application\/json\b/i.test(String(request.headers['content-type'] ?? ''))) return { status: 415, text: 'The login takes a JSON body (Content-Type: application/json).' };
+  return undefined;
 }
 
 /** `response` whose `writeHead` passes status and headers through `change` first. */

@@ -66,17 +66,37 @@ function fileAt(path: string): Found | undefined {
   return undefined;
 }
 
-/** The route a `.html` path stands for (`/a/b.html`, `/a/b/index.html` → `/a/b`), or undefined. */
-function bareRoute(pathname: string): string | undefined {
-  if (/\/index\.html?$/i.test(pathname)) return pathname.replace(/\/index\.html?$/i, '') || '/';
-  if (/\.html?$/i.test(pathname)) return pathname.replace(/\.html?$/i, '');
-  return undefined;
+/**
+ * The route a `.html` path stands for (`/a/b.html`, `/a/b/index.html` → `/a/b`), or undefined. Leading
+ * slashes are one: `//evil.example.html` must not become `Location: //evil.example`, another site.
+ */
+export function bareRoute(pathname: string): string | undefined {
+  let bare: string;
+  if (/\/index\.html?$/i.test(pathname)) bare = pathname.replace(/\/index\.html?$/i, '');
+  else if (/\.html?$/i.test(pathname)) bare = pathname.replace(/\.html?$/i, '');
+  else return undefined;
+  return `/${bare.replace(/^[/\\]+/, '')}`;
+}
+
+/**
+ * A file whose name carries its content's hash (`app.QZW33VG7.js`, `d-0.e375ec54aa.json`): a browser
+ * may keep it for good. Anything else below `assets/` (the search index's entry, `index.json`, which
+ * names the others) changes under the same name and is checked again on every use.
+ */
+function isHashedName(path: string): boolean {
+  return /\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9]+$/.test(path);
+}
+
+/** Per request: what `createStaticHandler` answers for a path with no file. */
+export interface ServeCall {
+  /** A plain `404 Not found` instead of the site's `404.html` (whose layout shows the announcement). */
+  plainNotFound?: boolean;
 }
 
 /** A request handler serving `root` (a function, so the folder may be replaced between requests). */
-export function createStaticHandler(root: string | (() => string), options: StaticOptions = {}): (request: IncomingMessage, response: ServerResponse) => void {
+export function createStaticHandler(root: string | (() => string), options: StaticOptions = {}): (request: IncomingMessage, response: ServerResponse, call?: ServeCall) => void {
   const compressed = new Map<string, { mtime: number; body: Buffer }>();
-  return (request, response) => {
+  return (request, response, call = {}) => {
     const base = normalize((typeof root === 'string' ? root : root()) + sep);
     const url = new URL(request.url ?? '/', 'http://localhost');
     let pathname: string;
@@ -106,13 +126,13 @@ export function createStaticHandler(root: string | (() => string), options: Stat
       response.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }).end(`Method not allowed: ${request.method ?? 'this method'} changes nothing on a static site; use GET.`);
       return;
     }
-    const file = found ?? fileAt(join(base, '404.html'));
+    const file = found ?? (call.plainNotFound ? undefined : fileAt(join(base, '404.html')));
     if (!file) {
       response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found');
       return;
     }
     const extension = extname(file.path).toLowerCase();
-    const immutable = found !== undefined && found.path.startsWith(join(base, 'assets') + sep);
+    const immutable = found !== undefined && found.path.startsWith(join(base, 'assets') + sep) && isHashedName(found.path);
     const headers: Record<string, string> = {
       'content-type': TYPES[extension] ?? 'application/octet-stream',
       'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',

@@ -7,9 +7,9 @@ import { SearchIcon } from './SearchIcon';
 let engine: SearchEngine | undefined;
 
 function searchEngine(): SearchEngine {
-  engine ??= new SearchEngine(async (url) => {
-    const response = await fetch(url, { credentials: 'same-origin' });
-    if (!response.ok) throw new Error(response.status === 401 ? 'your session has expired; reload the page to sign in again' : `the index answered ${response.status}`);
+  engine ??= new SearchEngine(async (url, fresh) => {
+    const response = await fetch(url, { credentials: 'same-origin', cache: fresh ? 'no-cache' : 'default' });
+    if (!response.ok) throw Object.assign(new Error(response.status === 401 ? 'your session has expired; reload the page to sign in again' : `the index answered ${response.status}`), { status: response.status });
     return response.json() as Promise<unknown>;
   });
   return engine;

@@ -146,11 +146,16 @@ const STEMMER_WORDS = (
 
 let prepared: Promise<void> | undefined;
 
+/** How long the entry point is taken as current before `load` asks for it again. */
+const ENTRY_CHECK_MS = 60_000;
+
 /** Search over an index at `base` (e.g. `/assets/search/`), loading its files with `fetchJson`. */
 export class SearchEngine {
   private meta: Promise<SearchMeta> | undefined;
   /** The entry point once loaded, so a query sends its first requests without waiting a turn. */
   private loaded: SearchMeta | undefined;
+  /** When the entry point was last loaded (`Date.now()`). */
+  private loadedAt = 0;
   /** Score arrays by query word, one slot per document, kept zeroed between queries (no allocation). */
   private readonly buffers: Float64Array[] = [];
   private readonly shards = new Map<string, Promise<SearchShard>>();
@@ -160,7 +165,12 @@ export class SearchEngine {
   private readonly tails = new Map<string, Promise<number[]>>();
 
   constructor(
-    private readonly fetchJson: (url: string) => Promise<unknown>,
+    /**
+     * Fetches a file of the index. `fresh` is set for the entry point, which keeps its name from build
+     * to build: it is checked with the server rather than taken from the browser's cache. A file that
+     * is not there any more should reject with an error whose `status` is 404.
+     */
+    private readonly fetchJson: (url: string, fresh?: boolean) => Promise<unknown>,
     private readonly base = '/assets/search/',
   ) {}
 
@@ -175,13 +185,25 @@ export class SearchEngine {
     return scores;
   }
 
-  /** Loads the entry point (once); call when the dialog opens so the first query waits less. */
+  /**
+   * Loads the entry point; call when the dialog opens so the first query waits less. Loaded over a
+   * minute ago, it is asked for again (an answer the browser revalidates, mostly a 304): a site built
+   * again since then (a deploy, a save in `docs serve`) has other files, and the files of the old
+   * index are let go.
+   */
   load(): Promise<SearchMeta> {
-    this.meta ??= (this.fetchJson(`${this.base}index.json`) as Promise<SearchMeta>).then(
+    // Queries meanwhile use the index in hand (`loaded`).
+    if (this.loaded && Date.now() - this.loadedAt > ENTRY_CHECK_MS) {
+      this.meta = undefined;
+      this.loadedAt = Date.now();
+    }
+    this.meta ??= (this.fetchJson(`${this.base}index.json`, true) as Promise<SearchMeta>).then(
       (meta) => {
+        if (this.loaded && JSON.stringify(meta) !== JSON.stringify(this.loaded)) this.forget(meta);
         // The arrays of a query of two words, ready before the reader has typed.
         this.buffer(0, meta.documents);
         this.buffer(1, meta.documents);
+        this.loadedAt = Date.now();
         return (this.loaded = meta);
       },
       (error: unknown) => {
@@ -240,6 +262,24 @@ export class SearchEngine {
    * grows.
    */
   async search(query: string, limit = 8, onPartial?: (results: SearchResult[]) => void): Promise<SearchResult[]> {
+    try {
+      return await this.searchOnce(query, limit, onPartial);
+    } catch (error) {
+      // A file the entry point names is gone: the site was built again (a deploy, a save in `docs
+      // serve`) since the entry was loaded. The query runs again on the new index, once.
+      if ((error as { status?: unknown }).status !== 404) throw error;
+      this.forget();
+      return this.searchOnce(query, limit, onPartial);
+    }
+  }
+
+  /** Lets go of every file of the index, and of the entry point unless `current` is the new one. */
+  private forget(current?: SearchMeta): void {
+    if (!current) this.meta = this.loaded = undefined;
+    for (const files of [this.shards, this.chunks, this.chunkData, this.tails]) files.clear();
+  }
+
+  private async searchOnce(query: string, limit: number, onPartial?: (results: SearchResult[]) => void): Promise<SearchResult[]> {
     const all = [...new Set(words(query))];
     const useful = all.filter(indexable);
     const queryWords = useful.length > 0 ? useful : all;

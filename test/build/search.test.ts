@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Manifest } from '../../runtime/manifest';
 import { SearchEngine, oneEdit, type SearchResult } from '../../runtime/search/engine';
 import { LEAD, type SearchChunk, type SearchMeta, type SearchShard } from '../../runtime/search/format';
@@ -250,6 +250,55 @@ describe('the index of a small site', () => {
     return engineOver(out)
       .search('zyzzyva')
       .then((results) => expect(results.length).toBe(1));
+  });
+});
+
+describe('a reader whose page outlives a rebuild (a deploy, a save in docs serve)', () => {
+  it('revalidates the entry point, and runs a query again on the new index when the old one\'s files are gone', async () => {
+    const root = copyFixture('basic');
+    const out = join(root, 'dist');
+    expect(runDocs(['build'], { cwd: root }).code).toBe(0);
+    const asked: string[] = [];
+    const reader = new SearchEngine(async (url, fresh) => {
+      asked.push(`${url}${fresh ? ' (fresh)' : ''}`);
+      const path = join(out, url);
+      if (!existsSync(path)) throw Object.assign(new Error('the index answered 404'), { status: 404 });
+      return JSON.parse(readFileSync(path, 'utf8')) as unknown;
+    });
+    expect((await reader.search('ruby')).length).toBeGreaterThan(0);
+    // The entry point keeps its name from build to build: it is never taken from the browser's cache.
+    expect(asked[0]).toBe('/assets/search/index.json (fresh)');
+    expect(asked.slice(1).every((url) => !url.endsWith('(fresh)'))).toBe(true);
+    const faq = join(root, 'content/guide/faq.md');
+    writeFileSync(faq, `${readFileSync(faq, 'utf8')}\n\nThe installatron sets everything up.\n`);
+    expect(runDocs(['build'], { cwd: root }).code).toBe(0);
+    // The shard the tab's entry point names for `installatron` was replaced: the query runs on the new index.
+    const found = await reader.search('installatron');
+    expect(found[0]?.url).toBe('/guide/faq#why-ruby');
+    expect(asked.filter((url) => url.endsWith('(fresh)')).length).toBe(2);
+  });
+
+  it('asks for the entry point again when the dialog opens over a minute after it was loaded, and lets the old files go', async () => {
+    const root = copyFixture('basic');
+    const out = join(root, 'dist');
+    expect(runDocs(['build'], { cwd: root }).code).toBe(0);
+    const reader = new SearchEngine(async (url) => JSON.parse(readFileSync(join(out, url), 'utf8')) as unknown);
+    let now = Date.now();
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => now);
+    try {
+      expect((await reader.search('ruby')).length).toBeGreaterThan(0);
+      // Its shard is in memory now; the rebuild gives the word a page its old shard does not know.
+      const faq = join(root, 'content/guide/faq.md');
+      writeFileSync(faq, `${readFileSync(faq, 'utf8')}\n\nRubyist or not, start here.\n`);
+      expect(runDocs(['build'], { cwd: root }).code).toBe(0);
+      await reader.load();
+      expect((await reader.search('rubyist')).length).toBe(0);
+      now += 61_000;
+      await reader.load();
+      expect((await reader.search('rubyist')).map((result) => result.url)).toEqual(['/guide/faq#why-ruby']);
+    } finally {
+      clock.mockRestore();
+    }
   });
 });
 

@@ -108,6 +108,20 @@ describe('the gated host without a session', () => {
     expect((await fetch(`${host.url}/favicon.svg`)).status).toBe(200);
   });
 
+  it('answers a made-up path shaped like the runtime\'s code with a plain 404, never the site\'s 404 page', async () => {
+    const announcement = 'Working a 24urenloop shift';
+    expect(readFileSync(join(gatedDist, '404.html'), 'utf8')).toContain(announcement);
+    for (const path of ['/assets/chunks/anything.js', '/assets/app.zzz.css', '/assets/app.nothing.js']) {
+      for (const method of ['GET', 'HEAD']) {
+        const response = await fetch(host.url + path, { method });
+        expect(response.status, `${method} ${path}`).toBe(404);
+        const body = await response.text();
+        expect(body, path).not.toContain(announcement);
+        expect(body, path).not.toContain('__DOCS_DATA__');
+      }
+    }
+  });
+
   it('refuses a cookie with one byte changed, an expired one and one signed with another secret', async () => {
     const { cookie } = await logIn('member@quad.example');
     expect(cookie).toBeDefined();
@@ -136,13 +150,13 @@ describe('logging in through the gated host', () => {
     expect(line).toMatch(/; Path=\/; Max-Age=2592000; HttpOnly; SameSite=Lax$/);
     const page = await fetch(`${host.url}/onboarding`, { headers: { cookie: cookie! } });
     expect(page.status).toBe(200);
-    expect(page.headers.get('cache-control')).toMatch(/private|no-cache/);
+    expect(page.headers.get('cache-control')).toBe('private, no-cache');
     expect(page.headers.get('vary')).toMatch(/cookie/i);
     const body = await page.text();
     expect(body).toContain(secrets.find((secret) => secret.route === '/onboarding')!.text);
     const manifest = await fetch(`${host.url}/manifest.json`, { headers: { cookie: cookie! } });
     expect(manifest.status).toBe(200);
-    expect(manifest.headers.get('cache-control')).not.toContain('public');
+    expect(manifest.headers.get('cache-control')).toBe('private, no-cache');
   });
 
   it('marks the cookie Secure unless the reader is on this machine over plain HTTP', async () => {
@@ -156,10 +170,45 @@ describe('logging in through the gated host', () => {
     expect(cookie).toBeUndefined();
   });
 
-  it('clears the session on POST /logout', async () => {
-    const response = await fetch(`${host.url}/logout`, { method: 'POST' });
+  it('clears the session on POST /logout, and the cookie opens nothing afterwards, even kept', async () => {
+    const { cookie } = await logIn('member@quad.example');
+    // The same reader on another machine: a session of its own.
+    const other = (await logIn('member@quad.example')).cookie!;
+    expect(other).not.toBe(cookie);
+    expect((await fetch(`${host.url}/onboarding`, { headers: { cookie: cookie! } })).status).toBe(200);
+    const response = await fetch(`${host.url}/logout`, { method: 'POST', headers: { cookie: cookie! } });
     expect(response.status).toBe(204);
     expect(response.headers.getSetCookie()[0]).toMatch(/^docs_session=; Path=\/; Max-Age=0; HttpOnly; SameSite=Lax/);
+    // A copy of the cookie made before the reader logged out (a shared machine, a proxy's log).
+    const after = await fetch(`${host.url}/onboarding`, { headers: { cookie: cookie! } });
+    expect(after.status).toBe(401);
+    expect(await after.text()).toContain('data-gate-shell');
+    expect((await fetch(`${host.url}/manifest.json`, { headers: { cookie: cookie! } })).status).toBe(401);
+    // The other machine's session goes on.
+    expect((await fetch(`${host.url}/onboarding`, { headers: { cookie: other } })).status).toBe(200);
+    // Without a session, logging out only clears the cookie.
+    expect((await fetch(`${host.url}/logout`, { method: 'POST' })).status).toBe(204);
+  });
+
+  it('takes no login or logout from another site, and no login that is not JSON', async () => {
+    const before = backendHits;
+    const evil = await logIn('member@quad.example', 'docs-dev', { origin: 'https://evil.example' });
+    expect(evil.response.status).toBe(403);
+    expect(evil.cookie).toBeUndefined();
+    expect((await logIn('member@quad.example', 'docs-dev', { 'sec-fetch-site': 'cross-site' })).response.status).toBe(403);
+    expect((await logIn('member@quad.example', 'docs-dev', { origin: 'null' })).response.status).toBe(403);
+    // A form on another page can post text/plain without asking first; the login screen sends JSON.
+    const form = await fetch(`${host.url}/api/login`, { method: 'POST', headers: { 'content-type': 'text/plain', 'x-forwarded-for': '10.0.0.2' }, body: JSON.stringify({ email: 'member@quad.example', password: 'docs-dev' }) });
+    expect(form.status).toBe(415);
+    expect(form.headers.getSetCookie()).toEqual([]);
+    expect(backendHits).toBe(before);
+    // The login screen itself: same origin (Origin is the host it came from).
+    const own = await logIn('member@quad.example', 'docs-dev', { origin: host.url, 'sec-fetch-site': 'same-origin' });
+    expect(own.response.status).toBe(200);
+    const refused = await fetch(`${host.url}/logout`, { method: 'POST', headers: { cookie: own.cookie!, origin: 'https://evil.example' } });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.getSetCookie()).toEqual([]);
+    expect((await fetch(`${host.url}/onboarding`, { headers: { cookie: own.cookie! } })).status).toBe(200);
   });
 
   it('answers the eleventh failed login within a minute with 429 and Retry-After, without asking the backend', async () => {

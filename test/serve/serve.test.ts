@@ -154,6 +154,10 @@ describe('docs serve', () => {
     expect(await rawRequest(server.url, '/guide/install.html')).toMatchObject({ status: 301, headers: { location: '/guide/install' } });
     expect(await rawRequest(server.url, '/guide/install/index.html')).toMatchObject({ status: 301, headers: { location: '/guide/install' } });
     expect((await rawRequest(server.url, '/index.html')).headers.location).toBe('/');
+    // A path whose dot segments leave `//host` never redirects to another site (`Location: //evil.example`).
+    for (const path of ['/a/..//evil.example.html', '/.//evil.example/index.html', '/a/..///evil.example.htm']) {
+      expect((await rawRequest(server.url, path)).headers.location, path).toBe('/evil.example');
+    }
     expect((await rawRequest(server.url, '/guide/install/')).status).toBe(200);
     const missing = await rawRequest(server.url, '/guide/nothing-here');
     expect(missing.status).toBe(404);
@@ -169,6 +173,10 @@ describe('docs serve', () => {
     expect(first.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(first.body).length).toBeGreaterThan(first.body.length);
     expect((await rawRequest(server.url, js, { headers: { 'if-none-match': first.headers.etag! } })).status).toBe(304);
+    // Files named by their content's hash are kept for good; the search index's entry, which names the
+    // others and changes under one name at every rebuild, is checked again every time.
+    expect((await rawRequest(server.url, js)).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await rawRequest(server.url, '/assets/search/index.json')).headers['cache-control']).toBe('no-cache');
     // A static site takes no POST, PUT or DELETE: a 200 would tell a script it worked.
     for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
       const refused = await rawRequest(server.url, '/guide', method === 'DELETE' ? { method } : { method, body: 'x=1' });
