@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState, type JSX, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type JSX, type KeyboardEvent, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
-import { SearchEngine, type SearchResult } from './engine';
+import { SearchEngine, type ExcerptPart, type SearchResult } from './engine';
 import { SearchIcon } from './SearchIcon';
 
 /** One engine per page load: shards and chunks fetched once are kept for the next query. */
@@ -13,6 +13,11 @@ function searchEngine(): SearchEngine {
     return response.json() as Promise<unknown>;
   });
   return engine;
+}
+
+/** Text with the query's words marked. */
+function marks(parts: ExcerptPart[]): ReactNode[] {
+  return parts.map((part, i) => (part.mark ? <mark key={i}>{part.text}</mark> : part.text));
 }
 
 /** `complete` is false while the first results are shown and the chunks of the others load. */
@@ -140,11 +145,19 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
               <a href={result.url} id={`search-option-${index}`} role="option" aria-selected={index === active} tabIndex={-1} onClick={onClose}>
                 <span className="search-result-title">
                   {result.page.method ? <span className={`api-badge api-badge-${result.page.method}`}>{result.page.method.toUpperCase()}</span> : null}
-                  {result.page.title}
+                  <span>{marks(result.marked.title)}</span>
                 </span>
-                <span className="search-result-path">{[result.page.section, result.heading].filter(Boolean).join(' › ')}</span>
+                <span className="search-result-path">
+                  {result.page.section}
+                  {result.marked.heading ? (
+                    <>
+                      {result.page.section ? ' › ' : null}
+                      {marks(result.marked.heading)}
+                    </>
+                  ) : null}
+                </span>
                 {result.excerpt ? (
-                  <span className="search-result-excerpt">{result.excerpt.map((part, i) => (part.mark ? <mark key={i}>{part.text}</mark> : part.text))}</span>
+                  <span className="search-result-excerpt">{marks(result.excerpt)}</span>
                 ) : (
                   // Its text is on its way (a first result shown from the index's shards alone).
                   <span className="search-result-excerpt search-result-pending" />

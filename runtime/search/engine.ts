@@ -11,7 +11,7 @@
  */
 import type { SearchChunk, SearchMeta, SearchPage, SearchShard } from './format';
 import { byScore, flatIndex, pick, type Picked, type Place, type Scored } from './rank';
-import { indexable, shardOf, stems, words } from './text';
+import { indexable, joinedTerms, shardOf, stems, terms, words } from './text';
 
 /** A piece of an excerpt: text, highlighted when it matched. */
 export interface ExcerptPart {
@@ -28,6 +28,8 @@ export interface SearchResult {
   heading?: string;
   /** The text around the match; absent from a first result shown before its text is in. */
   excerpt?: ExcerptPart[];
+  /** The page's title and the heading, with the query's words marked. */
+  marked: { title: ExcerptPart[]; heading?: ExcerptPart[] };
   score: number;
 }
 
@@ -46,6 +48,16 @@ const TYPO = 0.45;
 const LEAD_CHUNKS = 3;
 /** Posting tails a query fetches at most. */
 const MAX_TAILS = 8;
+
+/**
+ * A result on a page whose title has every word of the query counts this much more, and one whose
+ * title is the query (its words, in any order) `TITLE_IS_QUERY`: a reader who types a page's name
+ * wants that page before the sections of others that mention it.
+ */
+const TITLE_HAS_QUERY = 1.5;
+const TITLE_IS_QUERY = 2;
+/** And the top of such a page (the text under its title, before any heading) this much more again. */
+const TITLE_BLOCK = 1.5;
 
 /** A term of the index that a word of the query matches. */
 interface Candidate {
@@ -284,6 +296,10 @@ export class SearchEngine {
     const useful = all.filter(indexable);
     const queryWords = useful.length > 0 ? useful : all;
     if (queryWords.length === 0) return [];
+    // Words the query joins (`QUAD_API_URL`, `node.js`) are sought whole as well, as words a result
+    // need not have: a page with the identifier ranks above pages with its parts apart.
+    const joined = joinedTerms(query).filter((term) => !queryWords.includes(term));
+    const typingJoined = !/\s$/.test(query) && /[_.-][\p{L}\p{N}]+$/u.test(query);
     // Loaded already (the dialog asks for it when it opens): the term shards are requested in this
     // very call, before the keystroke is rendered.
     const meta = this.loaded ?? (await this.load());
@@ -295,28 +311,35 @@ export class SearchEngine {
     const queryShards = new Set<SearchShard>();
     // Each word's matching terms, with their postings (the heaviest; a tail joins later if needed).
     const candidates = await Promise.all(
-      queryWords.map(async (word, index) => {
-        const typing = typingLast && index === queryWords.length - 1;
+      [...queryWords, ...joined].map(async (word, index) => {
+        const optional = index >= queryWords.length;
+        const typing = optional ? typingJoined && index === queryWords.length + joined.length - 1 : typingLast && index === queryWords.length - 1;
         // The word's own shard is asked for before its stems are made (a stemmer's first run on a
         // page compiles its patterns: milliseconds the request need not wait).
         void this.shard(meta, shardOf(word, split)).catch(() => undefined);
-        const ownStems = stems(word).filter((stem) => stem.length >= 3);
+        const ownStems = optional ? [] : stems(word).filter((stem) => stem.length >= 3);
         wordStems.set(word, ownStems);
         const keys = new Set([shardOf(word, split), ...ownStems.map((stem) => shardOf(stem, split))]);
-        const found: Candidate[] = [];
+        const found: (Candidate & { idf: number; match: number })[] = [];
+        /** The rarity of the word itself, when the index has it. */
+        let ownIdf = Infinity;
         for (const shard of await Promise.all([...keys].map((key) => this.shard(meta, key)))) {
           queryShards.add(shard);
           for (const term in shard.terms) {
-            const weight = matchWeight(term, word, ownStems, typing);
-            if (weight === 0) continue;
+            const match = matchWeight(term, word, ownStems, typing);
+            if (match === 0) continue;
             matched.add(term);
             const list = shard.terms[term]!;
             const tail = shard.tails?.[term];
             const frequency = tail ? tail[1] : list.length / 2;
             const idf = Math.log(1 + (meta.documents - frequency + 0.5) / (frequency + 0.5));
-            found.push({ weight: weight * idf, lists: [list], tail: tail?.[0], exact: weight === EXACT || weight === STEM });
+            if (match === EXACT) ownIdf = idf;
+            found.push({ weight: 0, idf, match, lists: [list], tail: tail?.[0], exact: match === EXACT || match === STEM });
           }
         }
+        // A longer word that starts with this one (`apilogin`, a heading's two words run together), a
+        // stem or a typo is rarer than the word, but never counts more than the word itself would.
+        for (const candidate of found) candidate.weight = candidate.match * Math.min(candidate.idf, ownIdf);
         return found;
       }),
     );
@@ -350,9 +373,10 @@ export class SearchEngine {
           if (counted?.has(doc)) continue;
           counted?.add(doc);
           let total = 0;
-          for (const { scores } of perWord) {
-            const score = scores[doc]!;
-            if (score === 0 && every) {
+          for (let word = 0; word < perWord.length; word++) {
+            const score = perWord[word]!.scores[doc]!;
+            // Every word of the query, that is: a joined word it also seeks only adds.
+            if (score === 0 && every && word < queryWords.length) {
               total = 0;
               break;
             }
@@ -382,6 +406,14 @@ export class SearchEngine {
       await Promise.all(tails.slice(0, MAX_TAILS).map(async (candidate) => candidate.lists.push(await this.tail(candidate.tail!))));
       scored = rank(true);
     } else if (scored.docs.length === 0 && queryWords.length > 1) scored = rank(true);
+    // A page named by the query first: its title's terms (pairs run together too, as the index has them).
+    boostTitles(scored, queryShards, (title) => {
+      const titleTerms = terms(title, { pairs: true });
+      const named = queryWords.every((word, index) => titleTerms.some((term) => matchWeight(term, word, wordStems.get(word) ?? [], typingLast && index === queryWords.length - 1) > 0));
+      if (!named) return 1;
+      const own = words(title).filter(indexable);
+      return own.length === queryWords.length && own.every((word) => queryWords.includes(word)) ? TITLE_IS_QUERY : TITLE_HAS_QUERY;
+    });
     const ranked = byScore(scored, meta.documents);
 
     // The best documents, at most PER_PAGE per page and one per heading (`pick`).
@@ -425,7 +457,31 @@ export class SearchEngine {
   }
 }
 
+/**
+ * Multiplies the score of each document by `factor(title)` of its page's title (by `TITLE_BLOCK` more
+ * for the top of the page). A document's page is looked up in the query's shards only (where their
+ * terms' heaviest documents are), never in the chunks, so the first results shown from the shards and
+ * the final list rank alike.
+ */
+function boostTitles(scored: Scored, shards: Set<SearchShard>, factor: (title: string) => number): void {
+  const byTitle = new Map<string, number>();
+  for (let i = 0; i < scored.docs.length; i++) {
+    const doc = scored.docs[i]!;
+    for (const { docs = [], pages = [] } of shards) {
+      const at = flatIndex(docs, 4, doc);
+      const pageAt = at < 0 ? -1 : flatIndex(pages, 5, docs[at + 1] as number);
+      if (pageAt < 0) continue;
+      const title = pages[pageAt + 2] as string;
+      let times = byTitle.get(title);
+      if (times === undefined) byTitle.set(title, (times = factor(title)));
+      scored.totals[i] = scored.totals[i]! * (times > 1 && docs[at + 2] === '' ? times * TITLE_BLOCK : times);
+      break;
+    }
+  }
+}
+
 /** A picked result as the dialog shows it: with its excerpt once its text is in. */
 function present({ text, ...result }: Picked, isMatch: (word: string) => boolean): SearchResult {
-  return text === undefined ? result : { ...result, excerpt: excerpt(text, isMatch) };
+  const marked = { title: excerpt(result.page.title, isMatch, Infinity), ...(result.heading ? { heading: excerpt(result.heading, isMatch, Infinity) } : {}) };
+  return text === undefined ? { ...result, marked } : { ...result, marked, excerpt: excerpt(text, isMatch) };
 }

@@ -58,7 +58,7 @@ export interface Place {
 }
 
 /** A result before its excerpt is made. */
-export type Picked = Omit<SearchResult, 'excerpt'> & { text?: string };
+export type Picked = Omit<SearchResult, 'excerpt' | 'marked'> & { text?: string };
 
 /**
  * The first `limit` results of `ranked` whose places `placeOf` knows, at most PER_PAGE per page and one

@@ -33,15 +33,49 @@ export function indexable(word: string): boolean {
   return (word.length > 1 || /\d/.test(word)) && !STOPWORDS.has(word);
 }
 
+/** Words joined by `_`, `-` or `.` with nothing between them: `QUAD_API_URL`, `X-Quad-Version`, `node.js`, `e-mail`. */
+const JOINED = /[\p{L}\p{N}]+(?:[_.-][\p{L}\p{N}]+)+/gu;
+
 /**
- * The terms a text adds to the index. Identifiers also add their parts: `userLogin` gives `userlogin`,
- * `user` and `login`; `station-id` gives `station` and `id` (split by `words` already).
+ * The joined words of a text as one term each, separators left out (`QUAD_API_URL` → `quadapiurl`,
+ * `e-mail` → `email`): a reader who types the identifier, or the word written without its hyphen,
+ * finds the page that has it whole before pages that have its parts apart. Numbers alone (`4.0.0`)
+ * are none.
  */
-export function terms(text: string, identifiers = false): string[] {
+export function joinedTerms(text: string): string[] {
+  const found: string[] = [];
+  for (const [joined] of text.matchAll(JOINED)) {
+    const term = words(joined).join('');
+    if (/\p{L}/u.test(term) && indexable(term)) found.push(term);
+  }
+  return found;
+}
+
+/** What `terms` adds besides the words: identifiers' parts, joined words, adjacent words run together. */
+export interface TermOptions {
+  /** Identifiers (an API operation) also give their parts: `userLogin` gives `user` and `login`. */
+  identifiers?: boolean;
+  /**
+   * Each two adjacent words also give one term run together (`Deep linking` → `deeplinking`), for
+   * the short texts that name a page or a section: titles and headings.
+   */
+  pairs?: boolean;
+}
+
+/**
+ * The terms a text adds to the index: its words (`station-id` gives `station` and `id`), and the
+ * words it joins (`stationid`, `joinedTerms`); see `TermOptions` for the rest.
+ */
+export function terms(text: string, options: TermOptions = {}): string[] {
   const found = words(text).filter(indexable);
-  if (!identifiers) return found;
-  const parts = text.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g) ?? [];
-  return [...found, ...parts.map(fold).filter((part) => indexable(part) && !found.includes(part))];
+  const more = joinedTerms(text);
+  if (options.identifiers) more.push(...(text.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g) ?? []).map(fold).filter(indexable));
+  if (options.pairs) {
+    const all = words(text);
+    for (let i = 1; i < all.length; i++) if (indexable(all[i - 1]!) || indexable(all[i]!)) more.push(all[i - 1]! + all[i]!);
+  }
+  for (const term of more) if (!found.includes(term)) found.push(term);
+  return found;
 }
 
 /** The stems of a folded word in both languages the portal is written in (Dutch and English). */

@@ -84,6 +84,23 @@ describe('the search index', () => {
     expect((await engine.search('passb')).map((result) => result.url)).toContain('/infrastructure/cloud/passbolt');
   });
 
+  it('puts the page a query names first, and finds identifiers and words run together whole', async () => {
+    // The page whose title is the query, before the sections of others that mention it.
+    expect(await first('Secrets')).toBe('/frontend/secrets');
+    expect(await first('nixos')).toBe('/24urenloop/deployment/nixos/why-nixos');
+    expect(await first('kubernetes')).toBe('/24urenloop/deployment/kubernetes/overview');
+    // An identifier typed whole: the page that has it, before pages with its parts apart.
+    expect(await first('X-Quad-Version')).toBe('/backend/api/quad-header');
+    const identifier = (await engine.search('QUAD_API_URL')).slice(0, 2).map((result) => result.url.split('#')[0]!);
+    for (const route of identifier) expect(readFileSync(join(dist, route.slice(1), 'index.html'), 'utf8'), route).toMatch(/<code>QUAD_API_URL<\/code>/);
+    // A title's words run together (`Deep linking` ↔ the route's `deeplinking`), whole or being typed.
+    expect(await first('deeplinking')).toBe('/frontend/deeplinking');
+    expect(await first('deeplink')).toBe('/frontend/deeplinking');
+    // A hyphen left out: `e-mail` is found as `email`, `node.js` as `nodejs`.
+    expect((await engine.search('email')).slice(0, 3).map((result) => result.url)).toContain('/backend/api/user-authentication/send-password-reset-email');
+    expect((await first('nodejs'))?.split('#')[0]).toBe('/24urenloop/development/installation-guides/pnpm');
+  });
+
   it('shows the heading, the section and an excerpt with the match marked', async () => {
     const [result] = await engine.search('kwijting');
     expect(result!.page.title).toBe('Secretaris');
@@ -194,7 +211,7 @@ describe('the search index', () => {
       }
       return data;
     });
-    const searching = held.search('passbolt', 8, () => undefined);
+    const searching = held.search('deploy', 8, () => undefined);
     await expect.poll(() => asked.length).toBe(3);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(asked.length).toBe(3);
@@ -204,7 +221,7 @@ describe('the search index', () => {
     const rest = asked.length;
     for (let i = 0; i < 50 && (await Promise.race([searching.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 5))])) === false; i++) answers.forEach((answer) => answer());
     expect(new Set(asked).size).toBe(asked.length);
-    expect((await searching).map((result) => result.url)).toEqual((await engine.search('passbolt')).map((result) => result.url));
+    expect((await searching).map((result) => result.url)).toEqual((await engine.search('deploy')).map((result) => result.url));
     expect(rest).toBe(asked.length);
   });
 
@@ -216,10 +233,15 @@ describe('the search index', () => {
 });
 
 describe('the text of the index', () => {
-  it('folds case and diacritics, keeps identifiers whole and in parts, and drops stopwords', () => {
+  it('folds case and diacritics, keeps identifiers whole and in parts, joins what is joined, and drops stopwords', () => {
     expect(fold('Één Café Überlingen')).toBe('een cafe uberlingen');
     expect(terms('Het bestuur en de AV')).toEqual(['bestuur', 'av']);
-    expect(terms('POST /api/login userLogin', true)).toEqual(['post', 'api', 'login', 'userlogin', 'user']);
+    expect(terms('POST /api/login userLogin', { identifiers: true })).toEqual(['post', 'api', 'login', 'userlogin', 'user']);
+    // Words joined by `_`, `-` or `.` are a term whole too; numbers alone are not.
+    expect(terms('Set QUAD_API_URL, read the e-mail (node.js 4.0.0)')).toEqual(['set', 'quad', 'api', 'url', 'read', 'mail', 'node', 'js', '4', '0', '0', 'quadapiurl', 'email', 'nodejs']);
+    // A title or heading also gives each two adjacent words run together.
+    expect(terms('Deep linking', { pairs: true })).toEqual(['deep', 'linking', 'deeplinking']);
+    expect(terms('Log in to Quad', { pairs: true })).toEqual(['log', 'quad', 'login', 'toquad']);
   });
 
   it('counts one edit: a letter replaced, inserted, removed, or two swapped', () => {

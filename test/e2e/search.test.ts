@@ -72,6 +72,10 @@ describe('search', () => {
     expect(rows.every(([title, path, href]) => title && path && href?.startsWith('/'))).toBe(true);
     expect(await page.locator('.search-result-pending').count()).toBe(8);
     expect(await page.locator('[role="listbox"][data-complete]').count()).toBe(0);
+    // The page named by the query first, its title's match marked (and a heading's, where the match is).
+    expect(rows[0]![0]).toBe('Passbolt');
+    expect(await options.first().locator('.search-result-title mark').allTextContents()).toEqual(['Passbolt']);
+    expect(await page.locator('.search-result-path mark', { hasText: 'Passbolt' }).count()).toBeGreaterThan(0);
     // The reader can already choose.
     await page.keyboard.press('ArrowDown');
     expect(await options.nth(1).getAttribute('aria-selected')).toBe('true');

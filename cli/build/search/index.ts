@@ -189,7 +189,7 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
       let length = counts[at++]!;
       const distinct = counts[at++]!;
       if (index === 0) {
-        for (const term of terms(pages[pageNumber]!.title)) {
+        for (const term of terms(pages[pageNumber]!.title, { pairs: true })) {
           add(intern(term), WEIGHT.title);
           length++;
         }

@@ -8,7 +8,7 @@
  * from the content tree, may change while the body does not, and is counted by the index itself.
  */
 import type { SearchBlock } from '../../../runtime/search/format';
-import { terms } from '../../../runtime/search/text';
+import { terms, type TermOptions } from '../../../runtime/search/text';
 
 /** Weight of a term by the field it is in: what names a page counts more than what it says. */
 export const WEIGHT = { title: 8, api: 10, heading: 4, text: 1 };
@@ -55,9 +55,9 @@ export function pageTerms(blocks: SearchBlock[]): PageTerms {
   const weights = new Map<number, number>();
   for (const block of indexedBlocks(blocks)) {
     let length = 0;
-    const count = (text: string | undefined, weight: number, identifiers = false): void => {
+    const count = (text: string | undefined, weight: number, options?: TermOptions): void => {
       if (!text) return;
-      for (const term of terms(text, identifiers)) {
+      for (const term of terms(text, options)) {
         let id = ids.get(term);
         if (id === undefined) {
           ids.set(term, (id = names.length));
@@ -67,8 +67,8 @@ export function pageTerms(blocks: SearchBlock[]): PageTerms {
         length++;
       }
     };
-    count(block.api, WEIGHT.api, true);
-    if (!block.continued) count(block.heading, WEIGHT.heading);
+    count(block.api, WEIGHT.api, { identifiers: true });
+    if (!block.continued) count(block.heading, WEIGHT.heading, { pairs: true });
     count(block.text, WEIGHT.text);
     counts.push(length, weights.size);
     for (const [id, weight] of weights) counts.push(id, weight);
