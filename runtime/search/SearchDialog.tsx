@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type JSX, type KeyboardEvent, type ReactNo
 import { flushSync } from 'react-dom';
 import { SearchEngine, type ExcerptPart, type SearchResult } from './engine';
 import { SearchIcon } from './SearchIcon';
+import { indexable, words } from './text';
 
 /** One engine per page load: shards and chunks fetched once are kept for the next query. */
 let engine: SearchEngine | undefined;
@@ -13,6 +14,12 @@ function searchEngine(): SearchEngine {
     return response.json() as Promise<unknown>;
   });
   return engine;
+}
+
+/** True when every word of a query is one search leaves out (`the`, `een`, a single letter). */
+function tooCommon(query: string): boolean {
+  const all = words(query);
+  return all.length > 0 && !all.some(indexable);
 }
 
 /** Text with the query's words marked. */
@@ -170,7 +177,8 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
         <div className="search-status" role="status">
           {status.kind === 'done' && results.length === 0 ? (
             <p>
-              No results for “{status.query.trim()}”. <span className="search-hint">Check the spelling, or try fewer or other words.</span>
+              No results for “{status.query.trim()}”.{' '}
+              <span className="search-hint">{tooCommon(status.query) ? 'Words this common are not searched for: add a word that tells the pages apart.' : 'Check the spelling, or try fewer or other words.'}</span>
             </p>
           ) : status.kind === 'error' ? (
             <p>Search is not available: {status.message}.</p>

@@ -294,7 +294,10 @@ export class SearchEngine {
   private async searchOnce(query: string, limit: number, onPartial?: (results: SearchResult[]) => void): Promise<SearchResult[]> {
     const all = [...new Set(words(query))];
     const useful = all.filter(indexable);
-    const queryWords = useful.length > 0 ? useful : all;
+    // Words the index leaves out (`the`, `een`) are sought only as the start of a word being typed
+    // (`the` → `theme`); typed whole, they find nothing (the dialog says why).
+    const typingLast = !/\s$/.test(query);
+    const queryWords = useful.length > 0 ? useful : typingLast ? all.slice(-1) : [];
     if (queryWords.length === 0) return [];
     // Words the query joins (`QUAD_API_URL`, `node.js`) are sought whole as well, as words a result
     // need not have: a page with the identifier ranks above pages with its parts apart.
@@ -304,7 +307,6 @@ export class SearchEngine {
     // very call, before the keystroke is rendered.
     const meta = this.loaded ?? (await this.load());
     const split = new Set(meta.split);
-    const typingLast = !/\s$/.test(query);
     const matched = new Set<string>();
     const wordStems = new Map<string, string[]>();
     /** The shards of this query, for where their heaviest documents are (`SearchShard.docs`). */

@@ -111,6 +111,12 @@ describe('search', () => {
     expect(await field.evaluate((element) => element === document.activeElement)).toBe(true);
     await field.fill('zzqqxxyy');
     await page.getByText('No results for “zzqqxxyy”.').waitFor();
+    expect(await page.getByText('Check the spelling, or try fewer or other words.').count()).toBe(1);
+    expect(await page.getByRole('option').count()).toBe(0);
+    // Words search leaves out, typed whole: no stray matches, and the reason.
+    await field.fill('de een ');
+    await page.getByText('No results for “de een”.').waitFor();
+    expect(await page.getByText('Words this common are not searched for: add a word that tells the pages apart.').count()).toBe(1);
     expect(await page.getByRole('option').count()).toBe(0);
     await page.keyboard.press('Escape');
     expect(await page.getByRole('dialog', { name: 'Search the documentation' }).count()).toBe(0);
