@@ -70,7 +70,7 @@ function fileAt(path: string): Found | undefined {
  * The route a `.html` path stands for (`/a/b.html`, `/a/b/index.html` → `/a/b`), or undefined. Leading
  * slashes are one: `//evil.example.html` must not become `Location: //evil.example`, another site.
  */
-export function bareRoute(pathname: string): string | undefined {
+function bareRoute(pathname: string): string | undefined {
   let bare: string;
   if (/\/index\.html?$/i.test(pathname)) bare = pathname.replace(/\/index\.html?$/i, '');
   else if (/\.html?$/i.test(pathname)) bare = pathname.replace(/\.html?$/i, '');
