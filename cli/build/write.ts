@@ -31,6 +31,9 @@ export interface ProtectedPaths {
   specDirs?: string[];
 }
 
+/** The folders version control keeps a repository's history in. */
+const VERSION_CONTROL = new Set(['.git', '.hg', '.svn']);
+
 /** `path` with every existing part resolved through symbolic links (the rest kept as written). */
 export function realPath(path: string): string {
   const absolute = resolve(path);
@@ -81,9 +84,14 @@ export function checkOutDir(outDir: string, paths: ProtectedPaths, force = false
   for (const dir of (paths.specDirs ?? []).map(realPath)) {
     if (dir !== root && isWithin(out, dir)) refuse(`it is inside ${dir}, the folder of an OpenAPI spec, whose $refs may name the files a build would replace`, fix);
   }
+  // A repository's history (its `.git` folder) or a working tree: nothing a build may replace, `--force` or not.
+  const metadata = out.split(sep).find((part) => VERSION_CONTROL.has(part));
+  if (metadata) refuse(`it is ${basename(out) === metadata ? 'the' : 'inside the'} version control folder ${out.slice(0, out.lastIndexOf(metadata) + metadata.length)}: the repository's history and unpushed work`, fix);
   if (!existsSync(out)) return;
   if (!statSync(out).isDirectory()) refuse('it is a file, not a folder', `remove ${out} or choose another output folder`);
   const entries = readdirSync(out);
+  const repository = entries.find((entry) => VERSION_CONTROL.has(entry));
+  if (repository) refuse(`it is the working tree of a repository (it holds ${repository}), and a build replaces its output folder whole`, fix);
   if (entries.length > 0 && !entries.includes(OUTPUT_MARKER) && !isEarlierOutput(out) && !force) {
     refuse(
       `it holds ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} (e.g. ${entries.slice(0, 3).join(', ')}) that docs did not write, and a build replaces its output folder whole`,

@@ -36,7 +36,7 @@ function expectRefused(run: CliRun, code: number, ...says: (string | RegExp)[]):
 }
 
 describe('docs build never destroys or escapes', () => {
-  it('refuses the site root, the content folder, a folder above the site, the filesystem root and the home folder as output', () => {
+  it('refuses the site root, the content folder, a folder above the site, the filesystem root, the home folder and a repository as output', () => {
     const { root, dist, sources, output } = site();
     const home = mkdtempSync(join(tmpdir(), 'docs-home-'));
     writeFileSync(join(home, 'thesis.tex'), 'years of work');
@@ -48,7 +48,15 @@ describe('docs build never destroys or escapes', () => {
       [['--out', home], { HOME: home }, /cannot be the output folder: it is your home folder/],
       [['--out', dirname(home)], { HOME: home }, /cannot be the output folder: it holds your home folder/],
       [['--out', 'content/guide/site'], {}, /cannot be the output folder: it is inside the content folder/],
+      // A repository's history, its hooks, another project's working tree: --force or not.
+      [['--out', '.git'], {}, /cannot be the output folder: it is the version control folder .*\.git: the repository's history/],
+      [['--out', '.git/hooks'], {}, /cannot be the output folder: it is inside the version control folder .*\.git/],
+      [['--out', 'vendor/other'], {}, /cannot be the output folder: it is the working tree of a repository \(it holds \.git\)/],
     ];
+    mkdirSync(join(root, '.git', 'hooks'), { recursive: true });
+    writeFileSync(join(root, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    mkdirSync(join(root, 'vendor', 'other', '.git'), { recursive: true });
+    writeFileSync(join(root, 'vendor', 'other', 'main.c'), 'int main(void) { return 0; }\n');
     for (const [args, env, message] of cases) {
       const run = runDocs(['build', ...args], { cwd: root, env });
       expectRefused(run, 2, message, /fix: choose a folder of its own for the output/);
@@ -58,6 +66,8 @@ describe('docs build never destroys or escapes', () => {
     expect(snapshotTree(join(root, 'content'))).toEqual(sources);
     expect(snapshotTree(dist)).toEqual(output);
     expect(readFileSync(join(home, 'thesis.tex'), 'utf8')).toBe('years of work');
+    expect(readFileSync(join(root, '.git', 'HEAD'), 'utf8')).toBe('ref: refs/heads/main\n');
+    expect(existsSync(join(root, 'vendor', 'other', 'main.c'))).toBe(true);
     expect(existsSync(join(root, 'site.config.ts'))).toBe(true);
   });
 
