@@ -37,7 +37,10 @@ export function readImage(contentDir: string, rel: string): { file: string; byte
   try {
     const stats = statSync(path);
     // A link out of the repository says so first, whatever it leads to.
-    if (!leadsInside(path, publishableRoots(contentDir))) return 'outside';
+    if (!leadsInside(path, publishableRoots(contentDir))) {
+      if (!leadsInside(path, publishableRoots(contentDir), true)) return 'outside';
+      return { problem: 'is a symbolic link into a private place of the repository (its history in .git, keys in .ssh, passwords in .env…), which a build never publishes' };
+    }
     if (stats.isDirectory()) return { problem: 'is a folder, not a file' };
     if (!stats.isFile()) return { problem: 'is not a regular file (a pipe, a socket or a device), which a build cannot copy' };
     if (stats.size > MAX_LINKED_BYTES) return { problem: `is ${(stats.size / 2 ** 30).toFixed(1)} GiB, more than a build copies (2 GiB)` };

@@ -1,5 +1,6 @@
 /** Small file and path helpers shared by the build and the dev server. */
 import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 const boundaries = new Map<string, string[]>();
@@ -11,6 +12,7 @@ const boundaries = new Map<string, string[]>();
  * content folder is in the site, not from where a link to it leads; and the content folder itself,
  * wherever it really is. A symbolic link in the content that leads out of them — to `/etc/passwd`,
  * `~/.ssh`, or from a content folder linked in from `~/notes` up into `~` — is refused, not published.
+ * A repository that holds the home folder (dotfiles kept in git) is no boundary: the site's folder is.
  */
 export function publishableRoots(contentDir: string): string[] {
   const known = boundaries.get(contentDir);
@@ -18,8 +20,9 @@ export function publishableRoots(contentDir: string): string[] {
   const content = realpathSync.native(contentDir);
   let site: string | undefined;
   let repository: string | undefined;
+  const home = resolve(homedir());
   for (let at = resolve(contentDir); ; at = dirname(at)) {
-    if (existsSync(join(at, '.git'))) {
+    if (existsSync(join(at, '.git')) && !(home === at || home.startsWith(at.endsWith(sep) ? at : at + sep))) {
       repository = at;
       break;
     }
@@ -32,15 +35,29 @@ export function publishableRoots(contentDir: string): string[] {
   return roots;
 }
 
-/** True when the real path of `path` lies inside one of `folders` (real paths). */
-export function leadsInside(path: string, folders: string | readonly string[]): boolean {
+/**
+ * Folders and files below a boundary that are never published, whatever links to them: a repository's
+ * history (its `.git/config` may hold the token a CI checkout pushes with), keys and cloud credentials,
+ * and the files that hold passwords for tools.
+ */
+const PRIVATE = new Set(['.git', '.hg', '.svn', '.ssh', '.gnupg', '.aws', '.azure', '.kube', '.docker', '.env', '.netrc', '.npmrc', '.pypirc']);
+
+/**
+ * True when the real path of `path` lies inside one of `folders` (real paths), and not in a private
+ * place there (`PRIVATE`) unless `privateToo`.
+ */
+export function leadsInside(path: string, folders: string | readonly string[], privateToo = false): boolean {
   let real: string;
   try {
     real = realpathSync.native(path);
   } catch {
     return true; // Missing: the caller reports that.
   }
-  return (typeof folders === 'string' ? [folders] : folders).some((folder) => real === folder || real.startsWith(folder.endsWith(sep) ? folder : folder + sep));
+  return (typeof folders === 'string' ? [folders] : folders).some((folder) => {
+    const prefix = folder.endsWith(sep) ? folder : folder + sep;
+    if (real !== folder && !real.startsWith(prefix)) return false;
+    return privateToo || !real.slice(prefix.length).split(sep).some((part) => PRIVATE.has(part));
+  });
 }
 
 /**

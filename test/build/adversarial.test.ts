@@ -270,6 +270,13 @@ describe('docs build does not crash or hang on any input', () => {
       symlinkSync('/etc/passwd', join(root, 'content/guide/users.png'));
       appendFileSync(join(root, 'content/guide/faq.md'), '\n![Users](./users.png)\n');
     }, /content\/guide\/faq\.md:\d+:\d+: image "\.\/users\.png" is a symbolic link that leads out of the site's repository/],
+    // Inside the repository, but private: its .git/config holds the token a CI checkout pushes with.
+    ['a linked file that leads into the repository\'s .git', (root) => {
+      mkdirSync(join(root, '.git'));
+      writeFileSync(join(root, '.git', 'config'), '[http]\n\textraheader = AUTHORIZATION: basic c2VjcmV0LXRva2Vu\n');
+      symlinkSync('../../.git/config', join(root, 'content/guide/settings.txt'));
+      appendFileSync(join(root, 'content/guide/faq.md'), '\n[settings](./settings.txt)\n');
+    }, /content\/guide\/faq\.md:\d+:\d+: link to "\.\/settings\.txt": content\/guide\/settings\.txt is a symbolic link into a private place of the repository/],
     // A link out of the repository to a device or a folder: said as leading out, not as what it leads to.
     ['a linked file that leads to /dev/zero', (root) => {
       symlinkSync('/dev/zero', join(root, 'content/guide/zeros.bin'));
@@ -285,6 +292,26 @@ describe('docs build does not crash or hang on any input', () => {
       expect(snapshotTree(dist)).toEqual(output);
     });
   }
+
+  it('publishes nothing of a home folder kept in git (dotfiles): the site\'s folder is the boundary, not that repository', () => {
+    const home = mkdtempSync(join(tmpdir(), 'docs-dotfiles-'));
+    mkdirSync(join(home, '.git'));
+    mkdirSync(join(home, '.ssh'));
+    writeFileSync(join(home, '.ssh', 'id_ed25519'), '-----BEGIN OPENSSH PRIVATE KEY----- not for the docs\n');
+    writeFileSync(join(home, 'notes.txt'), 'a note in the home folder\n');
+    const { root } = site();
+    const inside = join(home, 'projects', 'site');
+    mkdirSync(dirname(inside), { recursive: true });
+    cpSync(join(root, '..', '_shared'), join(home, 'projects', '_shared'), { recursive: true });
+    cpSync(root, inside, { recursive: true, verbatimSymlinks: true });
+    rmSync(join(inside, 'dist'), { recursive: true, force: true });
+    symlinkSync(join(home, '.ssh', 'id_ed25519'), join(inside, 'content/guide/key.txt'));
+    symlinkSync(join(home, 'notes.txt'), join(inside, 'content/guide/notes.txt'));
+    appendFileSync(join(inside, 'content/guide/faq.md'), '\n[key](./key.txt) and [notes](./notes.txt)\n');
+    const run = runDocs(['build'], { cwd: inside, env: { HOME: home } });
+    expectRefused(run, 1, /link to "\.\/key\.txt": the file is a symbolic link that leads out of the site's repository/, /link to "\.\/notes\.txt": the file is a symbolic link that leads out of the site's repository/);
+    expect(existsSync(join(inside, 'dist'))).toBe(false);
+  });
 
   it('builds a fence that marks lines far past its end, at once', () => {
     const { root } = site();
