@@ -186,7 +186,10 @@ function reportError(error: unknown): number {
   if (error instanceof DocsError) {
     for (const diagnostic of error.diagnostics) process.stderr.write(`error ${formatDiagnostic(diagnostic)}\n`);
     const count = error.diagnostics.length;
-    process.stderr.write(error.afterOutput ? `Failed after the build: ${count} error${count === 1 ? '' : 's'}; the output is complete.\n` : `Build failed: ${count} error${count === 1 ? '' : 's'}; the previous output was left untouched.\n`);
+    const errors = `${count} error${count === 1 ? '' : 's'}`;
+    // A usage error of `docs serve` (a port in use, a folder that is not there) built nothing.
+    const serving = error.kind === 'usage' && error.diagnostics.every((diagnostic) => diagnostic.file === 'docs serve');
+    process.stderr.write(serving ? `docs serve did not start: ${errors}.\n` : error.afterOutput ? `Failed after the build: ${errors}; the output is complete.\n` : `Build failed: ${errors}; the previous output was left untouched.\n`);
     return EXIT[error.kind];
   }
   process.stderr.write(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

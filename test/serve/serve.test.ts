@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -293,6 +294,28 @@ describe('docs serve in a folder that is no site', () => {
     expect(run.stderr).toContain(`${join(empty, 'site.config.ts')}: no site config found`);
     // It made node_modules/.cache/docs/serve-secret there (with --root /, a /node_modules).
     expect(readdirSync(empty)).toEqual([]);
+  });
+
+  it('says why it cannot start: a port in use, a host that is not this machine, a --dist that is no build; never a stack trace', async () => {
+    const site = copyFixture('basic');
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = String((blocker.address() as AddressInfo).port);
+    const cases: [string[], RegExp][] = [
+      [['--root', site, '--port', port], new RegExp(`error docs serve: cannot listen on 127\\.0\\.0\\.1:${port}: port ${port} is in use[^\\n]*\\n  fix: stop the other server, or pass another port: --port ${Number(port) + 1}`)],
+      [['--root', site, '--port', '0', '--host', 'no-such-host.invalid'], /cannot listen on no-such-host\.invalid:0: no-such-host\.invalid is no host name this machine knows/],
+      [['--port', '0', '--dist', join(site, 'no-such-folder')], /--dist .*no-such-folder: there is no such folder/],
+      [['--port', '0', '--dist', join(site, 'site.config.ts')], /--dist .*site\.config\.ts: it is a file, not a folder/],
+      [['--port', '0', '--dist', join(site, 'content')], /--dist .*content: it holds no built site \(no index\.html or 404\.html\)/],
+    ];
+    for (const [args, message] of cases) {
+      const run = runDocs(['serve', ...args], { timeout: 30_000 });
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(message);
+      expect(run.stderr).toContain('docs serve did not start: 1 error.');
+      expect(run.stderr).not.toMatch(/internal error|\n\s+at |Build failed/);
+    }
+    await new Promise<void>((resolve) => blocker.close(() => resolve()));
   });
 });
 
