@@ -12,8 +12,8 @@ import { toHtml } from 'hast-util-to-html';
 import type { SiteData } from '../../runtime/manifest';
 import type { Diagnostic } from '../util/errors';
 import { RAW_HTML_SCHEMA } from './markdown/plugins/raw-html';
-import { browserRoute } from './markdown/plugins/links';
-import { removeUnsafeUrls } from './markdown/plugins/safe-urls';
+import { browserRoute, disguisedLink, otherSite } from './markdown/plugins/links';
+import { removeUnsafeUrls, schemeOf } from './markdown/plugins/safe-urls';
 import { walk, type WalkNode } from './markdown/walk';
 
 /** Where the announcement's problems are reported. */
@@ -37,7 +37,12 @@ export function checkAnnouncement(site: SiteData, routes: ReadonlySet<string>): 
   walk(clean as unknown as WalkNode, (node) => {
     if (node.type !== 'element') return;
     const href = (node as unknown as Element).properties.href;
-    if (typeof href !== 'string' || !href.startsWith('/') || href.startsWith('//')) return;
+    if (typeof href !== 'string' || href === '' || href.startsWith('#') || schemeOf(href) !== undefined) return;
+    const disguised = disguisedLink(href, '/');
+    if (disguised) return void errors.push({ ...AT, message: `link to "${href}" ${disguised.message}`, fix: disguised.fix });
+    if (otherSite(href, '/') !== undefined) return;
+    // The bar is on every page: a relative link (`./install`) would lead somewhere else on each.
+    if (!href.startsWith('/')) return void errors.push({ ...AT, message: `link to "${href}" is relative: the announcement is on every page, so it would lead somewhere else on each`, fix: 'link from the root of the site, e.g. /guide/install' });
     const route = browserRoute(href.replace(/[?#].*$/, ''), '/');
     if (!routes.has(route)) errors.push({ ...AT, message: `broken link → ${href}: no page has the route ${route}`, fix: 'link to a page that exists (the announcement is on every page), or change the announcement' });
   });

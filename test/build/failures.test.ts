@@ -63,6 +63,13 @@ describe('docs build with bad input', () => {
     expect(broken.code).toBe(1);
     expect(broken.stderr).toContain('error site.config.ts#/announcement/content: broken link → /guide/gone#setup: no page has the route /guide/gone');
     expect(snapshotTree(dist)).toEqual(before);
+    // On every page, a relative link leads somewhere else on each; a \ leads to another site.
+    announce('Read <a href="./install">the install</a> and <a href="/\\evil.example/guide">the guide</a>.');
+    const misleading = runDocs(['build', '--root', site]);
+    expect(misleading.code).toBe(1);
+    expect(misleading.stderr).toContain('error site.config.ts#/announcement/content: link to "./install" is relative: the announcement is on every page');
+    expect(misleading.stderr).toContain('error site.config.ts#/announcement/content: link to "/\\evil.example/guide" leads to another site, evil.example');
+    expect(snapshotTree(dist)).toEqual(before);
     announce(`${hostile} Then <a href="/guide/faq/">the FAQ</a>.`);
     const run = runDocs(['build', '--root', site]);
     expect(run.code).toBe(0);

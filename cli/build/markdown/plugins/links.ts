@@ -79,6 +79,27 @@ export function routeHref(route: string): string {
  * own address, as the browser will (`./zebra` on `/guide`, a folder's `index.md`, is `/zebra`),
  * percent-escapes decoded, `.html` and trailing slashes normalised.
  */
+/**
+ * Where a browser on page `route` goes for `url`, when that is another site: `//host/x`, and what it
+ * reads the same way (`/\\host/x`, `\\\\host/x`, a tab or space first); undefined for a page of this site.
+ * A URL that does not parse stays with the site (its route is checked, and reported).
+ */
+export function otherSite(url: string, route: string): string | undefined {
+  try {
+    const target = new URL(url, BASE + routeHref(route));
+    return target.origin === BASE ? undefined : target.host;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The error for a link a browser reads as leading to another site only through a `\` or a space before it, or undefined. */
+export function disguisedLink(url: string, route: string): { message: string; fix: string } | undefined {
+  const host = otherSite(url, route);
+  if (host === undefined || /^\/\/[^/\\]/.test(url)) return undefined;
+  return { message: `leads to another site, ${host}: a browser reads a \\ as / and drops spaces before an address, so "${url.replace(/[\t\n\r]/g, ' ')}" is //${host}/…`, fix: `write the full address (https://${host}/…) if that site is meant, or a path of this site with / only` };
+}
+
 export function browserRoute(path: string, route: string): string {
   const resolved = new URL(path, BASE + routeHref(route)).pathname;
   return normalisePath(decodePercent(resolved));
@@ -121,6 +142,12 @@ export function linkResolver(options: LinksOptions): { image: (url: string, plac
     // drops (markdown would escape them, hiding the scheme): safe-urls.ts removes the unsafe ones.
     if (schemeOf(url) !== undefined) return withoutLeadingSpace(url);
     if (url.startsWith('//') || url === '') return url;
+    // Another site, as the browser reads it (`/\\evil.example/x`): no route of this one.
+    if (otherSite(url, pageRoute) !== undefined) {
+      const disguised = disguisedLink(url, pageRoute);
+      if (disguised) options.errors.push({ ...at(file, node), message: `link to "${url}" ${disguised.message}`, fix: disguised.fix });
+      return url;
+    }
     const { path, query, hash, rawHash } = splitUrl(url);
     if (path === '') {
       options.links.push({ route: '', hash, written: url, ...at(file, node) });

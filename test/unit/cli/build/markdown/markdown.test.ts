@@ -167,6 +167,18 @@ describe('cli/build/markdown', () => {
     expect(spaced.warnings.map((w) => w.message).join('\n')).toMatch(/javascript/i);
   });
 
+  it('takes a link a browser reads as another site for no route of this one: a \\ or a tab before // is an error', async () => {
+    const out = await render('[a](/\\evil.example/guide)\n\n<a href="\\\\evil.example/guide">b</a> <a href="\t//evil.example/guide">c</a> <a href="//cdn.example/x">d</a>\n');
+    // None is checked as the route /guide.
+    expect(out.links.map((link) => link.route)).toEqual([]);
+    expect(out.errors.map((error) => error.message)).toEqual([
+      'link to "/\\evil.example/guide" leads to another site, evil.example: a browser reads a \\ as / and drops spaces before an address, so "/\\evil.example/guide" is //evil.example/…',
+      'link to "\\\\evil.example/guide" leads to another site, evil.example: a browser reads a \\ as / and drops spaces before an address, so "\\\\evil.example/guide" is //evil.example/…',
+      'link to "\t//evil.example/guide" leads to another site, evil.example: a browser reads a \\ as / and drops spaces before an address, so " //evil.example/guide" is //evil.example/…',
+    ]);
+    expect(out.errors.every((error) => error.line === 1 || error.line === 3)).toBe(true);
+  });
+
   it('keeps allowed raw HTML around markdown, highlighted code and footnotes intact', async () => {
     const out = await render('<details><summary>More</summary>\n\nHidden **text**.\n\n```ruby\nputs 1\n```\n\n</details>\n\n<kbd>Ctrl</kbd> and a note[^1].\n\n[^1]: The note.\n');
     expect(out.html).toMatch(/<details><summary>More<\/summary>\s*<p>Hidden <strong>text<\/strong>\.<\/p>\s*<div class="code-block"/);
