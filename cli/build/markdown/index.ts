@@ -44,6 +44,7 @@ import { checkSourceLimits, checkTreeDepth } from './plugins/limits';
 import { createParser } from './plugins/gfm';
 import { rehypeHeadings } from './plugins/headings';
 import { linkResolver, remarkLinks, type FoundLink } from './plugins/links';
+import { listItemHandler } from './plugins/lists';
 import { searchBlocks } from '../search/extract';
 import type { SearchBlock } from '../../../runtime/search/format';
 
@@ -162,6 +163,7 @@ export async function createMarkdownRenderer(options: MarkdownOptions, started?:
       const hast = toHast(mdast, {
         allowDangerousHtml: true,
         handlers: {
+          listItem: listItemHandler(),
           code: (_state, node) => renderFence(node, { highlighter, theme: options.codeTheme, file, warnings, onMermaid: () => (hasMermaid = true), diagramBox: (node) => diagrams.get(node) }),
         },
       }) as HastRoot;
