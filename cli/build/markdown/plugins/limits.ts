@@ -18,6 +18,12 @@ export const MAX_INLINE_MARKUP = 10_000;
  * 200 of 1,000 markers, 20,000 of 100.
  */
 export const MAX_PAGE_MARKUP_COST = 2 * MAX_INLINE_MARKUP ** 2;
+/**
+ * Most table cells a page may hold. Each cell is a few objects at every stage of the pipeline: a
+ * table of 200,000 cells took 37 s and 2.1 GB to build, one of a million ran Node out of memory. A
+ * page's tables hold a few thousand at most.
+ */
+export const MAX_TABLE_CELLS = 50_000;
 
 const FENCE = /^\s{0,3}(?:>\s?)*\s*(`{3,}|~{3,})/;
 /** A GFM table's delimiter row (`|---|:--:|`), the second line of a table. */
@@ -54,6 +60,8 @@ export function checkSourceLimits(source: string, file: string): Diagnostic[] {
   let cost = 0;
   let reported = false;
   let table = false;
+  let cells = 0;
+  let tableStart = -1;
   const endBlock = (): void => {
     if (blockStart !== -1 && markup > MAX_INLINE_MARKUP && !reported) {
       const kind = table ? 'table row' : 'paragraph';
@@ -89,6 +97,7 @@ export function checkSourceLimits(source: string, file: string): Diagnostic[] {
     // The second line of a block that makes it a table: the header row was a row of its own.
     if (!table && blockStart !== -1 && blockStart === i - 1 && lines[blockStart]!.includes('|') && TABLE_DELIMITER.test(line)) {
       table = true;
+      tableStart = blockStart;
       endBlock();
     }
     if (blockStart === -1) blockStart = i;
@@ -100,7 +109,15 @@ export function checkSourceLimits(source: string, file: string): Diagnostic[] {
     if (problems.length === 0 && depthOf(line) > MAX_DEPTH) {
       problems.push({ file, line: i + 1, column: 1, message: `lists or block quotes are nested more than ${MAX_DEPTH} levels deep here`, fix: 'flatten the nesting: no reader follows a hundred levels' });
     }
-    if (table) endBlock();
+    if (table) {
+      // A row's cells: the pipes between and around them (escaped or in code, they still cost a node).
+      cells += Math.max(1, line.split('|').length - 1);
+      if (cells > MAX_TABLE_CELLS && !reported) {
+        problems.push({ file, line: tableStart + 1, column: 1, message: `the page's tables hold more than ${MAX_TABLE_CELLS.toLocaleString('en-GB')} cells by this one, more than a build renders in reasonable time and memory`, fix: 'split the table over several pages, or publish the data as a linked file (CSV) and show a summary' });
+        reported = true;
+      }
+      endBlock();
+    }
   }
   endBlock();
   return problems;

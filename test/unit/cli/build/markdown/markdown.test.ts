@@ -121,6 +121,15 @@ describe('cli/build/markdown', () => {
     expect(paragraph.errors).toEqual([expect.objectContaining({ line: 1, message: expect.stringMatching(/^this paragraph holds 10,002 /) })]);
   });
 
+  it('refuses tables of more cells than a build renders in reasonable memory, at the table that passes the limit', async () => {
+    // A million cells (100 columns, 10,000 rows, 2 MB) ran Node out of memory: no file, no line.
+    const table = (columns: number, rows: number): string => `|${' c |'.repeat(columns)}\n|${'---|'.repeat(columns)}\n${`|${' x |'.repeat(columns)}\n`.repeat(rows)}`;
+    const huge = await render(`# Data\n\nFirst the small one:\n\n${table(4, 10)}\nThen:\n\n${table(100, 10_000)}`);
+    expect(huge.errors).toEqual([expect.objectContaining({ line: 20, message: "the page's tables hold more than 50,000 cells by this one, more than a build renders in reasonable time and memory" })]);
+    // A long table of a few columns is no error: 12,000 cells.
+    expect((await render(table(4, 3000))).errors).toEqual([]);
+  });
+
   it('turns a missing image into an error with its line', async () => {
     const out = await render('Text\n\n![x](./missing.png)\n');
     expect(out.errors).toEqual([expect.objectContaining({ file: 'content/docs/a.md', line: 3, message: 'image "./missing.png" does not exist' })]);
