@@ -3,12 +3,13 @@
  * clickable with no sideways scroll, below it the drawer; the not-found page marks no section. Each
  * width × page × colour mode is saved to test/.tmp/screenshots/ for a reviewer (the workflow uploads it).
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openPage, usePortal, waitForHydration } from '../support/browser';
 import { REPO } from '../support/site';
+import type { Manifest } from '../../runtime/manifest';
 
 const portal = usePortal();
 const SHOTS = join(REPO, 'test', '.tmp', 'screenshots');
@@ -109,6 +110,21 @@ describe('the layout at every width', () => {
     expect(deepest.width).toBeGreaterThanOrEqual(deepest.content - deepest.depth * 20);
     await page.context().close();
   });
+
+  it('lets no page of the portal scroll sideways on a 320 px phone: long words in headings and Previous/Next labels wrap', async () => {
+    const manifest = JSON.parse(readFileSync(join(portal.site.dist, 'manifest.json'), 'utf8')) as Manifest;
+    const page = await openPage(portal.browser, { viewport: { width: 320, height: 640 } });
+    const wide: string[] = [];
+    for (const { path } of manifest.routes) {
+      await page.goto(portal.site.origin + encodeURI(path));
+      await waitForHydration(page);
+      const scroll = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+      if (scroll > 0) wide.push(`${path}: ${scroll} px`);
+    }
+    // /backend/onboarding/tipsandtricks scrolled 40 px (its Next card), /internal-wiki/draaiboeken 11 px (a heading's # link).
+    expect(wide).toEqual([]);
+    await page.context().close();
+  }, 240_000);
 
   it('marks no navbar item as current on the not-found page, loaded or reached by a link', async () => {
     const page = await openPage(portal.browser);
