@@ -100,6 +100,22 @@ describe('navbar', () => {
     expect(await drawer.locator('.drawer-sidebar a.active').textContent()).toBe('Git and merge requests');
     await page.keyboard.press('Escape');
     expect(await drawer.count()).toBe(0);
+    // A modal: focus starts in it, Tab and Shift+Tab stay in it, and closing gives focus back to the menu button.
+    const menu = page.getByRole('button', { name: 'Open the menu' });
+    const onMenu = (): Promise<boolean> => menu.evaluate((element) => element === document.activeElement);
+    expect(await onMenu()).toBe(true);
+    await page.keyboard.press('Enter');
+    await drawer.waitFor();
+    const inDrawer = (): Promise<boolean> => page.evaluate(() => document.querySelector('[role="dialog"][aria-label="Menu"]')?.contains(document.activeElement) ?? false);
+    for (let i = 0; i < 4; i++) {
+      await page.keyboard.press('Shift+Tab');
+      expect(await inDrawer(), `Shift+Tab ${i + 1}`).toBe(true);
+    }
+    for (let i = 0; i < 60; i++) await page.keyboard.press('Tab');
+    expect(await inDrawer()).toBe(true);
+    await drawer.getByRole('button', { name: 'Close the menu' }).click();
+    expect(await drawer.count()).toBe(0);
+    expect(await onMenu()).toBe(true);
     // A link in the drawer navigates client-side and closes it.
     await page.getByRole('button', { name: 'Open the menu' }).click();
     await drawer.locator('.drawer-sidebar').getByRole('link', { name: 'Authentication', exact: true }).click();

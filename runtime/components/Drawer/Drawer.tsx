@@ -23,21 +23,42 @@ export interface DrawerProps {
  */
 export function Drawer({ site, route, section, sidebar, onClose }: DrawerProps): JSX.Element {
   const close = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
+  /** Set when the reader dismisses the drawer (Escape, ×, the backdrop): focus then goes back to what opened it. */
+  const dismissed = useRef(false);
+  const dismiss = useRef(onClose);
+  dismiss.current = () => {
+    dismissed.current = true;
+    onClose();
+  };
   useEffect(() => {
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     close.current?.focus();
     const onKey = (event: KeyboardEvent): void => {
-      if (event.key === 'Escape') onClose();
+      if (event.key === 'Escape') dismiss.current();
+      else if (event.key === 'Tab' && panel.current) {
+        // A modal: Tab and Shift+Tab go round the drawer's own controls, never to the page behind.
+        const focusable = [...panel.current.querySelectorAll<HTMLElement>('a[href], button, input, [tabindex]:not([tabindex="-1"])')].filter((element) => element.offsetParent !== null);
+        const at = focusable.indexOf(document.activeElement as HTMLElement);
+        const next = event.shiftKey ? (at <= 0 ? focusable.length - 1 : at - 1) : at === -1 || at === focusable.length - 1 ? 0 : at + 1;
+        event.preventDefault();
+        focusable[next]?.focus();
+      }
     };
     document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [onClose]);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      // Not after a link in it was followed: the new page has the reader's attention.
+      if (dismissed.current && opener?.isConnected) opener.focus();
+    };
+  }, []);
   return (
     <div className="drawer-root">
-      <div className="drawer-backdrop" onClick={onClose} />
-      <div className="drawer" role="dialog" aria-modal="true" aria-label="Menu">
+      <div className="drawer-backdrop" onClick={() => dismiss.current()} />
+      <div className="drawer" role="dialog" aria-modal="true" aria-label="Menu" ref={panel}>
         <div className="drawer-header">
           <span className="navbar-title">{site.title}</span>
-          <button type="button" className="drawer-close" aria-label="Close the menu" ref={close} onClick={onClose}>
+          <button type="button" className="drawer-close" aria-label="Close the menu" ref={close} onClick={() => dismiss.current()}>
             ×
           </button>
         </div>
