@@ -84,7 +84,14 @@ describe('a Docusaurus docs folder', () => {
     expect(bold).toContain('<h1>The <strong>bold</strong> way</h1>');
     expect(bold).toContain('href="/guide/bold" aria-current="page">The bold way</a>');
     // A page's own TOC levels (toc_max_heading_level), else the site's (2–3).
-    const tocOf = (route: string): string[] => [...readRoute(dist, route).matchAll(/class="toc-link" href="#([^"]+)"/g)].map((match) => match[1]!);
+    const tocOf = (route: string): string[] => {
+      const html = readRoute(dist, route);
+      const column = [...(/<nav class="toc"[\s\S]*?<\/nav>/.exec(html)?.[0] ?? '').matchAll(/class="toc-link" href="#([^"]+)"/g)].map((match) => match[1]!);
+      // The same list folded at the top of the page, for screens without the TOC column.
+      const folded = [...(/<details class="toc-collapsible"[\s\S]*?<\/details>/.exec(html)?.[0] ?? '').matchAll(/class="toc-link" href="#([^"]+)"/g)].map((match) => match[1]!);
+      expect(folded, route).toEqual(column);
+      return column;
+    };
     expect(tocOf('/guide/deep')).toEqual(['two', 'three', 'four']);
     expect(tocOf('/guide/shallow')).toEqual(['two', 'three']);
     // custom_edit_url: another address for the edit link, or none.

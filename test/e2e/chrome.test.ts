@@ -161,6 +161,25 @@ describe('sidebar, TOC and page furniture', () => {
     await page.context().close();
   });
 
+  it('folds the TOC at the top of the page below 1200 px, where the column is not shown, and folds it again once a link is followed', async () => {
+    const page = await open(AUTH, 1024);
+    expect(await page.locator('.toc-column .toc').isVisible()).toBe(false);
+    const folded = page.locator('details.toc-collapsible');
+    expect(await folded.isVisible()).toBe(true);
+    expect(await folded.getAttribute('open')).toBeNull();
+    await folded.getByText('On this page').click();
+    const links = folded.getByRole('link');
+    expect(await links.evaluateAll((all) => all.map((link) => link.getAttribute('href')))).toEqual(await page.locator('.toc-column .toc a').evaluateAll((all) => all.map((link) => link.getAttribute('href'))));
+    await folded.getByRole('link', { name: 'The OTP flow' }).click();
+    await expect.poll(() => page.evaluate(() => Math.round(document.getElementById('the-otp-flow')!.getBoundingClientRect().top))).toBeLessThan(150);
+    expect(await folded.getAttribute('open')).toBeNull();
+    // From 1200 px the column shows it, and the folded copy is gone.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    expect(await folded.isVisible()).toBe(false);
+    expect(await page.locator('.toc-column .toc').isVisible()).toBe(true);
+    await page.context().close();
+  });
+
   it('follows a change of the page height without a scroll', async () => {
     const page = await open(AUTH, 1280);
     await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));

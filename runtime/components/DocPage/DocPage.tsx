@@ -36,6 +36,24 @@ export function DocPage({ page, html, locale }: DocPageProps): JSX.Element {
           </ol>
         </nav>
       ) : null}
+      {page.hideToc || page.toc.length === 0 ? null : (
+        // Below 1200 px, where the TOC column is not shown: the same list, folded (as Docusaurus does).
+        // A link followed folds it again.
+        <details className="toc-collapsible" onClick={(event) => (event.target as Element).closest('a') && event.currentTarget.removeAttribute('open')}>
+          <summary>On this page</summary>
+          <nav aria-label="On this page">
+            <ul className="toc-list">
+              {page.toc.map((entry) => (
+                <li key={entry.id} className={`toc-item toc-level-${entry.level}`}>
+                  <a className="toc-link" href={`#${entry.id}`}>
+                    {entry.text}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </details>
+      )}
       <article className="doc">
         {page.heading !== undefined ? (
           <header>
