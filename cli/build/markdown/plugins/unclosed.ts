@@ -72,9 +72,12 @@ export function findUnclosed(tree: Root, source: string, file: string): { errors
       }
       return 'skip';
     } else if (node.type === 'code') {
-      const fence = /^\s*(`{3,}|~{3,})/.exec(first)?.[1];
+      // A fence starts where the node does; an indented code block that shows a fence starts with its indent.
+      const fence = /^(`{3,}|~{3,})/.exec(first.slice(position.start.column - 1))?.[1];
       const closed = fence !== undefined && position.end.line > position.start.line && new RegExp(`^\\s*${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`).test(last);
-      if (fence && !closed) {
+      // Unclosed in a list item or a quote that ends, the block ends with it (CommonMark): what follows is not taken in.
+      const toTheEnd = source.slice((position as { end: { offset?: number } }).end.offset ?? source.length).trim() === '';
+      if (fence && !closed && toTheEnd) {
         problems.push({
           file,
           line: position.start.line,

@@ -301,6 +301,20 @@ describe('cli/build/markdown', () => {
     expect(out.html).not.toContain('data-docs-own-element');
   });
 
+  it('takes an indented code block that shows a fence, and a fence its list item closes, for what CommonMark makes of them', async () => {
+    // Four spaces: code that shows a fence, not a fence (refused as "never closed").
+    const shown = await render('# T\n\nShow a fence:\n\n    ```js\n    const a = 1\n\nAfter.\n');
+    expect(shown.errors).toEqual([]);
+    expect(shown.html.replace(/<[^>]+>/g, '')).toContain('```js');
+    expect(shown.html).toContain('<p>After.</p>');
+    // A fence left open in a list item ends with the item: the page after it is not taken in.
+    const item = await render('- item\n\n  ```\n  code\n\nAfter.\n');
+    expect(item.errors).toEqual([]);
+    expect(item.html).toContain('<p>After.</p>');
+    // Left open to the end of the page, it is still refused.
+    expect((await render('Intro.\n\n```bash\nnpm ci\n\n## Next steps\n')).errors.map((error) => error.line)).toEqual([3]);
+  });
+
   it('refuses a comment or a raw-text element never closed (it takes in the rest of the page), and warns of one opened in running text', async () => {
     for (const [opening, fix] of [
       ['<!-- TODO: document the errors', 'end the comment with `-->`'],
