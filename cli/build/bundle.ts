@@ -4,7 +4,7 @@
  * the lockfile, and linked into each output.
  */
 import { ioError } from './write';
-import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { constants, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { hash } from '../util/hash';
 import { PACKAGE_ROOT } from '../util/package-root';
@@ -31,11 +31,10 @@ function linkTree(from: string, to: string, rel: string, wanted: (rel: string) =
     if (entry.isDirectory()) linkTree(source, target, `${rel}${entry.name}/`, wanted);
     else if (wanted(rel + entry.name)) {
       mkdirSync(to, { recursive: true });
-      try {
-        linkSync(source, target);
-      } catch {
-        copyFileSync(source, target);
-      }
+      // A copy (a clone where the filesystem shares blocks), never a hard link: a file of the output
+      // changed by hand, or by a tool that writes in place, would change the package's cached bundle
+      // too, and every site's next build with it.
+      copyFileSync(source, target, constants.COPYFILE_FICLONE);
     }
   }
 }
@@ -54,7 +53,7 @@ export interface RuntimeBundle {
 }
 
 /**
- * Links a bundle's files into `outDir/assets`: all of them, or those `wanted` says (given each file's
+ * Copies a bundle's files into `outDir/assets`: all of them, or those `wanted` says (given each file's
  * path below `outDir`; a rebuild in place links only the files the output lacks, their names being
  * hashes of their bytes).
  */

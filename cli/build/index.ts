@@ -286,9 +286,10 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     const record: OutputRecord = { outDir, pages: jobs.length, search: index };
     if (inputs) {
       const outputs = outputPaths(wanted, Object.keys(written));
-      const outputDigest = outputFingerprint(outDir, outputs);
+      const outputStamps: string[] = [];
+      const outputDigest = outputFingerprint(outDir, outputs, outputStamps);
       if (outputDigest) {
-        unchanged = { outDir, pages: jobs.length, warnings, inputs, refFiles: api.refFiles, outputs, outputDigest };
+        unchanged = { outDir, pages: jobs.length, warnings, inputs, refFiles: api.refFiles, outputs, outputDigest, outputStamps };
         Object.assign(record, { files: [...wanted], digest: outputDigest });
       }
     }

@@ -44,10 +44,12 @@ export interface UnchangedRecord {
   inputs: string;
   /** The files the specs' `$ref`s named, each with its stats (`statsKey`) when it was read. */
   refFiles: [path: string, stats: string][];
-  /** Output folders and site-wide files, relative to the output folder (`''` is the folder itself). */
+  /** Every file and folder of the output, relative to the output folder (`''` is the folder itself). */
   outputs: string[];
   /** Fingerprint of those paths once the build was done. */
   outputDigest: string;
+  /** Each path's stats then (`statsKey`, a folder's mtime), in the order of `outputs`: what changed since, a build writes again. */
+  outputStamps?: string[];
 }
 
 /** The record's file, in the cache folder. */
@@ -93,9 +95,7 @@ export function statsKey(stats: FileStamp): string {
 }
 
 function addStats(hasher: Hash, path: string, stats: Stats): void {
-  hasher.update(path).update('\0');
-  if (stats.isDirectory()) hasher.update(`d${stats.mtimeMs}\n`);
-  else hasher.update(`${statsKey(stats)}\n`);
+  hasher.update(path).update('\0').update(`${stampOf(stats)}\n`);
 }
 
 /** True when every file of `files` still has the stats it had when it was read. */
@@ -267,13 +267,12 @@ export function inputFingerprint(root: string, config: ResolvedConfig, outDir: s
 }
 
 /**
- * The output paths to fingerprint: every folder holding a file (a file added, removed or renamed in
- * it changes its mtime) and the files in `written` (the site-wide files a build rewrites whenever their
- * bytes differ). Page and asset files are checked for presence through their folders, as a full
- * no-change build does: their names carry their content's hash or their route.
+ * The output paths to fingerprint: every file, and every folder holding one (a file added, removed or
+ * renamed in it changes its mtime). A file changed in place (emptied, edited, overwritten) changes its
+ * own stats: the next build is a full one, and writes that file again (`presentFiles`).
  */
 export function outputPaths(files: Iterable<string>, written: Iterable<string>): string[] {
-  const paths = new Set<string>(['', ...written]);
+  const paths = new Set<string>(['', ...written, ...files]);
   const dirs = new Set<string>();
   for (const file of files) {
     for (let dir = dirname(file); dir !== '.' && !dirs.has(dir); dir = dirname(dir)) dirs.add(dir);
@@ -281,8 +280,8 @@ export function outputPaths(files: Iterable<string>, written: Iterable<string>):
   return [...paths, ...dirs].sort();
 }
 
-/** Fingerprint of `paths` below `outDir`; undefined when one is missing. */
-export function outputFingerprint(outDir: string, paths: string[]): string | undefined {
+/** Fingerprint of `paths` below `outDir`; undefined when one is missing. With `stamps`, each path's stats are pushed to it. */
+export function outputFingerprint(outDir: string, paths: string[], stamps?: string[]): string | undefined {
   const hasher = createHash('sha256');
   for (const path of paths) {
     let stats: Stats;
@@ -292,8 +291,14 @@ export function outputFingerprint(outDir: string, paths: string[]): string | und
       return undefined;
     }
     addStats(hasher, path, stats);
+    stamps?.push(stampOf(stats));
   }
   return hasher.digest('hex');
+}
+
+/** A path's stats as the fingerprint takes them: a folder's mtime, a file's `statsKey`. */
+function stampOf(stats: Stats): string {
+  return stats.isDirectory() ? `d${stats.mtimeMs}` : statsKey(stats);
 }
 
 /**
@@ -305,5 +310,16 @@ export function outputFingerprint(outDir: string, paths: string[]): string | und
  */
 export function presentFiles(outDir: string, recorded: { files?: string[]; digest?: string } | undefined, last: UnchangedRecord | undefined): Set<string> {
   if (recorded?.files && recorded.digest && last && last.outDir === outDir && last.outputDigest === recorded.digest && outputFingerprint(outDir, last.outputs) === recorded.digest) return new Set(recorded.files);
-  return new Set(listFiles(outDir));
+  const present = new Set(listFiles(outDir));
+  // A file that is there but not as the last build left it (emptied, edited in place) is not kept: it is written again.
+  const stamps = last?.outDir === outDir && last.outputStamps?.length === last.outputs.length ? last.outputStamps : undefined;
+  last?.outputs.forEach((path, i) => {
+    if (!stamps || !present.has(path)) return;
+    try {
+      if (stampOf(statSync(join(outDir, path))) !== stamps[i]) present.delete(path);
+    } catch {
+      present.delete(path);
+    }
+  });
+  return present;
 }

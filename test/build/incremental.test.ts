@@ -61,6 +61,18 @@ describe('rebuilds', () => {
     writeFileSync(join(dist, 'manifest.json'), '{}');
     expect(runDocs(['build', '--root', site]).code).toBe(0);
     expect(snapshotTree(dist)).toEqual(first);
+    // Files changed in place, their folders untouched: a page emptied, another edited, the runtime
+    // overwritten, a search shard damaged. It said "unchanged", or kept them since they were there.
+    const app = readdirSync(join(dist, 'assets')).find((file) => /^app\..*\.js$/.test(file))!;
+    const shard = readdirSync(join(dist, 'assets/search')).find((file) => file.startsWith('t-'))!;
+    writeFileSync(join(dist, 'guide/install/index.html'), '');
+    writeFileSync(join(dist, 'guide/faq/index.html'), readFileSync(join(dist, 'guide/faq/index.html'), 'utf8').replace('Rails', 'Sinatra'));
+    writeFileSync(join(dist, 'assets', app), 'corrupt');
+    writeFileSync(join(dist, 'assets/search', shard), '{}');
+    const repaired = runDocs(['build', '--root', site, '--json']);
+    expect(repaired.code).toBe(0);
+    expect(repaired.stdout).not.toContain('"unchanged":true');
+    expect(snapshotTree(dist)).toEqual(first);
   });
 
   it('repairs an output changed by hand in the same rebuild that renders an edited page', () => {
