@@ -21,6 +21,9 @@ export function routeProblem(route: string): string | undefined {
   const segments = route.split('/').slice(1);
   if (segments[0] === 'assets' || segments.some((segment) => segment.startsWith('.'))) return 'is reserved for the site\'s own files (`/assets/`, and names starting with `.`)';
   if (['manifest.json', '404.html', 'favicon.svg'].includes(segments[0] ?? '') && segments.length === 1) return 'is the name of one of the site\'s own files';
+  // What the servers answer themselves: a page there would be hidden behind them.
+  if (segments[0] === '__docs') return 'is reserved for the addresses `docs serve` answers itself (`/__docs/`, its live reload)';
+  if (route === '/api/login') return 'is the login call (POST /api/login), which the gated host and `docs serve` answer themselves, so no reader would reach the page';
   if (segments.some((segment) => /\.html?$/i.test(segment))) return 'ends a segment in `.html`, which a browser address drops (`/a.html` shows `/a`)';
   // A browser drops the spaces at the end of an address, and a link to `/guide/a ` lands on `/guide/a`.
   if (segments.some((segment) => /^\s|\s$/.test(segment))) return 'has a segment that starts or ends with a space, which a browser address drops, so no link reaches the page';

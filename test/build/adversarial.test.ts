@@ -127,12 +127,15 @@ describe('docs build never destroys or escapes', () => {
     }
   });
 
-  it("refuses a slug that would overwrite the site's own files", () => {
+  it("refuses a slug that would overwrite the site's own files, or that the servers answer themselves", () => {
     for (const [slug, reason] of [
       ['/assets/app.js', 'is reserved for the site\'s own files'],
       ['/manifest.json', 'is the name of one of the site\'s own files'],
       ['/index.html', 'ends a segment in `.html`'],
       ['/.docs-output.json', 'is reserved for the site\'s own files'],
+      // What the servers answer themselves: a page there builds but no reader reaches it.
+      ['/api/login', 'is the login call (POST /api/login), which the gated host and `docs serve` answer themselves'],
+      ['/__docs/events', 'is reserved for the addresses `docs serve` answers itself'],
     ] as const) {
       const { root, dist, output } = site();
       writeFileSync(join(root, 'content/guide/zebra.md'), `---\ntitle: Zebra\nslug: ${slug}\n---\n\nStripes.\n`);
