@@ -3,7 +3,7 @@
  * is: held to the rules of a page's raw HTML (plugins/raw-html.ts, plugins/safe-urls.ts) — the same
  * allowlist of elements and attributes, no URL with a scheme outside `http`, `https`, `mailto`, `tel` —
  * and its links to the site's own pages checked like a page's: a bar on every page that points at a
- * page no longer there fails the build.
+ * page no longer there fails the build. So does a navbar item leading to no page.
  */
 import type { Element, Root } from 'hast';
 import { raw } from 'hast-util-raw';
@@ -25,7 +25,12 @@ const AT = { file: 'site.config.ts', pointer: '/announcement/content' };
  */
 export function checkAnnouncement(site: SiteData, routes: ReadonlySet<string>): { site: SiteData; warnings: Diagnostic[]; errors: Diagnostic[] } {
   const warnings: Diagnostic[] = [];
-  const errors: Diagnostic[] = [];
+  // The navbar is on every page too: a section it names must be a page.
+  const errors: Diagnostic[] = site.navbar.flatMap((item, i) => {
+    if (!item.to.startsWith('/') || item.to.startsWith('//')) return [];
+    const route = browserRoute(item.to.replace(/[?#].*$/, ''), '/');
+    return routes.has(route) ? [] : [{ file: 'site.config.ts', pointer: `/navbar/${i}/to`, message: `the navbar item "${item.label}" leads to ${item.to}, and no page has the route ${route}`, fix: 'point it at a page that exists, or remove the item' }];
+  });
   const announcement = site.announcement;
   if (!announcement) return { site, warnings, errors };
   const parsed = raw({ type: 'root', children: [{ type: 'raw', value: announcement.content }] } as Root) as Root;

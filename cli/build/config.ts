@@ -273,9 +273,15 @@ function checkReferences(config: UserConfig): { path: string; message: string; f
     }
   }
   const ids = new Set<string>();
+  /** Sidebar ids by folder: a folder's pages are in one sidebar, the first that names it. */
+  const folders = new Map<string, string>();
   config.sidebars.forEach((sidebar, i) => {
     if (ids.has(sidebar.id)) problems.push({ path: `sidebars[${i}].id`, message: `repeats the sidebar id "${sidebar.id}"`, fix: 'give every sidebar its own id' });
     ids.add(sidebar.id);
+    const dir = sidebar.dir.replace(/\/+$/, '').replace(/^\.\//, '') || '.';
+    const first = folders.get(dir);
+    if (first !== undefined) problems.push({ path: `sidebars[${i}].dir`, message: `"${sidebar.dir}" is the folder of the sidebar "${first}" already, so this one would be empty`, fix: `give the sidebar "${sidebar.id}" a folder of its own, or remove it` });
+    else folders.set(dir, sidebar.id);
   });
   const toc = config.markdown?.toc;
   if (toc && (toc.minLevel < 1 || toc.maxLevel > 6 || toc.minLevel > toc.maxLevel)) {

@@ -79,6 +79,16 @@ describe('docs build with bad input', () => {
     expect(html).not.toMatch(/javascript:|onerror|alert\(3\)/);
   });
 
+  it('fails on a navbar item that leads to no page (it is on every page), naming the item', () => {
+    const config = join(site, 'site.config.ts');
+    writeFileSync(config, "import { fixtureConfig } from '../_shared/config';\n\nexport default fixtureConfig({ navbar: [{ label: 'Guide', to: '/guide' }, { label: 'Gone', to: '/removed-section' }, { label: 'Home', to: 'https://quad.example' }] });\n");
+    const run = runDocs(['build', '--root', site]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('error site.config.ts#/navbar/1/to: the navbar item "Gone" leads to /removed-section, and no page has the route /removed-section');
+    expect(run.stderr).not.toContain('/navbar/0/');
+    expect(snapshotTree(dist)).toEqual(before);
+  });
+
   it('reports malformed frontmatter YAML with its line', () => {
     writeFileSync(join(site, 'content/guide/zebra.md'), '---\ntitle: Zebra\nsidebar_position: [1\n---\n\nText.\n');
     const run = runDocs(['build', '--root', site]);

@@ -41,17 +41,20 @@ describe('cli/build/config', () => {
     ]);
   });
 
-  it('checks references between keys: unique sidebar ids, navbar routes, TOC range', () => {
+  it('checks references between keys: unique sidebar ids and folders, navbar routes, TOC range', () => {
     const raw = fixtureConfig({
       sidebars: [
         { id: 'a', label: 'A', dir: 'a' },
         { id: 'a', label: 'B', dir: 'b' },
+        // Two sidebars on one folder: the second was empty, in silence.
+        { id: 'c', label: 'C', dir: 'a/' },
       ],
       navbar: [{ label: 'Bad', to: 'backend' }],
       markdown: { toc: { minLevel: 4, maxLevel: 2 } },
     });
     expect(problems(raw)).toEqual([
       '`sidebars[1].id` repeats the sidebar id "a" | give every sidebar its own id',
+      '`sidebars[2].dir` "a/" is the folder of the sidebar "a" already, so this one would be empty | give the sidebar "c" a folder of its own, or remove it',
       '`markdown.toc` levels 4–2 are not a range within 1–6 | use { minLevel: 2, maxLevel: 3 }',
       '`navbar[0].to` "backend" is neither a route nor an URL | write it as a route starting with "/", e.g. "/backend"',
     ]);
