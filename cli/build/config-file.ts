@@ -49,6 +49,9 @@ export async function loadConfig(root: string, env: Record<string, string | unde
   let config: ResolvedConfig;
   try {
     if (raw === undefined) throw new DocsError('config', [{ file, message: 'has no default export', fix: 'add `export default defineConfig({ … })`' }]);
+    if (typeof (raw as { then?: unknown } | null)?.then === 'function') {
+      throw new DocsError('config', [{ file, message: 'its default export is a Promise, not the settings', fix: 'export the settings themselves: `export default defineConfig({ … })`, with any `await` at the top of the file (`const specs = await …;`)' }]);
+    }
     config = resolveConfig(raw, { root, configFile: basename(file), env });
   } catch (error) {
     if (error instanceof DocsError) throw error;

@@ -101,6 +101,12 @@ const ERRORS: Case[] = [
     says: ['site.config.ts: throws while loading: it calls process.exit(0)'],
   },
   {
+    name: 'a site.config.ts whose default export is a Promise (ten "missing key" errors before)',
+    change: (site) => write(site, 'site.config.ts', "import { fixtureConfig } from '../_shared/config';\n\nexport default Promise.resolve(fixtureConfig());\n"),
+    code: 2,
+    says: ['site.config.ts: its default export is a Promise, not the settings', 'fix: export the settings themselves'],
+  },
+  {
     name: 'a site.config.ts whose top-level await never settles (Node ended the build with exit 13 and not a word)',
     change: (site) => write(site, 'site.config.ts', "import { fixtureConfig } from '../_shared/config';\n\nconst backend = await new Promise<string>(() => {});\nexport default fixtureConfig({ app: { backendUrl: backend } });\n"),
     code: 2,
