@@ -9,6 +9,7 @@ import { DocsError, type Diagnostic } from '../util/errors';
 import { resolveConfig, type ResolvedConfig } from './config';
 import { hash } from '../util/hash';
 import { sameFiles, statsKey } from './unchanged';
+import { decodeUtf8 } from './sources';
 import { PACKAGE_ROOT } from '../util/package-root';
 
 /** The config file names looked for, in order. */
@@ -160,6 +161,10 @@ function thrownValue(value: unknown): string {
 
 /** Compiles the config with esbuild (its own imports bundled, packages left to Node) and writes it (`writeCompiledConfig`). */
 async function compileConfig(root: string, file: string): Promise<string> {
+  // esbuild reads a file of another encoding as UTF-8, each byte it cannot read a U+FFFD on every page.
+  const encoding: Diagnostic[] = [];
+  decodeUtf8(readFileSync(file), posixRelative(root, file), encoding);
+  if (encoding.length > 0) throw new DocsError('config', encoding);
   const { build } = await import('esbuild');
   let code: string;
   let inputs: string[];

@@ -188,7 +188,7 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
 }
 
 /** The file's text, or undefined (and a problem naming the line) when it is not valid UTF-8. */
-function decodeUtf8(bytes: Buffer, file: string, problems: Diagnostic[]): string | undefined {
+export function decodeUtf8(bytes: Buffer, file: string, problems: Diagnostic[]): string | undefined {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {

@@ -71,6 +71,19 @@ const ERRORS: Case[] = [
     says: ['content/guide/zebra.md:5:4: is not valid UTF-8', 'fix: save the file as UTF-8'],
   },
   {
+    name: 'a site.config.ts that is not UTF-8 (its Latin-1 "é" showed as U+FFFD on every page)',
+    change: (site) => write(site, 'site.config.ts', Buffer.concat([Buffer.from("import { fixtureConfig } from '../_shared/config';\n\nexport default fixtureConfig({ tagline: 'Docs du caf"), Buffer.from([0xe9]), Buffer.from("' });\n")])),
+    code: 2,
+    says: ['site.config.ts:3:53: is not valid UTF-8', 'fix: save the file as UTF-8'],
+  },
+  {
+    name: 'an OpenAPI file that is not UTF-8',
+    fixture: 'openapi',
+    change: (site) => write(site, 'specs/api.yaml', Buffer.concat([Buffer.from(readFileSync(join(site, 'specs/api.yaml'), 'utf8').replace(/^(\s*title: .*)$/m, '$1 caf')), Buffer.from([0xe9]), Buffer.from('\n')])),
+    code: 1,
+    says: [/specs\/api\.yaml:\d+:\d+: is not valid UTF-8/, 'fix: save the file as UTF-8'],
+  },
+  {
     name: 'a site.config.ts with a syntax error',
     change: (site) => write(site, 'site.config.ts', "import { fixtureConfig } from '../_shared/config';\n\nexport default fixtureConfig({ title: 'Docs' ;\n"),
     code: 2,

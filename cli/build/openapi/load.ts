@@ -3,7 +3,7 @@
  * problem names the file, the line and the JSON pointer.
  */
 import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { normaliseText } from '../sources';
+import { decodeUtf8, normaliseText } from '../sources';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OpenAPIV3 } from 'openapi-types';
@@ -46,7 +46,9 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
   }
   for (const { config, file } of placed) {
     const path = resolve(root, file);
-    const source = mapSource(normaliseText(readFileSync(path, 'utf8')));
+    const text = decodeUtf8(readFileSync(path), file, problems);
+    if (text === undefined) continue;
+    const source = mapSource(normaliseText(text));
     if (source.document.errors.length > 0) {
       for (const error of source.document.errors) {
         const place = error.linePos?.[0];
