@@ -45,6 +45,7 @@ import { createParser } from './plugins/gfm';
 import { rehypeHeadings } from './plugins/headings';
 import { linkResolver, remarkLinks, type FoundLink } from './plugins/links';
 import { listItemHandler } from './plugins/lists';
+import { formatSrcset, parseSrcset } from './plugins/srcset';
 import { searchBlocks } from '../search/extract';
 import type { SearchBlock } from '../../../runtime/search/format';
 
@@ -175,6 +176,10 @@ export async function createMarkdownRenderer(options: MarkdownOptions, started?:
             const { src, href } = element.properties;
             if (element.tagName === 'img' && typeof src === 'string') element.properties.src = resolver.image(src, element);
             else if (element.tagName === 'a' && typeof href === 'string') element.properties.href = resolver.link(href, element);
+            const { srcSet } = element.properties;
+            if ((element.tagName === 'img' || element.tagName === 'source') && typeof srcSet === 'string') {
+              element.properties.srcSet = formatSrcset(parseSrcset(srcSet).map((candidate) => ({ ...candidate, url: resolver.image(candidate.url, element) })));
+            }
           }
           removeUnsafeUrls(tree, file, warnings);
         },

@@ -7,6 +7,7 @@
 import type { Element, Root } from 'hast';
 import type { Diagnostic } from '../../../util/errors';
 import { walk, type WalkNode } from '../walk';
+import { formatSrcset, parseSrcset } from './srcset';
 
 /** Schemes a link may use. */
 export const ALLOWED_SCHEMES = ['http', 'https', 'mailto', 'tel'];
@@ -52,6 +53,17 @@ export function removeUnsafeUrls(tree: Root, file: string, warnings: Diagnostic[
         message: `removed the ${property === 'href' ? 'link target' : `\`${property}\``} "${shown}": the scheme "${schemeOf(bad)}:" is not allowed on a page`,
         fix: `use ${ALLOWED_SCHEMES.join(', ')} or a path of the site`,
       });
+    }
+    // An image candidate of a `srcset` is held to what `src` is; the others stay.
+    const srcSet = element.properties.srcSet;
+    if (typeof srcSet === 'string') {
+      const candidates = parseSrcset(srcSet);
+      const kept = candidates.filter((candidate) => allowed(candidate.url, 'img', 'src'));
+      if (kept.length === candidates.length) return;
+      if (kept.length > 0) element.properties.srcSet = formatSrcset(kept);
+      else delete element.properties.srcSet;
+      const bad = candidates.find((candidate) => !kept.includes(candidate))!.url;
+      warnings.push({ file, line: element.position?.start.line, column: element.position?.start.column, message: `removed the \`srcset\` image "${bad.length > 60 ? `${bad.slice(0, 57)}…` : bad}": the scheme "${schemeOf(bad)}:" is not allowed on a page`, fix: `use ${ALLOWED_SCHEMES.join(', ')} or a path of the site` });
     }
   });
 }

@@ -176,6 +176,23 @@ describe('cli/build/markdown', () => {
     expect(spaced.warnings.map((w) => w.message).join('\n')).toMatch(/javascript/i);
   });
 
+  it("copies and checks the images of a srcset (a <picture>'s dark-mode source), and holds them to a page's schemes", async () => {
+    const copied: string[] = [];
+    const images: Record<string, string> = { 'docs/img/light.png': '/assets/images/light.0123abcd.png', 'docs/img/dark.png': '/assets/images/dark.4567cdef.png', 'docs/img/dark@2x.png': '/assets/images/dark@2x.89abcdef.png' };
+    const body = '<picture>\n  <source media="(prefers-color-scheme: dark)" srcset="./img/dark.png 1x, ./img/dark@2x.png 2x">\n  <img alt="The rack" src="./img/light.png" srcset="./img/light.png, https://cdn.quad.example/rack.png 2x">\n</picture>\n';
+    const out = await renderer.render({ rel: 'docs/a.md', body, resolveImage: (rel) => (copied.push(rel), images[rel]), resolveFile: () => undefined });
+    expect(out.errors).toEqual([]);
+    expect(out.html).toContain('<source media="(prefers-color-scheme: dark)" srcSet="/assets/images/dark.4567cdef.png 1x, /assets/images/dark@2x.89abcdef.png 2x"/>');
+    // An <img>'s own srcset is dropped by GitHub's allowlist, as on GitHub; its src is the image.
+    expect(out.html).toContain('src="/assets/images/light.0123abcd.png"');
+    expect(copied).toEqual(expect.arrayContaining(['docs/img/dark.png', 'docs/img/dark@2x.png', 'docs/img/light.png']));
+    // A candidate that is not there is an error at its line; a script URL goes, with a warning.
+    const bad = await render('<picture>\n<source srcset="./img/nothere.png 2x, javascript:alert(1) 3x">\n<img alt="x" src="https://cdn.quad.example/x.png">\n</picture>\n');
+    expect(bad.errors.map((error) => [error.line, error.message])).toEqual([[2, 'image "./img/nothere.png" does not exist']]);
+    expect(bad.html).not.toContain('javascript:');
+    expect(bad.warnings.map((warning) => warning.message)).toContain('removed the `srcset` image "javascript:alert(1)": the scheme "javascript:" is not allowed on a page');
+  });
+
   it('takes a link a browser reads as another site for no route of this one: a \\ or a tab before // is an error', async () => {
     const out = await render('[a](/\\evil.example/guide)\n\n<a href="\\\\evil.example/guide">b</a> <a href="\t//evil.example/guide">c</a> <a href="//cdn.example/x">d</a>\n');
     // None is checked as the route /guide.
