@@ -142,7 +142,7 @@ export async function createMarkdownRenderer(options: MarkdownOptions, started?:
       const fail = (problems: Diagnostic[]): RenderedMarkdown => ({ html: '', toc: [], ids: [], links, warnings, errors: problems, hasMermaid: false, hasTabs: false, search: [] });
       const tooMuch = checkSourceLimits(input.body, file);
       if (tooMuch.length > 0) return fail(tooMuch);
-      const source = normaliseAdmonitionTitles(input.rel.endsWith('.mdx') ? readMdx(input.body, file, warnings) : input.body);
+      const source = normaliseAdmonitionTitles(readMdx(input.body, file, warnings, !input.rel.endsWith('.mdx')));
       const mdast = parse(source);
       const tooDeep = checkTreeDepth(mdast, file);
       if (tooDeep.length > 0) return fail(tooDeep);

@@ -31,15 +31,28 @@ export function fenceLines(lines: readonly string[]): boolean[] {
   return inFence;
 }
 
-/** `body` without its MDX comments, and a warning for each JSX component (once per name). */
-export function readMdx(body: string, file: string, warnings: Diagnostic[]): string {
-  if (!body.includes('{/*') && !/<[A-Z]/.test(body)) return body;
+/**
+ * An MDX `import` or `export` statement, as Docusaurus 3 reads it in a `.md` page too (it compiles every
+ * page as MDX): `import Tabs from '@theme/Tabs';`, `export const year = 2025;`. Prose that starts
+ * with the word ("import the CSV first") is not one.
+ */
+const ESM_LINE = /^(?:import\s+(?:['"][^'"]+['"]|[\w*{][^'"]*\bfrom\s+['"][^'"]+['"])|export\s+(?:const|let|var|function|default|\{|class)\b)/;
+
+/**
+ * `body` without its MDX comments, and a warning for each JSX component (once per name). Docusaurus 3
+ * compiles `.md` pages as MDX too, so a page moved from it may hold them: `markdown` says the page is
+ * a `.md` one, whose comments stay as written and whose MDX `import`/`export` lines also warn (an
+ * `.mdx` page's are errors, content.ts).
+ */
+export function readMdx(body: string, file: string, warnings: Diagnostic[], markdown = false): string {
+  if (!body.includes('{/*') && !/<[A-Z]/.test(body) && !(markdown && /^(?:import|export)\s/m.test(body))) return body;
   const lines = body.split('\n');
   // Code fences are code: their lines are left as written.
   const inFence = fenceLines(lines);
-  // Taken out of the prose between fences, each run of prose at once (a comment may span lines).
-  let start = 0;
-  for (let i = 0; i <= lines.length; i++) {
+  // Taken out of the prose between fences, each run of prose at once (a comment may span lines); a
+  // `.md` page is markdown as written, its `{/* … */}` text.
+  let start = markdown ? Infinity : 0;
+  for (let i = 0; i <= lines.length && !markdown; i++) {
     if (i < lines.length && !inFence[i]) continue;
     if (i > start) {
       const prose = lines.slice(start, i).join('\n').replace(MDX_COMMENT, (comment) => comment.replace(/[^\n]/g, ''));
@@ -48,8 +61,12 @@ export function readMdx(body: string, file: string, warnings: Diagnostic[]): str
     start = i + 1;
   }
   const seen = new Set<string>();
+  const kind = markdown ? 'a page' : 'an .mdx page';
   lines.forEach((line, i) => {
     if (inFence[i]) return;
+    if (markdown && ESM_LINE.test(line)) {
+      warnings.push({ file, line: i + 1, column: 1, message: `MDX \`${line.split(/\s/)[0]}\` is not read: a page is built as plain markdown, so the line shows as text`, fix: 'remove the line and the components it brings (use :::note… admonitions and :::tabs instead)' });
+    }
     for (const match of line.matchAll(COMPONENT)) {
       const name = match[1]!;
       if (seen.has(name)) continue;
@@ -58,7 +75,7 @@ export function readMdx(body: string, file: string, warnings: Diagnostic[]): str
         file,
         line: i + 1,
         column: match.index + 1,
-        message: `the JSX component <${name}> is not rendered: an .mdx page is built as plain markdown, so only its text shows`,
+        message: `the JSX component <${name}> is not rendered: ${kind} is built as plain markdown, so only its text shows`,
         fix: name === 'Tabs' || name === 'TabItem' ? 'write the tabs as :::tabs with one fenced code block per tab' : name === 'Admonition' ? 'write it as :::note (or :::tip, :::warning…)' : 'write it in markdown, or remove it',
       });
     }
