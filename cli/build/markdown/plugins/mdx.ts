@@ -67,7 +67,9 @@ export function readMdx(body: string, file: string, warnings: Diagnostic[], mark
     if (markdown && ESM_LINE.test(line)) {
       warnings.push({ file, line: i + 1, column: 1, message: `MDX \`${line.split(/\s/)[0]}\` is not read: a page is built as plain markdown, so the line shows as text`, fix: 'remove the line and the components it brings (use :::note… admonitions and :::tabs instead)' });
     }
-    for (const match of line.matchAll(COMPONENT)) {
+    // Inline code is code: `Hono<AppEnv>` is a type, not a component (spans blanked, columns kept).
+    const prose = line.includes('`') ? line.replace(/(`+)[^`][\s\S]*?\1/g, (code) => ' '.repeat(code.length)) : line;
+    for (const match of prose.matchAll(COMPONENT)) {
       const name = match[1]!;
       if (seen.has(name)) continue;
       seen.add(name);

@@ -272,7 +272,7 @@ describe('cli/build/markdown', () => {
     // A .md page is markdown as written: no MDX comment is taken out of it.
     expect((await render('Text {/* shown */}.\n')).html).toContain('{/* shown */}');
     // But Docusaurus 3 compiles .md pages as MDX too: one moved from it warns of its imports and components.
-    const moved = await render("import Tabs from '@theme/Tabs';\n\nImport the CSV first.\n\n<Tabs>\n<TabItem value=\"a\" label=\"Apple\">A text</TabItem>\n</Tabs>\n\n```js\nimport x from 'y';\n```\n");
+    const moved = await render("import Tabs from '@theme/Tabs';\n\nImport the CSV first, into a `Map<String>` or a ``Set<Row>``.\n\n<Tabs>\n<TabItem value=\"a\" label=\"Apple\">A text</TabItem>\n</Tabs>\n\n```js\nimport x from 'y';\n```\n");
     expect(moved.warnings.map((w) => `${w.line} ${w.message}`)).toEqual([
       "1 MDX `import` is not read: a page is built as plain markdown, so the line shows as text",
       '5 the JSX component <Tabs> is not rendered: a page is built as plain markdown, so only its text shows',
