@@ -60,8 +60,9 @@ describe('presentFiles: what the output holds, from the last build\'s list while
     const outputs = outputPaths(files, ['manifest.json']);
     // Whole seconds, so that a test can put a folder's mtime back exactly.
     for (const path of outputs) utimesSync(join(dir, path), SECOND, SECOND);
-    const digest = outputFingerprint(dir, outputs)!;
-    const last: UnchangedRecord = { outDir: dir, pages: 3, warnings: [], inputs: 'x', refFiles: [], outputs, outputDigest: digest };
+    const outputStamps: string[] = [];
+    const digest = outputFingerprint(dir, outputs, outputStamps)!;
+    const last: UnchangedRecord = { outDir: dir, pages: 3, warnings: [], inputs: 'x', refFiles: [], outputs, outputDigest: digest, outputStamps };
     return { dir, files, digest, last };
   };
 
@@ -85,12 +86,18 @@ describe('presentFiles: what the output holds, from the last build\'s list while
     expect(listed).not.toContain('guide/install/index.html');
 
     const fresh = output();
-    writeFileSync(join(fresh.dir, 'guide/index.html'), 'edited in place: no folder changes');
     const other = { files: [...fresh.files, 'gone.html'], digest: 'another build' };
     expect(presentFiles(fresh.dir, other, fresh.last).has('gone.html')).toBe(false);
     expect(presentFiles(fresh.dir, { files: other.files }, fresh.last).has('gone.html')).toBe(false);
     expect(presentFiles(fresh.dir, { ...other, digest: fresh.digest }, undefined).has('gone.html')).toBe(false);
     expect(presentFiles(fresh.dir, { ...other, digest: fresh.digest }, fresh.last).has('gone.html')).toBe(true);
+    // A file edited in place, no folder changed: its own stats are in the fingerprint, so the output
+    // is listed, and the file, not as the build left it, counts as absent (the build writes it again).
+    writeFileSync(join(fresh.dir, 'guide/index.html'), 'edited in place: no folder changes');
+    const after = presentFiles(fresh.dir, { ...other, digest: fresh.digest }, fresh.last);
+    expect(after.has('gone.html')).toBe(false);
+    expect(after.has('guide/index.html')).toBe(false);
+    expect(after.has('guide/install/index.html')).toBe(true);
   });
 });
 
