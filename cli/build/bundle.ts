@@ -4,7 +4,7 @@
  * the lockfile, and linked into each output.
  */
 import { ioError } from './write';
-import { constants, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { constants, copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { hash } from '../util/hash';
 import { PACKAGE_ROOT } from '../util/package-root';
@@ -31,10 +31,18 @@ function linkTree(from: string, to: string, rel: string, wanted: (rel: string) =
     if (entry.isDirectory()) linkTree(source, target, `${rel}${entry.name}/`, wanted);
     else if (wanted(rel + entry.name)) {
       mkdirSync(to, { recursive: true });
-      // A copy (a clone where the filesystem shares blocks), never a hard link: a file of the output
+      // A copy (a clone where the filesystem shares blocks), not a hard link: a file of the output
       // changed by hand, or by a tool that writes in place, would change the package's cached bundle
-      // too, and every site's next build with it.
-      copyFileSync(source, target, constants.COPYFILE_FICLONE);
+      // too, and every site's next build with it. On a full disk (or under a file-size limit) a hard
+      // link, which takes no room, is better than no output.
+      try {
+        copyFileSync(source, target, constants.COPYFILE_FICLONE);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'ENOSPC' && code !== 'EFBIG' && code !== 'EDQUOT') throw error;
+        rmSync(target, { force: true });
+        linkSync(source, target);
+      }
     }
   }
 }
