@@ -10,7 +10,7 @@
  * A result must match every word of the query; when none does, results matching any word are shown.
  */
 import type { SearchChunk, SearchMeta, SearchPage, SearchShard } from './format';
-import { byScore, flatIndex, pick, type Picked, type Place, type Scored } from './rank';
+import { boostTitles, byScore, flatIndex, pick, TITLE_HAS_QUERY, TITLE_IS_QUERY, type Picked, type Place, type Scored } from './rank';
 import { indexable, joinedTerms, shardOf, stems, terms, words } from './text';
 
 /** A piece of an excerpt: text, highlighted when it matched. */
@@ -48,16 +48,6 @@ const TYPO = 0.45;
 const LEAD_CHUNKS = 3;
 /** Posting tails a query fetches at most. */
 const MAX_TAILS = 8;
-
-/**
- * A result on a page whose title has every word of the query counts this much more, and one whose
- * title is the query (its words, in any order) `TITLE_IS_QUERY`: a reader who types a page's name
- * wants that page before the sections of others that mention it.
- */
-const TITLE_HAS_QUERY = 1.5;
-const TITLE_IS_QUERY = 2;
-/** And the top of such a page (the text under its title, before any heading) this much more again. */
-const TITLE_BLOCK = 1.5;
 
 /** A term of the index that a word of the query matches. */
 interface Candidate {
@@ -455,29 +445,6 @@ export class SearchEngine {
       await this.chunk(meta, Math.floor(missing / meta.chunkSize));
       // A chunk that came without the document would have this loop ask for it for ever.
       if (!fromChunk(missing)) throw new Error('the search index is incomplete (rebuild the site)');
-    }
-  }
-}
-
-/**
- * Multiplies the score of each document by `factor(title)` of its page's title (by `TITLE_BLOCK` more
- * for the top of the page). A document's page is looked up in the query's shards only (where their
- * terms' heaviest documents are), never in the chunks, so the first results shown from the shards and
- * the final list rank alike.
- */
-function boostTitles(scored: Scored, shards: Set<SearchShard>, factor: (title: string) => number): void {
-  const byTitle = new Map<string, number>();
-  for (let i = 0; i < scored.docs.length; i++) {
-    const doc = scored.docs[i]!;
-    for (const { docs = [], pages = [] } of shards) {
-      const at = flatIndex(docs, 4, doc);
-      const pageAt = at < 0 ? -1 : flatIndex(pages, 5, docs[at + 1] as number);
-      if (pageAt < 0) continue;
-      const title = pages[pageAt + 2] as string;
-      let times = byTitle.get(title);
-      if (times === undefined) byTitle.set(title, (times = factor(title)));
-      scored.totals[i] = scored.totals[i]! * (times > 1 && docs[at + 2] === '' ? times * TITLE_BLOCK : times);
-      break;
     }
   }
 }

@@ -1,13 +1,24 @@
 /**
- * Ranking and picking for the query engine (engine.ts): documents sorted by score, the records of a
- * shard's flat lists found by key, and the first results chosen from the ranked documents, at most
- * PER_PAGE a page and one a heading.
+ * Ranking and picking for the query engine (engine.ts): documents sorted by score, the pages a query
+ * names raised, the records of a shard's flat lists found by key, and the first results chosen from
+ * the ranked documents, at most PER_PAGE a page and one a heading.
  */
-import type { SearchPage } from './format';
+import type { SearchPage, SearchShard } from './format';
 import type { SearchResult } from './engine';
 
 /** Results per page at most, so one long page does not fill the list. */
 const PER_PAGE = 2;
+
+/**
+ * A result on a page whose title has every word of the query counts this much more, and one whose
+ * title is the query (its words, in any order) `TITLE_IS_QUERY`: a reader who types a page's name
+ * wants that page before the sections of others that mention it.
+ */
+export const TITLE_HAS_QUERY = 1.5;
+export const TITLE_IS_QUERY = 2;
+/** And the top of such a page (the text under its title, before any heading) this much more again. */
+const TITLE_BLOCK = 1.5;
+
 
 /** Where `key` starts in `flat`, a list of records of `size` values each led by its key, ascending; or -1. */
 export function flatIndex(flat: readonly (number | string)[], size: number, key: number): number {
@@ -80,4 +91,27 @@ export function pick(ranked: [number, number][], limit: number, placeOf: (doc: n
     results.push({ url, page, heading: heading || undefined, score, text });
   }
   return { results };
+}
+
+/**
+ * Multiplies the score of each document by `factor(title)` of its page's title (by `TITLE_BLOCK` more
+ * for the top of the page). A document's page is looked up in the query's shards only (where their
+ * terms' heaviest documents are), never in the chunks, so the first results shown from the shards and
+ * the final list rank alike.
+ */
+export function boostTitles(scored: Scored, shards: Set<SearchShard>, factor: (title: string) => number): void {
+  const byTitle = new Map<string, number>();
+  for (let i = 0; i < scored.docs.length; i++) {
+    const doc = scored.docs[i]!;
+    for (const { docs = [], pages = [] } of shards) {
+      const at = flatIndex(docs, 4, doc);
+      const pageAt = at < 0 ? -1 : flatIndex(pages, 5, docs[at + 1] as number);
+      if (pageAt < 0) continue;
+      const title = pages[pageAt + 2] as string;
+      let times = byTitle.get(title);
+      if (times === undefined) byTitle.set(title, (times = factor(title)));
+      scored.totals[i] = scored.totals[i]! * (times > 1 && docs[at + 2] === '' ? times * TITLE_BLOCK : times);
+      break;
+    }
+  }
 }
