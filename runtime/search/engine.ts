@@ -292,7 +292,7 @@ export class SearchEngine {
     // Words the query joins (`QUAD_API_URL`, `node.js`) are sought whole as well, as words a result
     // need not have: a page with the identifier ranks above pages with its parts apart.
     const joined = joinedTerms(query).filter((term) => !queryWords.includes(term));
-    const typingJoined = !/\s$/.test(query) && /[_.-][\p{L}\p{N}]+$/u.test(query);
+    const typingJoined = typingLast && /[_.-][\p{L}\p{N}]+$/u.test(query);
     // Loaded already (the dialog asks for it when it opens): the term shards are requested in this
     // very call, before the keystroke is rendered.
     const meta = this.loaded ?? (await this.load());
