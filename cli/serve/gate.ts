@@ -68,6 +68,11 @@ export function signSession(secret: Buffer, uid: string, expires: number): strin
 
 /** The uid of a session value that is signed with `secret` and not expired; undefined otherwise. */
 export function verifySession(secret: Buffer, value: string | undefined, now: number): string | undefined {
+  return sessionOf(secret, value, now)?.uid;
+}
+
+/** The uid and expiry (seconds since the epoch) of a session value signed with `secret` and not expired. */
+function sessionOf(secret: Buffer, value: string | undefined, now: number): { uid: string; expires: number } | undefined {
   if (!value) return undefined;
   const dot = value.indexOf('.');
   if (dot <= 0) return undefined;
@@ -77,17 +82,7 @@ export function verifySession(secret: Buffer, value: string | undefined, now: nu
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
   try {
     const { u, e } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { u?: unknown; e?: unknown };
-    return typeof u === 'string' && typeof e === 'number' && e > now ? u : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The expiry (seconds since the epoch) a verified session value carries. */
-function sessionExpiry(value: string): number | undefined {
-  try {
-    const { e } = JSON.parse(Buffer.from(value.slice(0, value.indexOf('.')), 'base64url').toString('utf8')) as { e?: unknown };
-    return typeof e === 'number' ? e : undefined;
+    return typeof u === 'string' && typeof e === 'number' && e > now ? { uid: u, expires: e } : undefined;
   } catch {
     return undefined;
   }
@@ -248,11 +243,12 @@ export function createGate(options: GateOptions): Gate {
       if (url.pathname === options.logoutPath && request.method === 'POST') {
         const value = cookieOf(request, SESSION_COOKIE);
         const seconds = Math.floor(now() / 1000);
-        if (value !== undefined && verifySession(options.secret, value, seconds) !== undefined) {
+        const session = sessionOf(options.secret, value, seconds);
+        if (value !== undefined && session) {
           for (const [old, expires] of ended) if (expires <= seconds) ended.delete(old);
           // Bounded: past the limit the session logged out longest ago is forgotten (one account logging in and out forever).
           if (ended.size >= MAX_ENDED_SESSIONS) ended.delete(ended.keys().next().value!);
-          ended.set(value, sessionExpiry(value) ?? seconds + options.sessionSeconds);
+          ended.set(value, session.expires);
         }
         response.writeHead(204, { 'set-cookie': cookie(request, '', 0), 'cache-control': 'no-store' }).end();
         return;

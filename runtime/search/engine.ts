@@ -11,13 +11,10 @@
  */
 import type { SearchChunk, SearchMeta, SearchPage, SearchShard } from './format';
 import { boostTitles, byScore, flatIndex, pick, TITLE_HAS_QUERY, TITLE_IS_QUERY, type Picked, type Place, type Scored } from './rank';
+import { EXACT, matchWeight, present, STEM, type ExcerptPart } from './match';
 import { indexable, joinedTerms, shardOf, stems, terms, words } from './text';
 
-/** A piece of an excerpt: text, highlighted when it matched. */
-export interface ExcerptPart {
-  text: string;
-  mark: boolean;
-}
+export { excerpt, oneEdit, type ExcerptPart } from './match';
 
 /** One result, as the dialog shows it. */
 export interface SearchResult {
@@ -33,12 +30,6 @@ export interface SearchResult {
   score: number;
 }
 
-/** Weights of the kinds of match. */
-const EXACT = 1;
-const TYPING = 0.8;
-const STEM = 0.7;
-const PREFIX = 0.6;
-const TYPO = 0.45;
 /**
  * Document chunks requested at once for the first results; those of the others go out once the first
  * is in. Eight requests at once queue on a browser's six connections to a host and delay the first:
@@ -59,58 +50,6 @@ interface Candidate {
   tail?: string;
   /** An exact or stem match (not a mere prefix or typo). */
   exact: boolean;
-}
-
-/** True when `a` and `b` differ by exactly one edit: a letter replaced, inserted, removed, or two swapped. */
-export function oneEdit(a: string, b: string): boolean {
-  if (a === b || Math.abs(a.length - b.length) > 1) return false;
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  if (a.length === b.length) {
-    if (a.slice(i + 1) === b.slice(i + 1)) return true;
-    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
-  }
-  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
-}
-
-/** How a word of the query matches a term of the index, or 0. */
-function matchWeight(term: string, word: string, wordStems: string[], typing: boolean): number {
-  if (term === word) return EXACT;
-  if (word.length >= 2 && term.startsWith(word)) return typing ? TYPING : PREFIX;
-  if (wordStems.some((stem) => term.startsWith(stem))) return STEM;
-  if (word.length >= 5 && oneEdit(term, word)) return TYPO;
-  return 0;
-}
-
-/** The excerpt of `text` around its first matching word, about `width` characters. */
-export function excerpt(text: string, matches: (word: string) => boolean, width = 160): ExcerptPart[] {
-  const pattern = /[\p{L}\p{N}\p{M}]+/gu;
-  const spans: [number, number][] = [];
-  for (const found of text.matchAll(pattern)) {
-    const folded = words(found[0])[0];
-    if (folded && matches(folded)) spans.push([found.index, found.index + found[0].length]);
-  }
-  let start = 0;
-  if (spans.length > 0 && spans[0]![0] > width / 3) {
-    start = text.lastIndexOf(' ', spans[0]![0] - Math.floor(width / 3)) + 1;
-  }
-  let end = Math.min(text.length, start + width);
-  if (end < text.length) end = Math.max(text.lastIndexOf(' ', end), spans.find(([from]) => from >= start)?.[1] ?? end);
-  const parts: ExcerptPart[] = [];
-  let at = start;
-  const push = (to: number, mark: boolean): void => {
-    if (to > at) parts.push({ text: text.slice(at, to), mark });
-    at = to;
-  };
-  if (start > 0) parts.push({ text: '…', mark: false });
-  for (const [from, to] of spans) {
-    if (to <= start || from >= end) continue;
-    push(Math.max(from, at), false);
-    push(Math.min(to, end), true);
-  }
-  push(end, false);
-  if (end < text.length) parts.push({ text: '…', mark: false });
-  return parts;
 }
 
 /**
@@ -201,7 +140,7 @@ export class SearchEngine {
     }
     this.meta ??= (this.fetchJson(`${this.base}index.json`, true) as Promise<SearchMeta>).then(
       (meta) => {
-        if (this.loaded && JSON.stringify(meta) !== JSON.stringify(this.loaded)) this.forget(meta);
+        if (this.loaded && JSON.stringify(meta) !== JSON.stringify(this.loaded)) this.forgetFiles();
         // The arrays of a query of two words, ready before the reader has typed.
         this.buffer(0, meta.documents);
         this.buffer(1, meta.documents);
@@ -270,14 +209,14 @@ export class SearchEngine {
       // A file the entry point names is gone: the site was built again (a deploy, a save in `docs
       // serve`) since the entry was loaded. The query runs again on the new index, once.
       if ((error as { status?: unknown }).status !== 404) throw error;
-      this.forget();
+      this.meta = this.loaded = undefined;
+      this.forgetFiles();
       return this.searchOnce(query, limit, onPartial);
     }
   }
 
-  /** Lets go of every file of the index, and of the entry point unless `current` is the new one. */
-  private forget(current?: SearchMeta): void {
-    if (!current) this.meta = this.loaded = undefined;
+  /** Lets go of every file of the index but its entry point. */
+  private forgetFiles(): void {
     for (const files of [this.shards, this.chunks, this.chunkData, this.tails]) files.clear();
   }
 
@@ -447,10 +386,4 @@ export class SearchEngine {
       if (!fromChunk(missing)) throw new Error('the search index is incomplete (rebuild the site)');
     }
   }
-}
-
-/** A picked result as the dialog shows it: with its excerpt once its text is in. */
-function present({ text, ...result }: Picked, isMatch: (word: string) => boolean): SearchResult {
-  const marked = { title: excerpt(result.page.title, isMatch, Infinity), ...(result.heading ? { heading: excerpt(result.heading, isMatch, Infinity) } : {}) };
-  return text === undefined ? { ...result, marked } : { ...result, marked, excerpt: excerpt(text, isMatch) };
 }
