@@ -3,7 +3,7 @@
  * pool), links, bundle, write. Every file operation of the build lives here or in the page jobs.
  */
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dropUnchanged, outputFingerprint, outputPaths, presentFiles, writeUnchanged, type TreeListing, type UnchangedRecord } from './unchanged';
+import { dropUnchanged, outputPaths, presentFiles, stampOutputs, writeUnchanged, type OutputStamps, type TreeListing, type UnchangedRecord } from './unchanged';
 export { buildSite } from './start';
 export { manifestOf, manifestText } from './manifest';
 export { nameGeneratedSources, type ApiPages } from './openapi/api-pages';
@@ -129,6 +129,8 @@ export interface BuildStart {
   last?: UnchangedRecord;
   /** What the input fingerprint saw of the content folder, for the content walk (emptied once it is done). */
   listing?: TreeListing;
+  /** The stamps of `last`'s output paths, when start.ts took them already. */
+  now?: OutputStamps;
 }
 
 /**
@@ -137,7 +139,7 @@ export interface BuildStart {
  * check passed) and the files no page needs any more removed, so a rebuild costs what changed. Without
  * one the whole output is staged and swapped in.
  */
-export async function buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, inputs, last, listing }: BuildStart): Promise<BuildReport> {
+export async function buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, inputs, last, listing, now }: BuildStart): Promise<BuildReport> {
   const displayPrefix = `${posixRelative(root, config.contentDir)}/`;
   options.onProgress?.({ stage: 'content' });
   const lastUpdatesPromise = readLastUpdates(config.contentDir);
@@ -185,7 +187,8 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   };
   const jobs = jobsOf({ content, config, lastUpdates, api, modified: files.modified });
   // What the output holds now: a page is kept only while every file it wrote is there.
-  const present = previous ? presentFiles(outDir, previous, last) : undefined;
+  const output = previous ? presentFiles(outDir, previous, last, now) : undefined;
+  const present = output?.files;
   const keys = previous ? outputKeys(context, jobs) : undefined;
   const reusable = store && present && keys ? previousResults(context, jobs, keys, (route) => store.pages.get(route), present) : [];
   let searchSeconds = 0;
@@ -262,7 +265,10 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     const assets = listFiles(bundle.assetsDir).map((file) => `assets/${file}`);
     // Every file the output holds once published.
     const wanted = new Set([...Object.keys(written), ...assets, ...results.flatMap((result) => result.files), ...index.files]);
+    /** The output's paths whose stamps are known and that this build left alone (none after a full publish). */
+    let untouched: Map<string, string> | undefined;
     if (present) {
+      untouched = output!.kept;
       // In place: write what differs, remove what no page needs any more, touch nothing else.
       for (const [file, bytes] of Object.entries(written)) if (!sameBytes(outDir, file, bytes)) writeOutput(staging, file, bytes);
       linkBundle(bundle, staging, (file) => !present.has(file));
@@ -270,7 +276,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
       if (rendered.length > 0 || stale.length > 0 || listFiles(staging).length > 0) {
         await forgetOutput();
         crashPoint('publish');
-        publishInPlace(staging, outDir, stale, () => crashPoint('mid-publish'));
+        for (const path of publishInPlace(staging, outDir, stale, () => crashPoint('mid-publish'))) untouched.delete(path);
       } else {
         discardStaging(staging);
       }
@@ -286,8 +292,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     const record: OutputRecord = { outDir, pages: jobs.length, search: index };
     if (inputs) {
       const outputs = outputPaths(wanted, Object.keys(written));
-      const outputStamps: string[] = [];
-      const outputDigest = outputFingerprint(outDir, outputs, outputStamps);
+      const { digest: outputDigest, stamps: outputStamps } = stampOutputs(outDir, outputs, untouched);
       if (outputDigest) {
         unchanged = { outDir, pages: jobs.length, warnings, inputs, refFiles: api.refFiles, outputs, outputDigest, outputStamps };
         Object.assign(record, { files: [...wanted], digest: outputDigest });

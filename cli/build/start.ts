@@ -10,7 +10,7 @@ import { withGate } from './config';
 import { loadConfig } from './config-file';
 import type { BuildOptions, BuildReport } from './index';
 import { startPool } from './pool';
-import { inputFingerprint, outputFingerprint, readUnchanged, sameFiles, type TreeListing } from './unchanged';
+import { inputFingerprint, readUnchanged, sameFiles, stampOutputs, type TreeListing } from './unchanged';
 import { checkOutDir, realPath, removeDeadStaging } from './write';
 
 /** Builds the site into `outDir`; throws a `DocsError` (and leaves `outDir` untouched) on any error. */
@@ -32,7 +32,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   const listing: TreeListing | undefined = options.unchanged && cacheDir ? { folders: new Map(), files: new Map() } : undefined;
   const inputs = listing ? inputFingerprint(root, config, outDir, listing) : undefined;
   const last = inputs && cacheDir ? readUnchanged(cacheDir, outDir) : undefined;
-  if (last && last.inputs === inputs && sameFiles(last.refFiles) && outputFingerprint(outDir, last.outputs) === last.outputDigest) {
+  // The output's stamps now, when the inputs are as they were; a build that runs takes them itself otherwise (presentFiles).
+  const now = last && last.inputs === inputs && sameFiles(last.refFiles) ? stampOutputs(outDir, last.outputs) : undefined;
+  if (last && now?.digest === last.outputDigest) {
     return { outDir, pages: last.pages, cachedPages: last.pages, warnings: last.warnings, seconds: (performance.now() - started) / 1000, searchSeconds: 0, unchanged: true };
   }
   const { openStore } = await import('./store');
@@ -46,10 +48,11 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   try {
     // The rest of the build (content, markdown, React, esbuild, the OpenAPI parser) loads only now.
     const { buildWith } = await import('./index');
-    return await buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, inputs: store ? inputs : undefined, last, listing });
+    return await buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, inputs: store ? inputs : undefined, last, listing, now });
   } finally {
     // The workers commit their cache writes before they stop, and the store closes after them.
     await pool?.close();
     await store?.close().catch(() => undefined);
   }
 }
+

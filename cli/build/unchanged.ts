@@ -31,7 +31,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { ResolvedConfig } from './config';
 import type { Diagnostic } from '../util/errors';
 import { generatorVersion } from './version';
-import { leadsInside, listFiles, publishableRoots } from '../util/fs';
+import { leadsInside, listFiles, publishableRoots, withinFolder } from '../util/fs';
 
 /** What a build records for the next one to know it has nothing to do. */
 export interface UnchangedRecord {
@@ -126,6 +126,8 @@ interface TreeWalk {
   entered: Set<string>;
   /** The site's repository and its content folder (util/fs.ts `publishableRoots`): a link out of them is not followed. */
   boundary: string[];
+  /** The path the system calls take for `path`: relative to the working folder when it holds it (util/fs.ts `withinFolder`). */
+  local: (path: string) => string;
 }
 
 /**
@@ -136,10 +138,10 @@ interface TreeWalk {
  * fingerprint need only end: two links to a parent folder were 2^40 paths to list.
  */
 function addTree(walk: TreeWalk, dir: string, real?: string, listing?: TreeListing): void {
-  const { hasher } = walk;
+  const { hasher, local } = walk;
   let stats: Stats;
   try {
-    stats = statSync(dir);
+    stats = statSync(local(dir));
   } catch {
     hasher.update(`${dir}\0missing\n`);
     return;
@@ -149,13 +151,13 @@ function addTree(walk: TreeWalk, dir: string, real?: string, listing?: TreeListi
   let here: string;
   let entries: Dirent[];
   try {
-    here = real ?? realpathSync.native(dir);
+    here = real ?? realpathSync.native(local(dir));
     if (walk.entered.has(here)) {
       hasher.update(`${dir}\0entered\n`);
       return;
     }
     walk.entered.add(here);
-    entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    entries = readdirSync(local(dir), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch {
     // A folder that cannot be listed (no permission): the content walk reports it, naming it.
     hasher.update(`${dir}\0unlisted\n`);
@@ -169,8 +171,8 @@ function addTree(walk: TreeWalk, dir: string, real?: string, listing?: TreeListi
       // A link's target may change without the link: both count. (The content walk looks at links itself.)
       let target: string;
       try {
-        addStats(hasher, path, lstatSync(path));
-        target = realpathSync.native(path);
+        addStats(hasher, path, lstatSync(local(path)));
+        target = realpathSync.native(local(path));
       } catch {
         hasher.update(`${path}\0unreadable\n`);
         continue;
@@ -179,7 +181,7 @@ function addTree(walk: TreeWalk, dir: string, real?: string, listing?: TreeListi
       else hasher.update(`${path}\0outside\n`);
     } else {
       try {
-        const file = statSync(path);
+        const file = statSync(local(path));
         addStats(hasher, path, file);
         if (listing && file.isFile()) listing.files.set(path, { size: file.size, mtimeMs: file.mtimeMs, ctimeMs: file.ctimeMs });
       } catch {
@@ -258,11 +260,16 @@ export function inputFingerprint(root: string, config: ResolvedConfig, outDir: s
     // No content folder: the build says so; the fingerprint notes its absence.
     boundary = [resolve(root)];
   }
-  const tree = (path: string, listing?: TreeListing): void => addTree({ hasher, entered: new Set(), boundary }, path, undefined, listing);
-  tree(join(root, 'site.config.ts'));
-  tree(join(root, 'templates'));
-  tree(config.contentDir, listing);
-  for (const spec of config.openapi) tree(join(root, spec.file));
+  // Paths below the site's folder are stated from it (util/fs.ts `withinFolder`): 0.04 s less at 10,000 pages.
+  const prefix = `${resolve(root)}/`;
+  withinFolder(root, (inside) => {
+    const local = (path: string): string => (inside && path.startsWith(prefix) ? path.slice(prefix.length) : path);
+    const tree = (path: string, listing?: TreeListing): void => addTree({ hasher, entered: new Set(), boundary, local }, path, undefined, listing);
+    tree(join(root, 'site.config.ts'));
+    tree(join(root, 'templates'));
+    tree(config.contentDir, listing);
+    for (const spec of config.openapi) tree(join(root, spec.file));
+  });
   return hasher.digest('hex');
 }
 
@@ -280,20 +287,43 @@ export function outputPaths(files: Iterable<string>, written: Iterable<string>):
   return [...paths, ...dirs].sort();
 }
 
-/** Fingerprint of `paths` below `outDir`; undefined when one is missing. With `stamps`, each path's stats are pushed to it. */
-export function outputFingerprint(outDir: string, paths: string[], stamps?: string[]): string | undefined {
+/** The stats of the output's paths (`stampOf`, `''` for one missing) and their fingerprint, undefined when one is missing. */
+export interface OutputStamps {
+  digest: string | undefined;
+  stamps: string[];
+}
+
+/**
+ * Stamps `paths` below `outDir`. `kept` gives the stamps already known of paths this build did not
+ * touch (checked at its start): they are not stated again (a stat is ~4 µs, 37,500 of them at 10,000
+ * pages). A path changed meanwhile by someone else keeps its old stamp in the record: the next build
+ * sees the difference and repairs it, which is the safe side.
+ */
+export function stampOutputs(outDir: string, paths: string[], kept?: ReadonlyMap<string, string>): OutputStamps {
   const hasher = createHash('sha256');
-  for (const path of paths) {
-    let stats: Stats;
-    try {
-      stats = statSync(path ? join(outDir, path) : outDir);
-    } catch {
-      return undefined;
+  const stamps: string[] = [];
+  let missing = false;
+  withinFolder(outDir, (inside) => {
+    for (const path of paths) {
+      let stamp = kept?.get(path);
+      if (stamp === undefined) {
+        try {
+          stamp = stampOf(statSync(inside ? path || '.' : join(outDir, path)));
+        } catch {
+          stamp = '';
+        }
+      }
+      if (stamp === '') missing = true;
+      hasher.update(path).update('\0').update(`${stamp}\n`);
+      stamps.push(stamp);
     }
-    addStats(hasher, path, stats);
-    stamps?.push(stampOf(stats));
-  }
-  return hasher.digest('hex');
+  });
+  return { digest: missing ? undefined : hasher.digest('hex'), stamps };
+}
+
+/** Fingerprint of `paths` below `outDir` (`stampOutputs`); undefined when one is missing. */
+export function outputFingerprint(outDir: string, paths: string[]): string | undefined {
+  return stampOutputs(outDir, paths).digest;
 }
 
 /** A path's stats as the fingerprint takes them: a folder's mtime, a file's `statsKey`. */
@@ -301,25 +331,31 @@ function stampOf(stats: Stats): string {
   return stats.isDirectory() ? `d${stats.mtimeMs}` : statsKey(stats);
 }
 
+/** What the output holds (`presentFiles`). */
+export interface PresentOutput {
+  files: Set<string>;
+  /** The stamps of the last build's paths that are still as it left them, by path. */
+  kept: Map<string, string>;
+}
+
 /**
  * The files `outDir` holds. The last build's list of them (`files`, kept with the store's output
  * record) when the output is as that build left it: the record and the fingerprint are of the same
- * build (`digest`), and every folder of the output still has the mtime it had then (a file added,
- * removed or renamed changes its folder's), which costs a stat a folder instead of a listing of the
- * whole tree (0.8 s at 10,000 pages). Otherwise the output is listed.
+ * build (`digest`), and every path of the output still has the stats it had then (a file added,
+ * removed or renamed changes its folder's mtime, one edited in place its own). Otherwise the output
+ * is listed (0.8 s at 10,000 pages), and a file that is not as the last build left it (emptied,
+ * edited in place) is left out: it is written again. `now` is the stamps of the last build's paths
+ * when the caller took them already (start.ts, on a thread of their own).
  */
-export function presentFiles(outDir: string, recorded: { files?: string[]; digest?: string } | undefined, last: UnchangedRecord | undefined): Set<string> {
-  if (recorded?.files && recorded.digest && last && last.outDir === outDir && last.outputDigest === recorded.digest && outputFingerprint(outDir, last.outputs) === recorded.digest) return new Set(recorded.files);
-  const present = new Set(listFiles(outDir));
-  // A file that is there but not as the last build left it (emptied, edited in place) is not kept: it is written again.
+export function presentFiles(outDir: string, recorded: { files?: string[]; digest?: string } | undefined, last: UnchangedRecord | undefined, now?: OutputStamps): PresentOutput {
   const stamps = last?.outDir === outDir && last.outputStamps?.length === last.outputs.length ? last.outputStamps : undefined;
-  last?.outputs.forEach((path, i) => {
-    if (!stamps || !present.has(path)) return;
-    try {
-      if (stampOf(statSync(join(outDir, path))) !== stamps[i]) present.delete(path);
-    } catch {
-      present.delete(path);
-    }
+  const current = last?.outDir === outDir ? (now ?? stampOutputs(outDir, last.outputs)) : undefined;
+  const kept = new Map<string, string>();
+  if (last && stamps && current) last.outputs.forEach((path, i) => current.stamps[i] === stamps[i] && kept.set(path, stamps[i]!));
+  if (recorded?.files && recorded.digest && last && last.outputDigest === recorded.digest && current?.digest === recorded.digest) return { files: new Set(recorded.files), kept };
+  const files = new Set(listFiles(outDir));
+  last?.outputs.forEach((path) => {
+    if (stamps && !kept.has(path)) files.delete(path);
   });
-  return present;
+  return { files, kept };
 }

@@ -184,9 +184,15 @@ export function publishStaging(staging: string, outDir: string): void {
  * then removes the `stale` files and the folders they leave empty, and `staging`. New files go in
  * before old ones go, so a reader of the output never follows a link to a file already removed.
  * The caller has made sure no record describes `outDir` while this runs (see `store.ts`): a build
- * killed half-way leaves a mixed output that the next build replaces whole.
+ * killed half-way leaves a mixed output that the next build replaces whole. Returns every path it
+ * changed (unchanged.ts stamps only those again).
  */
-export function publishInPlace(staging: string, outDir: string, stale: string[], halfway?: () => void): void {
+export function publishInPlace(staging: string, outDir: string, stale: string[], halfway?: () => void): Set<string> {
+  /** Every path the publication changed: the files moved in and removed, and each folder holding one (`''`, the output itself). */
+  const touched = new Set<string>(['']);
+  const touch = (file: string): void => {
+    for (let path = file; path !== '.' && !touched.has(path); path = posix.dirname(path)) touched.add(path);
+  };
   try {
     const created = new Set<string>();
     const files = listFiles(staging);
@@ -195,12 +201,14 @@ export function publishInPlace(staging: string, outDir: string, stale: string[],
       const target = join(outDir, file);
       ownFolder(outDir, posix.dirname(file), created);
       renameSync(join(staging, file), target);
+      touch(file);
     }
     const emptied = new Set<string>();
     for (const file of stale) {
       // A link or file that stood where a folder is now needed was replaced by that folder above.
       if (lstatSync(join(outDir, file), { throwIfNoEntry: false })?.isDirectory()) continue;
       rmSync(join(outDir, file), { force: true });
+      touch(file);
       for (let dir = posix.dirname(file); dir !== '.'; dir = posix.dirname(dir)) emptied.add(dir);
     }
     // Deepest first; a folder that still holds anything stays.
@@ -215,6 +223,7 @@ export function publishInPlace(staging: string, outDir: string, stale: string[],
     throw ioError(error, outDir, 'cannot update the output folder');
   }
   rmSync(staging, { recursive: true, force: true });
+  return touched;
 }
 
 /**

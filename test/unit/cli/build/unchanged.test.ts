@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ResolvedConfig } from '../../../../cli/build/config';
 import { readContentFolder, type ContentFiles } from '../../../../cli/build/sources';
-import { gitHead, inputFingerprint, outputFingerprint, outputPaths, presentFiles, type TreeListing, type UnchangedRecord } from '../../../../cli/build/unchanged';
+import { gitHead, inputFingerprint, outputFingerprint, outputPaths, presentFiles, stampOutputs, type TreeListing, type UnchangedRecord } from '../../../../cli/build/unchanged';
+import { withinFolder } from '../../../../cli/util/fs';
+import { publishInPlace } from '../../../../cli/build/write';
 
 describe('gitHead, read from the repository files', () => {
   const repo = (): { dir: string; git: (...args: string[]) => string } => {
@@ -60,44 +62,100 @@ describe('presentFiles: what the output holds, from the last build\'s list while
     const outputs = outputPaths(files, ['manifest.json']);
     // Whole seconds, so that a test can put a folder's mtime back exactly.
     for (const path of outputs) utimesSync(join(dir, path), SECOND, SECOND);
-    const outputStamps: string[] = [];
-    const digest = outputFingerprint(dir, outputs, outputStamps)!;
+    const { digest, stamps: outputStamps } = stampOutputs(dir, outputs);
+    if (!digest) throw new Error('a path of the output is missing');
     const last: UnchangedRecord = { outDir: dir, pages: 3, warnings: [], inputs: 'x', refFiles: [], outputs, outputDigest: digest, outputStamps };
     return { dir, files, digest, last };
   };
 
   it('takes the list, without listing the output, while every folder has the mtime the build left', () => {
     const { dir, files, digest, last } = output();
-    expect([...presentFiles(dir, { files, digest }, last)].sort()).toEqual([...files].sort());
+    expect([...presentFiles(dir, { files, digest }, last).files].sort()).toEqual([...files].sort());
     // A file slipped into a folder whose mtime is then put back is not seen: the list was taken, not the folder read.
     const folder = join(dir, 'guide');
     writeFileSync(join(folder, 'unseen.txt'), '');
     expect(statSync(folder).mtimeMs).not.toBe(SECOND * 1000);
     utimesSync(folder, SECOND, SECOND);
-    expect(presentFiles(dir, { files, digest }, last).has('guide/unseen.txt')).toBe(false);
+    expect(presentFiles(dir, { files, digest }, last).files.has('guide/unseen.txt')).toBe(false);
   });
 
   it('lists the output when a file was added or removed since, or when the list is not that build\'s', () => {
     const { dir, files, digest, last } = output();
     rmSync(join(dir, 'guide/install/index.html'));
     writeFileSync(join(dir, 'assets/search/stray.json'), '{}');
-    const listed = [...presentFiles(dir, { files, digest }, last)].sort();
+    const listed = [...presentFiles(dir, { files, digest }, last).files].sort();
     expect(listed).toContain('assets/search/stray.json');
     expect(listed).not.toContain('guide/install/index.html');
 
     const fresh = output();
     const other = { files: [...fresh.files, 'gone.html'], digest: 'another build' };
-    expect(presentFiles(fresh.dir, other, fresh.last).has('gone.html')).toBe(false);
-    expect(presentFiles(fresh.dir, { files: other.files }, fresh.last).has('gone.html')).toBe(false);
-    expect(presentFiles(fresh.dir, { ...other, digest: fresh.digest }, undefined).has('gone.html')).toBe(false);
-    expect(presentFiles(fresh.dir, { ...other, digest: fresh.digest }, fresh.last).has('gone.html')).toBe(true);
+    expect(presentFiles(fresh.dir, other, fresh.last).files.has('gone.html')).toBe(false);
+    expect(presentFiles(fresh.dir, { files: other.files }, fresh.last).files.has('gone.html')).toBe(false);
+    expect(presentFiles(fresh.dir, { ...other, digest: fresh.digest }, undefined).files.has('gone.html')).toBe(false);
+    expect(presentFiles(fresh.dir, { ...other, digest: fresh.digest }, fresh.last).files.has('gone.html')).toBe(true);
     // A file edited in place, no folder changed: its own stats are in the fingerprint, so the output
     // is listed, and the file, not as the build left it, counts as absent (the build writes it again).
     writeFileSync(join(fresh.dir, 'guide/index.html'), 'edited in place: no folder changes');
     const after = presentFiles(fresh.dir, { ...other, digest: fresh.digest }, fresh.last);
-    expect(after.has('gone.html')).toBe(false);
-    expect(after.has('guide/index.html')).toBe(false);
-    expect(after.has('guide/install/index.html')).toBe(true);
+    expect(after.files.has('gone.html')).toBe(false);
+    expect(after.files.has('guide/index.html')).toBe(false);
+    expect(after.files.has('guide/install/index.html')).toBe(true);
+    // What is as the build left it is known by its stamp (the end of the build takes it instead of a stat); the edited file is not.
+    expect(after.kept.has('guide/index.html')).toBe(false);
+    expect(after.kept.get('guide/install/index.html')).toBe(fresh.last.outputStamps![fresh.last.outputs.indexOf('guide/install/index.html')]);
+    expect(after.kept.has('guide')).toBe(true);
+  });
+
+  it('takes the stamps it is given for paths the build left alone, and states the others', () => {
+    const { dir, last } = output();
+    const stamps = new Map(last.outputs.map((path, i) => [path, last.outputStamps![i]!]));
+    expect(stampOutputs(dir, last.outputs, stamps).digest).toBe(last.outputDigest);
+    // A page written again by the build: its new stats count, not the kept ones.
+    writeFileSync(join(dir, 'guide/index.html'), 'written again, longer than before');
+    stamps.delete('guide/index.html');
+    const after = stampOutputs(dir, last.outputs, stamps);
+    expect(after.digest).not.toBe(last.outputDigest);
+    expect(after.digest).toBe(outputFingerprint(dir, last.outputs));
+    expect(after.stamps[last.outputs.indexOf('guide/index.html')]).toMatch(/^33:/);
+    // A kept stamp is taken as it is: the file is not stated again.
+    stamps.set('index.html', 'as the start of the build saw it');
+    expect(stampOutputs(dir, last.outputs, stamps).stamps[last.outputs.indexOf('index.html')]).toBe('as the start of the build saw it');
+    // A path missing: no fingerprint, and its stamp is empty.
+    rmSync(join(dir, 'manifest.json'));
+    const missing = stampOutputs(dir, last.outputs);
+    expect(missing.digest).toBeUndefined();
+    expect(missing.stamps[last.outputs.indexOf('manifest.json')]).toBe('');
+  });
+});
+
+describe('publishInPlace names what it changed', () => {
+  it('gives the files moved in and removed, every folder above them and the output itself, nothing else', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docs-publish-'));
+    const out = join(dir, 'dist');
+    const staging = join(dir, 'staging');
+    for (const file of ['index.html', 'guide/index.html', 'guide/old/index.html', 'api/index.html']) {
+      mkdirSync(join(out, file, '..'), { recursive: true });
+      writeFileSync(join(out, file), file);
+    }
+    mkdirSync(join(staging, 'guide/new'), { recursive: true });
+    writeFileSync(join(staging, 'guide/new/index.html'), 'new');
+    const touched = publishInPlace(staging, out, ['guide/old/index.html']);
+    expect([...touched].sort()).toEqual(['', 'guide', 'guide/new', 'guide/new/index.html', 'guide/old', 'guide/old/index.html']);
+    expect(statSync(join(out, 'guide/new/index.html')).size).toBe(3);
+  });
+});
+
+describe('withinFolder: synchronous work from another working folder', () => {
+  it('runs there and comes back, also when the work throws; a folder it cannot enter runs it where it is', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docs-within-'));
+    writeFileSync(join(dir, 'here.txt'), 'here');
+    const before = process.cwd();
+    expect(withinFolder(dir, (inside) => inside && statSync('here.txt').size)).toBe(4);
+    expect(process.cwd()).toBe(before);
+    expect(() => withinFolder(dir, () => statSync('not-here.txt'))).toThrow(/ENOENT/);
+    expect(process.cwd()).toBe(before);
+    expect(withinFolder(join(dir, 'missing'), (inside) => inside)).toBe(false);
+    expect(process.cwd()).toBe(before);
   });
 });
 
