@@ -46,6 +46,8 @@ export interface BuildOptions {
   env?: Record<string, string | undefined>;
   /** Compiled worker entry; without it pages render on the calling thread. */
   workerUrl?: URL;
+  /** A render thread the caller keeps between builds (`docs serve`): a few pages render on it, not on the calling thread (pool.ts `PoolOptions.thread`). */
+  renderThread?: RenderPool;
   /** Use the content-hash cache under `node_modules/.cache/docs`. @default true */
   cache?: boolean;
   /** Render threads. @default one per core */
@@ -229,7 +231,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   };
   createStaging(staging, outDir);
   try {
-    const { results, keys: pageKeys, rendered, storeFailed } = await buildPages({ context, jobs, keys, reusable, workerUrl: options.workerUrl, threads: options.threads, pool, store, onProgress: options.onProgress });
+    const { results, keys: pageKeys, rendered, storeFailed } = await buildPages({ context, jobs, keys, reusable, workerUrl: options.workerUrl, threads: options.threads, pool, thread: options.renderThread, store, onProgress: options.onProgress });
     // The render workers are done: they go now, not after the index (their heaps were 700 MB of a
     // 100,000-page build's peak while the main thread made the search index). This thread's heap
     // grows by less from now on (pool.ts `limitHeapGrowth`).

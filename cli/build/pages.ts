@@ -68,6 +68,8 @@ export interface PagesInput {
   /** Hears how many pages are done. */
   onProgress?: OnProgress;
   pool?: RenderPool;
+  /** The render thread the caller keeps between builds (pool.ts `PoolOptions.thread`). */
+  thread?: RenderPool;
   store?: BuildStore;
 }
 
@@ -76,7 +78,7 @@ export interface PagesInput {
  * every page's result, each page's output key, and the positions of the pages rendered. Keys the
  * rendering does not need are computed while the workers render.
  */
-export async function buildPages({ context, jobs, keys: known, reusable, workerUrl, threads, pool, store, onProgress }: PagesInput): Promise<{ results: PageResult[]; keys: string[]; rendered: number[]; storeFailed?: string }> {
+export async function buildPages({ context, jobs, keys: known, reusable, workerUrl, threads, pool, thread, store, onProgress }: PagesInput): Promise<{ results: PageResult[]; keys: string[]; rendered: number[]; storeFailed?: string }> {
   const results: (PageResult | undefined)[] = jobs.map((_, i) => reusable[i]);
   const rendered = jobs.flatMap((_, i) => (results[i] ? [] : [i]));
   let done = jobs.length - rendered.length;
@@ -84,7 +86,7 @@ export async function buildPages({ context, jobs, keys: known, reusable, workerU
   if (rendered.length === 0) return { results: results as PageResult[], keys: known ?? outputKeys(context, jobs), rendered };
   const onPages = onProgress && ((count: number): void => onProgress({ stage: 'pages', done: (done += count), total: jobs.length }));
   const toRender = rendered.map((i) => jobs[i]!);
-  const rendering = runPageJobs({ context, jobs: toRender, workerUrl, threads, pool, store, onPages });
+  const rendering = runPageJobs({ context, jobs: toRender, workerUrl, threads, pool, thread, store, onPages });
   const keys = known ?? outputKeys(context, jobs);
   let built = await rendering;
   // The pages' cache writes (their search blocks among them) are committed before anything reads them:

@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import type { MarkdownOptions } from './markdown/index';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
 import type { BuildStore } from './store';
-import type { WorkerData, WorkerRequest, WorkerResponse } from './worker';
+import type { ContextPatch, WorkerData, WorkerRequest, WorkerResponse } from './worker';
 
 /**
  * Markdown rendering allocates many short-lived objects; a larger young generation means fewer
@@ -72,6 +72,12 @@ export interface RenderPool {
   run: (context: PageJobContext, jobs: PageJob[], onPages?: (count: number) => void) => Promise<PageResult[]>;
   /** Stops the workers once they have committed their cache writes. */
   close: () => Promise<void>;
+  /** Has the workers commit their cache writes and let the store go, and keeps them (a pool kept between builds). */
+  commit: () => Promise<void>;
+  /** Stops the workers at once, a page half-rendered or not (they keep no cache: `docs serve`); a run under way or asked for later fails. */
+  stop: () => Promise<void>;
+  /** True once the pool was closed or stopped, or one of its workers ended (a page ran it out of memory): it renders nothing more. */
+  readonly stopped: boolean;
 }
 
 /** Starts the workers now; they warm up until `run` gives them work. */
@@ -82,8 +88,17 @@ export function startPool(options: PoolStart): RenderPool {
     () => new Worker(options.workerUrl, { workerData: { highlighting: options.highlighting } satisfies WorkerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, maxOldGenerationSizeMb: OLD_GENERATION_MB } }),
   );
   let closing: Promise<void> | undefined;
+  let ended = false;
+  /** The context each worker was given last: a kept pool (docs serve) sends what changed since (`contextPatch`). */
+  const given = new Map<Worker, PageJobContext>();
+  for (const worker of workers) worker.once('exit', () => (ended = true));
   return {
+    get stopped() {
+      return ended || closing !== undefined;
+    },
     async run(context, jobs, onPages) {
+      // A stopped thread would never answer.
+      if (this.stopped) throw new Error('the render threads were stopped');
       const results: PageResult[] = new Array(jobs.length);
       let next = 0;
       // No more workers than batches: a small build does not wait for idle threads.
@@ -92,11 +107,17 @@ export function startPool(options: PoolStart): RenderPool {
         busy.map(
           (worker) =>
             new Promise<void>((resolve, reject) => {
+              // Every listener goes when the run ends: a pool kept for a session (docs serve) runs many times.
+              const done = (error?: Error): void => {
+                worker.off('message', onMessage);
+                worker.off('error', done);
+                worker.off('exit', onExit);
+                if (error) reject(error);
+                else resolve();
+              };
+              const onExit = (code: number): void => done(new Error(`a render worker exited with code ${code}`));
               const send = (): void => {
-                if (next >= jobs.length) {
-                  worker.off('message', onMessage);
-                  return resolve();
-                }
+                if (next >= jobs.length) return done();
                 const start = next;
                 const share = Math.ceil((jobs.length - next) / (2 * busy.length));
                 next = Math.min(jobs.length, next + Math.max(1, Math.min(BATCH, share)));
@@ -104,17 +125,17 @@ export function startPool(options: PoolStart): RenderPool {
               };
               const onMessage = (response: WorkerResponse): void => {
                 if ('closed' in response) return;
-                if ('failure' in response) return reject(new Error(response.failure));
+                if ('failure' in response) return done(new Error(response.failure));
                 response.results.forEach((result, i) => (results[response.id + i] = result));
                 onPages?.(response.results.length);
                 send();
               };
               worker.on('message', onMessage);
-              worker.once('error', reject);
-              worker.once('exit', (code) => {
-                if (code !== 0) reject(new Error(`a render worker exited with code ${code}`));
-              });
-              worker.postMessage({ context } satisfies WorkerRequest);
+              worker.once('error', done);
+              worker.once('exit', onExit);
+              const last = given.get(worker);
+              worker.postMessage((last ? { patch: contextPatch(last, context) } : { context }) satisfies WorkerRequest);
+              given.set(worker, context);
               send();
             }),
         ),
@@ -126,19 +147,48 @@ export function startPool(options: PoolStart): RenderPool {
     close: () =>
       (closing ??= Promise.all(
         workers.map(async (worker) => {
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, CLOSE_WAIT_MS);
-            worker.on('message', (response: WorkerResponse) => {
-              if ('closed' in response) resolve();
-            });
-            worker.once('exit', resolve);
-            worker.postMessage({ close: true } satisfies WorkerRequest);
-            timer.unref();
-          });
+          await committed(worker);
           await worker.terminate();
         }),
       ).then(() => undefined)),
+    commit: () => (closing ? Promise.resolve() : Promise.all(workers.map(committed)).then(() => undefined)),
+    stop: () => (closing ??= Promise.all(workers.map((worker) => worker.terminate())).then(() => undefined)),
   };
+}
+
+/**
+ * What changed from `last` to `next`, field by field by identity (the markdown settings' fields too):
+ * a save in `docs serve` changes the output folder and keeps the sidebars and the route map, which at
+ * 10,000 pages are megabytes a message would copy (some 40 ms of every save).
+ */
+export function contextPatch(last: PageJobContext, next: PageJobContext): ContextPatch {
+  const changed = <T extends object>(a: T, b: T): Partial<T> => {
+    const patch: Partial<T> = {};
+    for (const key of new Set([...Object.keys(a), ...Object.keys(b)]) as Set<keyof T>) if (a[key] !== b[key]) patch[key] = b[key];
+    return patch;
+  };
+  const { markdown, ...rest } = changed(last, next);
+  return markdown ? { ...rest, markdown: changed(last.markdown, next.markdown) } : rest;
+}
+
+/** Resolves once `worker` has committed its cache writes and let its store go (or CLOSE_WAIT_MS passed, or it is gone). */
+function committed(worker: Worker): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      worker.off('message', onMessage);
+      worker.off('exit', done);
+      resolve();
+    };
+    const onMessage = (response: WorkerResponse): void => {
+      if ('closed' in response) done();
+    };
+    const timer = setTimeout(done, CLOSE_WAIT_MS);
+    timer.unref();
+    worker.on('message', onMessage);
+    worker.once('exit', done);
+    worker.postMessage({ close: true } satisfies WorkerRequest);
+  });
 }
 
 /** Options of `runPageJobs`. */
@@ -151,6 +201,12 @@ export interface PoolOptions {
   threads?: number;
   /** A pool started earlier; used instead of starting one. The caller closes it. */
   pool?: RenderPool;
+  /**
+   * A render thread the caller keeps between builds (`docs serve`): pages too few for a pool render on
+   * it instead of this thread, which stays free to answer requests. Its cache writes are committed
+   * before the results are handed back.
+   */
+  thread?: RenderPool;
   /** Hears how many more pages are done, as they finish. */
   onPages?: (count: number) => void;
   /** The build store, for pages rendered on this thread. */
@@ -161,6 +217,11 @@ export interface PoolOptions {
 export async function runPageJobs(options: PoolOptions): Promise<PageResult[]> {
   const { jobs, context } = options;
   if (options.pool && jobs.length > BATCH) return options.pool.run(context, jobs, options.onPages);
+  if (options.thread && (jobs.length <= BATCH || !options.workerUrl)) {
+    const results = await options.thread.run(context, jobs, options.onPages);
+    await options.thread.commit();
+    return results;
+  }
   if (!options.workerUrl || jobs.length <= BATCH) {
     // Loaded on demand: the markdown pipeline (shiki, unified, remark) costs ~190 ms to import, which a
     // build that renders on workers, or reuses every page, should not pay on its main thread.

@@ -1,6 +1,7 @@
 /**
  * Worker-thread entry: starts the highlighter at once, then builds the pages the pool sends, one
- * PageBuilder (one highlighter) per thread.
+ * PageBuilder (one highlighter) per thread. A thread kept between builds (`docs serve`'s render
+ * thread) makes a new highlighter when a build's settings name another theme or other languages.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createHighlighter } from 'shiki';
@@ -13,21 +14,44 @@ export interface WorkerData {
   highlighting: Pick<MarkdownOptions, 'codeTheme' | 'highlightLanguages'>;
 }
 
-/** A message from the pool: the build's context (once), a batch of pages, or the end of the build. */
-export type WorkerRequest = { context: PageJobContext } | { id: number; jobs: PageJob[] } | { close: true };
+/**
+ * A message from the pool: the build's context (once a build), a batch of pages, or the end of the
+ * build (`close`: the thread commits its cache writes and lets the store go; the pool then stops it,
+ * or keeps it for the next build).
+ */
+export type WorkerRequest = { context: PageJobContext } | { patch: ContextPatch } | { id: number; jobs: PageJob[] } | { close: true };
+
+/** A context as what changed since the last one the thread was given (pool.ts `contextPatch`): fields compared by identity, the markdown settings' too. */
+export type ContextPatch = Partial<Omit<PageJobContext, 'markdown'>> & { markdown?: Partial<PageJobContext['markdown']> };
 
 /** The answer to a batch, or to `close` once the thread's cache writes are committed. */
 export type WorkerResponse = { id: number; results: PageResult[] } | { id: number; failure: string } | { closed: true };
 
-const { highlighting } = workerData as WorkerData;
+let { highlighting } = workerData as WorkerData;
 // Started before any page arrives: the main thread is still reading the content meanwhile.
-const highlighter = createHighlighter({ themes: [highlighting.codeTheme], langs: highlighting.highlightLanguages });
+let highlighter = createHighlighter({ themes: [highlighting.codeTheme], langs: highlighting.highlightLanguages });
 let builder: PageBuilder | undefined;
 let store: BuildStore | undefined;
 
+/** The last context the thread was given, which a patch changes. */
+let context: PageJobContext | undefined;
+
 parentPort?.on('message', async (request: WorkerRequest) => {
+  if ('patch' in request) {
+    // The pool patches only a context it gave this thread.
+    if (!context) return;
+    const { markdown, ...rest } = request.patch;
+    request = { context: { ...context, ...rest, markdown: markdown ? { ...context.markdown, ...markdown } : context.markdown } };
+  }
   if ('context' in request) {
-    const { cache } = request.context;
+    context = request.context;
+    const { cache, markdown } = request.context;
+    if (markdown.codeTheme !== highlighting.codeTheme || JSON.stringify(markdown.highlightLanguages) !== JSON.stringify(highlighting.highlightLanguages)) {
+      const old = highlighter;
+      highlighting = { codeTheme: markdown.codeTheme, highlightLanguages: markdown.highlightLanguages };
+      highlighter = createHighlighter({ themes: [highlighting.codeTheme], langs: highlighting.highlightLanguages });
+      void old.then((ready) => ready.dispose(), () => undefined);
+    }
     store ??= cache ? openStore(cache.dir) : undefined;
     builder = new PageBuilder(request.context, highlighter, store);
     return;

@@ -1,9 +1,11 @@
 /**
  * `docs serve`'s fast path. A saved markdown or category file re-renders only the pages it affects —
  * the file's own page, and every page of a sidebar whose tree changed (titles, labels and order show
- * in every page of it) — in this process, with the highlighter already warm. Pages are rendered into
- * a scratch folder first and moved into place only when the whole site still checks out, so a broken
- * file leaves the served pages as they were.
+ * in every page of it) — on a render thread kept for the session, its highlighter already warm, so
+ * the server answers every request while a heavy page renders (a 40,000-item list took the server
+ * 30 s when it rendered on its own thread). Pages are rendered into a scratch folder first and moved
+ * into place only when the whole site still checks out, so a broken file leaves the served pages as
+ * they were.
  */
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,6 +14,7 @@ import { checkResults, jobsOf, manifestText, nameGeneratedSources, type SiteStat
 import { searchInputOf, writeSearchIndex } from '../build/search/source';
 import { searchIndexFilesInSlices } from '../build/search/index';
 import { PageBuilder, type PageResult } from '../build/page-job';
+import type { RenderPool } from '../build/pool';
 import { LinkChecker } from '../build/links';
 import type { Diagnostic } from '../util/errors';
 import { normaliseText } from '../build/sources';
@@ -78,12 +81,18 @@ export class SiteSession {
   /** Stops a refresh under way and lets the highlighter go: the site is being built again, or the server stops. */
   dispose(): void {
     this.searchRuns++;
-    this.builder.dispose();
+    this.builder?.dispose();
   }
 
-  private builder: PageBuilder;
+  /** The renderer on this thread, when the session has no render thread (`DOCS_THREADS=0`). */
+  private builder?: PageBuilder;
 
-  constructor(private state: SiteState) {
+  /** `thread` gives the server's render thread (its caller's to stop); without it, pages render on this thread. */
+  constructor(
+    private state: SiteState,
+    private thread?: () => RenderPool | undefined,
+  ) {
+    if (thread) return;
     this.builder = new PageBuilder(state.context);
     // The first save should be as quick as the later ones: start shiki while the writer reads.
     void this.builder.warm().catch(() => undefined);
@@ -137,9 +146,16 @@ export class SiteSession {
     let builder: PageBuilder | undefined;
     try {
       const context = { ...state.context, markdown: { ...state.context.markdown, routeOfFile: content.routeOfFile }, sidebars: content.sidebars, outDir: scratch };
-      builder = this.builder.retarget(context);
       const results: PageResult[] = [...state.results];
-      for (const [n, i] of affected.entries()) results[i] = await builder.build(jobs[n]!);
+      const pool = this.thread?.();
+      if (this.thread) {
+        if (!pool) throw new Error('the server is stopping');
+        const rendered = await pool.run(context, jobs);
+        for (const [n, i] of affected.entries()) results[i] = rendered[n]!;
+      } else {
+        builder = this.builder!.retarget(context);
+        for (const [n, i] of affected.entries()) results[i] = await builder.build(jobs[n]!);
+      }
       nameGeneratedSources(results, state.api.source, displayPrefix, state.root);
       // Only the re-rendered pages and the pages linking to their anchors are checked again.
       this.links ??= new LinkChecker(state.results);
@@ -154,10 +170,12 @@ export class SiteSession {
         }
       }
       writeFileSync(join(this.outDir, 'manifest.json'), manifestText(state.config, content, results));
-      // Settings that changed (a new theme) gave the new builder a highlighter of its own: the old one goes.
-      if (!builder.sharesRenderer(this.builder)) this.builder.dispose();
-      this.builder = builder;
-      builder = undefined;
+      if (builder) {
+        // Settings that changed (a new theme) gave the new builder a highlighter of its own: the old one goes.
+        if (!builder.sharesRenderer(this.builder!)) this.builder!.dispose();
+        this.builder = builder;
+        builder = undefined;
+      }
       this.state = { ...state, files: { markdown, categories }, content, results };
       return { routes: affected.map((i) => content.docs[i]!.route), warnings, seconds: (performance.now() - started) / 1000 };
     } catch (error) {
@@ -166,7 +184,7 @@ export class SiteSession {
       throw error;
     } finally {
       // A builder of an update that did not happen, with a highlighter of its own, goes with it.
-      if (builder && !builder.sharesRenderer(this.builder)) builder.dispose();
+      if (builder && !builder.sharesRenderer(this.builder!)) builder.dispose();
       rmSync(scratch, { recursive: true, force: true });
     }
   }

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { buildSite } from '../build/index';
+import { startPool, type PoolStart, type RenderPool } from '../build/pool';
 import { withGate, type ResolvedConfig } from '../build/config';
 import { realPath } from '../build/write';
 import { DocsError, formatDiagnostic } from '../util/errors';
@@ -195,20 +196,38 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   if (options.dist) return { url, close: () => closeServer(server, live) };
 
   let session: SiteSession | undefined;
+  /** The server is stopping: no render thread is started any more. */
+  let closed = false;
   // The files the specs' `$ref`s name, wherever they are in the site, and the folders and files the
   // content walk reached through a link: watched once the watcher runs.
   let alsoWatched: string[] = [];
   /** When the build that found them started: a file there changed since may have changed after it was read. */
   let alsoSince = 0;
   let watchAlso: ((paths: string[], since: number) => void) | undefined;
+  /**
+   * The render thread kept for the server's life, started after the first build: a save, or a full
+   * build that renders a few pages, renders there, so the server answers every request meanwhile
+   * (a page of 40,000 list items held every request for 30 s when it rendered on this thread).
+   */
+  let renderThread: RenderPool | undefined;
+  /** The render thread, started again when the last one ended (a page ran it out of memory); undefined before the first build and once the server stops. */
+  const liveThread = (): RenderPool | undefined => {
+    if (renderThread?.stopped && !closed && highlighting) renderThread = startPool({ workerUrl: options.workerUrl!, threads: 1, highlighting });
+    return closed ? undefined : renderThread;
+  };
+  /** The highlighter settings of the last build, for a render thread started again. */
+  let highlighting: PoolStart['highlighting'] | undefined;
   const fullBuild = async (): Promise<void> => {
     const buildStarted = Date.now();
     // The first build is the one a writer waits for: a live line on a terminal shows how far it is.
     session?.dispose();
     const progress = createProgressLine(process.stderr, !built && options.progress !== false);
-    const report = await buildSite({ root, outDir, env, workerUrl: options.workerUrl, onProgress: progress.update, gate: options.gate, searchBlocks: true, keepSources: true }).finally(progress.clear);
+    const report = await buildSite({ root, outDir, env, workerUrl: options.workerUrl, renderThread: liveThread(), onProgress: progress.update, gate: options.gate, searchBlocks: true, keepSources: true }).finally(progress.clear);
     // Never stopped early: docs serve does not ask for `unchanged`, so the state is there.
-    session = new SiteSession(report.state!);
+    const state = report.state!;
+    highlighting = { codeTheme: state.context.markdown.codeTheme, highlightLanguages: state.context.markdown.highlightLanguages };
+    if (options.workerUrl && !closed) renderThread ??= startPool({ workerUrl: options.workerUrl, threads: 1, highlighting });
+    session = new SiteSession(state, options.workerUrl ? liveThread : undefined);
     followSite(report.state!.config.site);
     alsoWatched = [...report.state!.api.refFiles.map(([path]) => path), ...(report.state!.files.linked ?? [])];
     alsoSince = buildStarted;
@@ -296,6 +315,8 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
       clearTimeout(searchTimer);
       if (report.routes[0] !== '*') searchTimer = setTimeout(() => void session?.refreshSearch().catch((error: unknown) => options.log(`warning the search index was not updated: ${error instanceof Error ? error.message : String(error)}`)), SEARCH_REFRESH_DELAY_MS).unref();
     } catch (error) {
+      // An update the server's stop cut short (its render thread went first) is no failure to report.
+      if (closed) return;
       unsettled = paths;
       failed(error);
     }
@@ -365,6 +386,9 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   return {
     url,
     close: async () => {
+      closed = true;
+      // A render under way fails at once (its update is dropped): the thread goes now.
+      const stopping = renderThread?.stop();
       clearTimeout(timer);
       rootsBack.close();
       clearTimeout(searchTimer);
@@ -373,6 +397,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
       await queue;
       // An update that was under way may have started a highlighter again.
       session?.dispose();
+      await stopping;
       await closeServer(server, live);
     },
   };

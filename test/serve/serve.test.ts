@@ -136,6 +136,44 @@ describe('docs serve', () => {
     late.close();
   });
 
+  it('answers every request while a heavy page renders, on a save and on a new page', async () => {
+    // Some seconds of rendering (a timing list of a 24-hour race): it ran on the server's own thread,
+    // and every request waited for it (30 s for a page of 40,000 items before lists were made linear).
+    const laps = Array.from({ length: 40_000 }, (_, i) => `- Lap ${i + 1}: the beacon passed the finish line`).join('\n');
+    const install = join(site, 'content', 'guide', 'install.md');
+    const before = readFileSync(install, 'utf8');
+    const added = join(site, 'content', 'guide', 'laps.md');
+    const cases: [what: string, change: () => void, done: RegExp][] = [
+      ['a page saved', () => writeFileSync(install, `${before}\n${laps}\n`), /Updated \/guide\/install in (\d+) ms/],
+      ['a page added', () => writeFileSync(added, `---\ntitle: Laps\n---\n\n${laps}\n`), /Built \d+ pages in ([\d.]+) s/],
+    ];
+    for (const [what, change, done] of cases) {
+      const finished = server.waitFor(done, 90_000);
+      change();
+      // A reader asks for another page every 200 ms until the update is done.
+      const waits: number[] = [];
+      let asking = true;
+      void finished.then(() => (asking = false), () => (asking = false));
+      while (asking) {
+        const sent = performance.now();
+        const response = await rawRequest(server.url, '/guide/faq');
+        waits.push(performance.now() - sent);
+        expect(response.status).toBe(200);
+        expect(response.body.toString('utf8')).toContain('Frequently asked questions');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      const line = await finished;
+      const took = Number(done.exec(line)![1]) * (line.endsWith(' s') ? 1000 : 1);
+      // Rendering on the server's thread, one request waited for (nearly) the whole update.
+      expect(Math.max(...waits), `${what}: the longest wait against the update's ${took} ms`).toBeLessThan(took / 3);
+    }
+    expect(await page('/guide/laps')).toContain('Lap 40000: the beacon passed the finish line');
+    const restored = server.waitFor(/Built \d+ pages in/, 90_000);
+    writeFileSync(install, before);
+    rmSync(added);
+    await restored;
+  });
+
   it('answers POST /api/login with each development account, and the pages call it', async () => {
     const login = async (body: object): Promise<{ status: number; json: { need_otp?: boolean; data?: { user: { roles: string[] } } } }> => {
       const response = await rawRequest(server.url, '/api/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { contextPatch } from '../../../../cli/build/pool';
+import type { PageJobContext } from '../../../../cli/build/page-job';
+
+describe('contextPatch: what a kept render thread is sent of a new context', () => {
+  const base = (): PageJobContext =>
+    ({
+      site: { title: 'Quad' },
+      markdown: { codeTheme: 'github-dark', displayPrefix: 'content/', routeOfFile: { 'guide/install.md': '/guide/install' } },
+      template: '<html></html>',
+      assets: {},
+      contentDir: '/site/content',
+      outDir: '/site/node_modules/.cache/docs/.docs-serve-1',
+      cache: { dir: '/site/node_modules/.cache/docs', salt: 's' },
+      manifestUrl: '/manifest.json',
+      editUrl: '',
+      sidebars: { guide: [] },
+    }) as unknown as PageJobContext;
+
+  it('sends only the fields that are other objects or values, the markdown settings field by field', () => {
+    const last = base();
+    // A save: another scratch folder, the same sidebars and route map, no cache.
+    const next = { ...last, markdown: { ...last.markdown }, outDir: '/site/node_modules/.cache/docs/.docs-serve-2', cache: undefined };
+    const patch = contextPatch(last, next);
+    expect(patch).toEqual({ outDir: next.outDir, cache: undefined, markdown: {} });
+    expect('cache' in patch).toBe(true);
+    expect('sidebars' in patch).toBe(false);
+    // A new route map and new sidebars are sent whole; the thread merges the patch into what it has.
+    const moved = { ...next, sidebars: { guide: [] }, markdown: { ...next.markdown, routeOfFile: { 'guide/setup.md': '/guide/setup' } } };
+    const second = contextPatch(next, moved);
+    expect(second).toEqual({ sidebars: moved.sidebars, markdown: { routeOfFile: moved.markdown.routeOfFile } });
+    const { markdown, ...rest } = second;
+    expect({ ...next, ...rest, markdown: { ...next.markdown, ...markdown } }).toEqual(moved);
+  });
+});
