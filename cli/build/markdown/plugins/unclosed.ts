@@ -22,19 +22,64 @@ function closes(html: string, opener: string): boolean {
   return opener === '!--' ? html.includes('-->') : new RegExp(`</${opener}\\s*>`, 'i').test(html);
 }
 
+/** What may stand before a block's first text on its line: indentation, quote and list markers. */
+const LINE_START = /^(\s*([>*+-]|\d{1,9}[.)]))*\s*$/;
+
+/** A `:::` line the directive parser did not take: an opening (with its name and what follows), or a bare closing. */
+const FENCE_TEXT = /^(:{3,})([A-Za-z][\w-]*)?(.*)$/;
+
+/**
+ * The warning for a line of running text that starts with `:::` (the text `segment` of source line
+ * `line`): the parser took no block there, so the page shows the colons. An opening whose title is
+ * never closed (`:::note[Setup`), or a closing with no block open (one `:::` too many).
+ */
+function strayFence(segment: string, sourceLine: string, file: string, line: number): Diagnostic | undefined {
+  const match = FENCE_TEXT.exec(segment.trimEnd());
+  // An escaped `\:::` is text by the writer's wish.
+  if (!match || !/(^|[^\\:]):{3}/.test(sourceLine)) return undefined;
+  const [, colons, name, rest] = match as unknown as [string, string, string | undefined, string];
+  const column = sourceLine.indexOf(colons) + 1;
+  if (!name) return { file, line, column, message: `\`${colons}\` closes no block (none is open here), so it is shown as text`, fix: `remove the line, or open the block above it with a line like \`${colons}note\`` };
+  const written = `${colons}${name}${rest}`;
+  const unclosedTitle = rest.startsWith('[') && !rest.includes(']');
+  return {
+    file,
+    line,
+    column,
+    message: `\`${written}\` opens no block, so it is shown as text${unclosedTitle ? ' (its title is never closed)' : ''}`,
+    fix: unclosedTitle ? `close the title: \`${colons}${name}${rest}]\`` : `write the opening line as \`${colons}${name}\` or \`${colons}${name}[Title]\`, alone on its line`,
+  };
+}
+
 /**
  * The errors for unclosed containers, fences, comments and raw-text blocks in `tree`, parsed from
  * `source`; and warnings for raw-text elements opened in running text and not closed in it (`Put
  * your CSS in a <style> element`): the browser, and the cleaning, take the rest of the paragraph as
- * the element's text, and it is gone from the page.
+ * the element's text, and it is gone from the page; and for `:::` lines no block took (`strayFence`).
  */
 export function findUnclosed(tree: Root, source: string, file: string): { errors: Diagnostic[]; warnings: Diagnostic[] } {
   const lines = source.split('\n');
   const problems: Diagnostic[] = [];
   const warnings: Diagnostic[] = [];
+  /** Paragraphs that already have a stray `:::` line reported: its closing line is the same mistake. */
+  const strayIn = new Set<object>();
   walk(tree, (node, parent) => {
     const position = (node as { position?: { start: { line: number; column: number }; end: { line: number } } }).position;
     if (!position) return;
+    if (node.type === 'text' && parent.type === 'paragraph' && !strayIn.has(parent)) {
+      const segments = (node as unknown as { value: string }).value.split('\n');
+      for (const [k, segment] of segments.entries()) {
+        // A segment other than the first starts a line; the first does when the text starts its line.
+        if (!segment.startsWith(':::') || (k === 0 && !LINE_START.test((lines[position.start.line - 1] ?? '').slice(0, position.start.column - 1)))) continue;
+        const stray = strayFence(segment, lines[position.start.line - 1 + k] ?? '', file, position.start.line + k);
+        if (stray) {
+          warnings.push(stray);
+          strayIn.add(parent);
+          break;
+        }
+      }
+      return;
+    }
     const first = lines[position.start.line - 1] ?? '';
     const last = lines[position.end.line - 1] ?? '';
     if (node.type === 'containerDirective') {

@@ -234,6 +234,20 @@ describe('cli/build/markdown', () => {
     ]);
   });
 
+  it('warns of a `:::` line no block took: an opening whose title is never closed, a closing with nothing open', async () => {
+    const out = await render(
+      ':::note[Before you race\nCharge the beacons.\n:::\n\n:::tip\nOne block.\n:::\n:::\n\n- :::warning[Lap counter\n  Reset it.\n\n> :::\n\nEscaped on purpose: \\:::note[x\n\n```md\n:::note[Shown as written\n:::\n```\n\nMeet at 12:30, ratio 3:::4.\n',
+    );
+    expect(out.html).toContain(':::note[Before you race');
+    expect(out.warnings.map(({ line, column, message, fix }) => [line, column, message, fix])).toEqual([
+      [1, 1, '`:::note[Before you race` opens no block, so it is shown as text (its title is never closed)', 'close the title: `:::note[Before you race]`'],
+      [8, 1, '`:::` closes no block (none is open here), so it is shown as text', 'remove the line, or open the block above it with a line like `:::note`'],
+      [10, 3, '`:::warning[Lap counter` opens no block, so it is shown as text (its title is never closed)', 'close the title: `:::warning[Lap counter]`'],
+      [13, 3, '`:::` closes no block (none is open here), so it is shown as text', 'remove the line, or open the block above it with a line like `:::note`'],
+    ]);
+    expect(out.errors).toEqual([]);
+  });
+
   it('publishes an image written with an absolute path from the content folder, and warns of one that is not there', async () => {
     const copied: string[] = [];
     const out = await renderer.render({
