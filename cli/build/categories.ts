@@ -22,11 +22,18 @@ const categoryShape = s.object({
   collapsible: s.optional(s.boolean()),
 });
 
-/** Each described folder's label and position, by its path below the content folder; problems go to `problems`. */
+/**
+ * Each described folder's label and position, by its path below the content folder; problems go to
+ * `problems`. A writer's category file for a folder an API reference generates (its label, its
+ * position) is taken instead of the generated one; two generated ones are the config's problem,
+ * reported with the pages they collide on (content.ts).
+ */
 export function readCategories(files: SourceFile[], displayPrefix: string, problems: Diagnostic[]): Map<string, CategoryMeta> {
   const meta = new Map<string, CategoryMeta>();
   const described = new Set<string>();
-  for (const file of [...files].sort((a, b) => compareNames(a.rel, b.rel))) {
+  // The writers' files first: a generated file then finds its folder described.
+  const order = (file: SourceFile): number => (file.generatedBy ? 1 : 0);
+  for (const file of [...files].sort((a, b) => order(a) - order(b) || compareNames(a.rel, b.rel))) {
     const display = displayPrefix + file.rel;
     let value: unknown;
     if (!file.rel.endsWith('.json')) {
@@ -55,6 +62,7 @@ export function readCategories(files: SourceFile[], displayPrefix: string, probl
     }
     const folder = file.rel.replace(/\/?_category_\.[a-z]+$/, '');
     if (described.has(folder)) {
+      if (file.generatedBy) continue;
       problems.push({ file: display, message: `describes the folder ${displayPrefix + folder} a second time`, fix: 'keep one category file per folder: _category_.json or _category_.yml' });
       continue;
     }

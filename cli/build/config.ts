@@ -305,6 +305,14 @@ function checkReferences(config: UserConfig): { path: string; message: string; f
       problems.push({ path: `openapi[${i}].infoSlug`, message: `"${spec.infoSlug}" is not a single plain path segment`, fix: 'e.g. "overview"' });
     }
     if (!ids.has(spec.sidebar)) problems.push({ path: `openapi[${i}].sidebar`, message: `names the unknown sidebar "${spec.sidebar}"`, fix: `use one of: ${[...ids].join(', ')}` });
+    // The pages go below the route's folder, and a page is in the sidebar whose folder holds it.
+    const folder = spec.route.replace(/^\/+|\/+$/g, '');
+    const dir = config.sidebars.find((sidebar) => sidebar.id === spec.sidebar)?.dir.replace(/^\.\//, '').replace(/\/+$/, '');
+    if (!problem && folder === '') {
+      problems.push({ path: `openapi[${i}].route`, message: `"${spec.route}" is the site's home: an API reference needs a folder of its own for its pages`, fix: `give it a route below its sidebar's folder, e.g. "/${dir && dir !== '.' ? `${dir}/` : ''}api"` });
+    } else if (!problem && dir !== undefined && dir !== '.' && dir !== '' && folder !== dir && !folder.startsWith(`${dir}/`)) {
+      problems.push({ path: `openapi[${i}].route`, message: `"${spec.route}" is not below the folder of its sidebar "${spec.sidebar}" (${dir}/), so its pages would be in no sidebar`, fix: `give it a route below /${dir}, e.g. "/${dir}/api", or name the sidebar whose folder holds it` });
+    }
   });
   return problems;
 }

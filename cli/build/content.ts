@@ -20,6 +20,18 @@ export interface SourceFile {
   /** Path below the content folder, with `/` separators. */
   rel: string;
   text: string;
+  /** What made the file, when no writer did (a generated API page): messages name it, not a file that does not exist. */
+  generatedBy?: GeneratedBy;
+}
+
+/** The maker of a generated page: what it is, and the setting that places its pages. */
+export interface GeneratedBy {
+  /** E.g. "the API reference of specs/api.yaml". */
+  what: string;
+  /** E.g. "`openapi[0].route`", a setting of `configFile`. */
+  setting: string;
+  /** The config file that holds the setting. */
+  configFile: string;
 }
 
 /** One markdown page. */
@@ -44,6 +56,8 @@ export interface Doc {
   bodyHash: string;
   /** The frontmatter key that made the route (`slug`, or `id` for its last segment) and its line, when one did: messages name it. */
   routeFrom?: { key: 'slug' | 'id'; line?: number };
+  /** What made the page, when no writer did (`SourceFile.generatedBy`). */
+  generatedBy?: GeneratedBy;
   breadcrumbs: PageLink[];
   prev?: PageLink;
   next?: PageLink;
@@ -93,21 +107,21 @@ export function collectContent(options: CollectContentOptions, previous?: Conten
   const seen = new Map<string, (typeof reads)[number]['doc']>();
   /** What made a doc's route, for the message: its frontmatter key and line, if one did. */
   const madeBy = ({ routeFrom }: Pick<Doc, 'routeFrom'>): string => (routeFrom ? ` (by its \`${routeFrom.key}\`${routeFrom.line ? ` on line ${routeFrom.line}` : ''})` : '');
+  /** Pairs of generators already reported as making pages at one route (each of their pages would be reported). */
+  const reportedPairs = new Set<string>();
   for (const { doc } of reads) {
     const other = seen.get(doc.route);
-    if (other !== undefined) {
-      problems.push({
-        file: displayPrefix + doc.rel,
-        line: doc.routeFrom?.line,
-        message: `has the route ${doc.route}${madeBy(doc)}, which ${displayPrefix + other.rel}${madeBy(other)} already has`,
-        fix:
-          doc.routeFrom || other.routeFrom
-            ? `give one of them a different \`${(doc.routeFrom ?? other.routeFrom)!.key}\`, or remove it`
-            : isFolderPage(doc.rel, doc.frontmatter) && isFolderPage(other.rel, other.frontmatter)
-              ? `index.md, README.md and a page named as its folder are each the folder's own page: keep one, and rename the other (e.g. to overview.md)`
-              : 'rename or move one of the two files, or give one a different `slug`',
-      });
-    } else seen.set(doc.route, doc);
+    if (other === undefined) {
+      seen.set(doc.route, doc);
+      continue;
+    }
+    const problem = routeCollision(doc, other, displayPrefix, madeBy);
+    if (doc.generatedBy && other.generatedBy) {
+      const pair = `${other.generatedBy.setting} ${doc.generatedBy.setting}`;
+      if (reportedPairs.has(pair)) continue;
+      reportedPairs.add(pair);
+    }
+    problems.push(problem);
   }
   // Output folders named by routes that differ only in letter case are one folder on macOS and
   // Windows: one page would overwrite the other there (and its links lead to either).
@@ -120,7 +134,7 @@ export function collectContent(options: CollectContentOptions, previous?: Conten
       problems.push({
         file: displayPrefix + doc.rel,
         line: doc.routeFrom?.line,
-        message: `has the route ${doc.route}${madeBy(doc)}, which differs from ${other.route} of ${displayPrefix + other.rel} only in letter case: on macOS and Windows their output folders are one, and one page would overwrite the other`,
+        message: `has the route ${doc.route}${madeBy(doc)}, which differs from ${other.route} of ${other.generatedBy ? `a page ${other.generatedBy.what} makes` : displayPrefix + other.rel} only in letter case: on macOS and Windows their output folders are one, and one page would overwrite the other`,
         fix: 'rename one of the two files or folders (or its `slug`) so the routes differ by more than case',
       });
     }
@@ -288,7 +302,7 @@ function readFile(file: SourceFile, options: FileRead['options']): FileRead {
     });
     return read;
   }
-  read.doc = { id, rel: file.rel, route, sidebar: sidebar.id, title, label: fm.sidebar_label ?? title, position: fm.sidebar_position ?? name.prefix, frontmatter: fm, body: split.body, bodyHash: hash(split.body), ...(key ? { routeFrom: { key, ...(routeLine ? { line: routeLine } : {}) } } : {}) };
+  read.doc = { id, rel: file.rel, route, sidebar: sidebar.id, title, label: fm.sidebar_label ?? title, position: fm.sidebar_position ?? name.prefix, frontmatter: fm, body: split.body, bodyHash: hash(split.body), ...(key && !file.generatedBy ? { routeFrom: { key, ...(routeLine ? { line: routeLine } : {}) } } : {}), ...(file.generatedBy ? { generatedBy: file.generatedBy } : {}) };
   return read;
 }
 
@@ -369,4 +383,38 @@ function textOf(node: MdastNodes): string {
   if (node.type === 'image') return node.alt ?? '';
   if (node.type === 'break') return ' ';
   return 'children' in node ? (node.children as MdastNodes[]).map(textOf).join('') : '';
+}
+
+/**
+ * The problem of two pages on one route. A generated page (an API reference's) has no file to open:
+ * the problem is the writer's page's, naming what generates the other and the setting that places it;
+ * two generated pages are a problem of the config.
+ */
+function routeCollision(doc: Doc | Omit<Doc, 'breadcrumbs' | 'prev' | 'next'>, other: typeof doc, displayPrefix: string, madeBy: (doc: Pick<Doc, 'routeFrom'>) => string): Diagnostic {
+  const made = doc.generatedBy ?? other.generatedBy;
+  if (doc.generatedBy && other.generatedBy) {
+    const settings = [...new Set([other.generatedBy.setting, doc.generatedBy.setting])];
+    const both = other.generatedBy.what === doc.generatedBy.what ? `${doc.generatedBy.what}, given twice, makes` : `${other.generatedBy.what} and ${doc.generatedBy.what} make`;
+    return { file: doc.generatedBy.configFile, message: `${both} pages on the same routes (${doc.route} first)`, fix: `give each API reference a route of its own: ${settings.join(', ')} in ${doc.generatedBy.configFile}` };
+  }
+  if (made) {
+    const page = doc.generatedBy ? other : doc;
+    return {
+      file: displayPrefix + page.rel,
+      line: page.routeFrom?.line,
+      message: `has the route ${page.route}${madeBy(page)}, where ${made.what} makes a page too`,
+      fix: `move or rename this page${page.routeFrom ? ` (or change its \`${page.routeFrom.key}\`)` : ''}, or give the API reference another route: ${made.setting} in ${made.configFile}`,
+    };
+  }
+  return {
+    file: displayPrefix + doc.rel,
+    line: doc.routeFrom?.line,
+    message: `has the route ${doc.route}${madeBy(doc)}, which ${displayPrefix + other.rel}${madeBy(other)} already has`,
+    fix:
+      doc.routeFrom || other.routeFrom
+        ? `give one of them a different \`${(doc.routeFrom ?? other.routeFrom)!.key}\`, or remove it`
+        : isFolderPage(doc.rel, doc.frontmatter) && isFolderPage(other.rel, other.frontmatter)
+          ? `index.md, README.md and a page named as its folder are each the folder's own page: keep one, and rename the other (e.g. to overview.md)`
+          : 'rename or move one of the two files, or give one a different `slug`',
+  };
 }

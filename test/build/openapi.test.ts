@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -392,4 +392,58 @@ describe('a spec split over files', () => {
       expect(readFileSync(join(site, 'dist', 'manifest.json'), 'utf8')).toBe(before);
     });
   }
+});
+
+describe('an API reference placed where pages are', () => {
+  const config = (site: string, openapi: string): void => {
+    const file = join(site, 'site.config.ts');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/openapi: \[.*\],/, `openapi: ${openapi},`));
+  };
+
+  it('names the writer\'s page and the setting, never a generated file, and says once when two references share a route', () => {
+    const site = copyFixture('openapi');
+    mkdirSync(join(site, 'content/guide/api'));
+    writeFileSync(join(site, 'content/guide/api/get-team.md'), '---\ntitle: Teams\n---\n\nHow teams are stored.\n');
+    let run = runDocs(['build'], { cwd: site });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('error content/guide/api/get-team.md: has the route /guide/api/get-team, where the API reference of specs/api.yaml makes a page too');
+    expect(run.stderr).toContain('fix: move or rename this page, or give the API reference another route: `openapi[0].route` in site.config.ts');
+    expect(run.stderr.match(/^error /gm)).toHaveLength(1);
+    rmSync(join(site, 'content/guide/api'), { recursive: true });
+
+    writeFileSync(join(site, 'content/guide/teams.md'), '---\ntitle: Teams\nslug: /guide/api\n---\n\nHow teams are stored.\n');
+    run = runDocs(['build'], { cwd: site });
+    expect(run.stderr).toContain('error content/guide/teams.md:3: has the route /guide/api (by its `slug` on line 3), where the API reference of specs/api.yaml makes a page too');
+    expect(run.stderr).toContain('fix: move or rename this page (or change its `slug`), or give the API reference another route');
+    rmSync(join(site, 'content/guide/teams.md'));
+
+    config(site, "[{ file: 'specs/api.yaml', route: '/guide/api', sidebar: 'guide' }, { file: 'specs/api.yaml', route: '/guide/api/', sidebar: 'guide' }]");
+    run = runDocs(['build'], { cwd: site });
+    expect(run.code).toBe(1);
+    expect(run.stderr.match(/^error .*$/gm)).toEqual(['error site.config.ts: the API reference of specs/api.yaml, given twice, makes pages on the same routes (/guide/api/get-team first)']);
+    expect(run.stderr).toContain('fix: give each API reference a route of its own: `openapi[0].route`, `openapi[1].route` in site.config.ts');
+    expect(existsSync(join(site, 'dist'))).toBe(false);
+  });
+
+  it('refuses a route that is the home or outside its sidebar\'s folder as a config error; a writer\'s category file labels the reference\'s folder', () => {
+    const site = copyFixture('openapi');
+    config(site, "[{ file: 'specs/api.yaml', route: '/', sidebar: 'guide' }]");
+    let run = runDocs(['build'], { cwd: site });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('error site.config.ts: `openapi[0].route` "/" is the site\'s home: an API reference needs a folder of its own for its pages');
+    expect(run.stderr).toContain('fix: give it a route below its sidebar\'s folder, e.g. "/guide/api"');
+    expect(run.stderr).not.toContain('content//');
+    config(site, "[{ file: 'specs/api.yaml', route: '/reference/api', sidebar: 'guide' }]");
+    run = runDocs(['build'], { cwd: site });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('`openapi[0].route` "/reference/api" is not below the folder of its sidebar "guide" (guide/), so its pages would be in no sidebar');
+
+    config(site, "[{ file: 'specs/api.yaml', route: '/guide/api', sidebar: 'guide' }]");
+    mkdirSync(join(site, 'content/guide/api'));
+    writeFileSync(join(site, 'content/guide/api/_category_.json'), '{ "label": "Teams API", "position": 2 }\n');
+    run = runDocs(['build'], { cwd: site });
+    expect(run.code, run.stderr).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(site, 'dist/manifest.json'), 'utf8')) as { sidebars: Record<string, { label: string; items?: unknown[] }[]> };
+    expect(manifest.sidebars.guide!.map((item) => item.label)).toContain('Teams API');
+  });
 });

@@ -33,6 +33,9 @@ export async function generateApiPages(root: string, config: ResolvedConfig, fil
   const updatesByDir = new Map<string, Promise<Map<string, LastUpdated>>>();
   for (const spec of specs) {
     const generated = apiPages(spec, { defaultHeaders: [[`X-${config.site.brand}-Version`, versionHeaderValue(config.site.app)]], backendUrl: config.site.app.backendUrl });
+    const at = config.openapi.indexOf(spec.config);
+    const generatedBy = { what: `the API reference of ${spec.file}`, setting: `\`openapi[${at}].route\``, configFile: config.configFile };
+    for (const file of [...generated.markdown, ...generated.categories]) file.generatedBy = generatedBy;
     files.markdown.push(...generated.markdown);
     files.categories.push(...generated.categories);
     const dir = dirname(spec.file);
