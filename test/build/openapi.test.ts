@@ -223,6 +223,23 @@ describe('a broken spec', () => {
     expect(existsSync(join(site, 'dist'))).toBe(false);
   });
 
+  it('names the line and pointer of the problems the validator words itself: a duplicated operationId, an undeclared path parameter, a bad component name', () => {
+    const site = copyFixture('openapi');
+    writeFileSync(
+      join(site, 'specs/semantic.yaml'),
+      "openapi: 3.0.3\ninfo:\n  title: Lap counter\n  version: 1.0.0\npaths:\n  /teams:\n    get:\n      operationId: listTeams\n      responses:\n        '200':\n          description: The teams\n  /teams/{teamId}/laps:\n    get:\n      operationId: listTeams\n      responses:\n        '200':\n          description: The laps of a team\ncomponents:\n  schemas:\n    Lap/Count:\n      type: integer\n",
+    );
+    const run = runDocs(['build'], { cwd: site, env: { DOCS_TEST_SPEC: 'specs/semantic.yaml' } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('error specs/semantic.yaml:14:20#/paths/~1teams~1{teamId}~1laps/get/operationId: The operationId `listTeams` is duplicated and must be made unique.');
+    expect(run.stderr).toContain("fix: give each operation an operationId of its own (it names the operation's page); the first use is at line 8, /paths/~1teams/get/operationId");
+    expect(run.stderr).toMatch(/error specs\/semantic\.yaml:1[34]:\d+#\/paths\/~1teams~1\{teamId\}~1laps\/get: `\/paths\/teams\/\{teamId\}\/laps\/get` is missing path parameter\(s\) for `\{teamId\}`/);
+    expect(run.stderr).toContain('with `in: path` and `required: true`');
+    expect(run.stderr).toMatch(/error specs\/semantic\.yaml:2[01]:\d+#\/components\/schemas\/Lap~1Count: `\/components\/schemas\/Lap\/Count` has an invalid name/);
+    expect(run.stderr).toContain('fix: rename the component to letters, digits, `.`, `-` and `_`, and its `$ref`s with it');
+    expect(existsSync(join(site, 'dist'))).toBe(false);
+  });
+
   it('shows the endpoint line of a path that holds a double quote or an ampersand, not the directive as text', () => {
     const site = copyFixture('openapi');
     const spec = join(site, 'specs', 'api.yaml');

@@ -11,7 +11,7 @@ import { DocsError, type Diagnostic } from '../../util/errors';
 import type { OpenApiConfig } from '../config';
 import { statsKey } from '../unchanged';
 import { expansionProblem, refsIn, valueAt } from './refs';
-import { ALIAS_BOMB, dereferenceDepthProblem, findRef, isAliasBomb, isTooDeep, mapSource, readValidatorMessage, SELF_CONTAINING, selfContaining, specValue, TOO_DEEP_TO_READ } from './spec-errors';
+import { ALIAS_BOMB, dereferenceDepthProblem, findRef, isAliasBomb, isTooDeep, mapSource, namedPlace, readValidatorMessage, SELF_CONTAINING, selfContaining, specValue, TOO_DEEP_TO_READ } from './spec-errors';
 
 /** A valid spec, dereferenced (`$ref`s replaced by their targets; cycles stay as object cycles). */
 export interface LoadedSpec {
@@ -112,9 +112,11 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
         const { text, pointer: framed } = readValidatorMessage(error.message, spec);
         // A `$ref` to nothing comes without a code frame: point at the `$ref` itself.
         const missing = /Missing \$ref pointer "([^"]+)"/.exec(text)?.[1];
-        const pointer = framed ?? (missing === undefined ? undefined : findRef(spec, missing));
+        // The validator's own checks name their place in words (`/paths/a/{id}/get`).
+        const named = framed === undefined && missing === undefined ? namedPlace(text, spec, source.lineOf) : {};
+        const pointer = framed ?? (missing === undefined ? named.pointer : findRef(spec, missing));
         const place = pointer === undefined ? undefined : source.lineOf(pointer);
-        const fix = missing === undefined ? SPEC_FIX : `point the $ref at a component that exists${componentHint(spec, missing)}`;
+        const fix = missing === undefined ? (named.fix ?? SPEC_FIX) : `point the $ref at a component that exists${componentHint(spec, missing)}`;
         problems.push({ file, line: place?.line, column: place?.column, pointer, message: missing === undefined ? text : `$ref "${missing}" points at nothing`, fix });
       }
       if (result.additionalErrors > 0) problems.push({ file, message: `has ${result.additionalErrors} more problem${result.additionalErrors === 1 ? '' : 's'} the validator reports once these are fixed` });

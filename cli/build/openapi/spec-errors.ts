@@ -185,3 +185,44 @@ export function dereferenceDepthProblem(message: string, spec: unknown): { point
     fix: throughRefs ? 'a chain of hundreds of $refs, each a level deeper than the last: shorten it, or where the data contains itself let one schema refer to itself (docs shows it with the recursion cut)' : TOO_DEEP_TO_READ.fix,
   };
 }
+
+/** The validator's checks that name their place in words, and what to do about each. */
+const NAMED_FIXES: [RegExp, string][] = [
+  [/is duplicated and must be made unique/, 'give each operation an operationId of its own (it names the operation\'s page)'],
+  [/is missing path parameter\(s\)/, 'declare each `{name}` of the path under the operation\'s (or the path\'s) `parameters`, with `in: path` and `required: true`, or take it out of the path'],
+  [/has a path parameter named .* but there is no corresponding/, 'put `{name}` in the path string, or declare the parameter `in: query` (or remove it)'],
+  [/has an invalid name/, 'rename the component to letters, digits, `.`, `-` and `_`, and its `$ref`s with it'],
+];
+
+/**
+ * Where a problem is that the validator's own checks name in words instead of a code frame: an
+ * operation or a path (`/paths/a/{id}/get`, the path as written, not escaped as a JSON pointer is), a
+ * component (`/components/schemas/A/b`), a duplicated operationId (its second use). The JSON pointer,
+ * and the fix for that check.
+ */
+export function namedPlace(text: string, spec: unknown, lineOf?: (pointer: string) => { line: number } | undefined): { pointer?: string; fix?: string } {
+  const fix = NAMED_FIXES.find(([pattern]) => pattern.test(text))?.[1];
+  const doc = (spec ?? {}) as { paths?: Record<string, Record<string, { operationId?: unknown } | undefined> | undefined>; components?: Record<string, Record<string, unknown> | undefined> };
+  const paths = Object.keys(doc.paths ?? {}).sort((a, b) => b.length - a.length);
+  for (const [, quoted] of text.matchAll(/`([^`]+)`/g)) {
+    if (quoted!.startsWith('/paths/')) {
+      const rest = quoted!.slice('/paths'.length);
+      for (const key of paths) {
+        if (rest === key) return { pointer: `/paths/${escapeToken(key)}`, fix };
+        const method = rest.startsWith(`${key}/`) ? rest.slice(key.length + 1) : undefined;
+        if (method !== undefined && doc.paths?.[key]?.[method] !== undefined) return { pointer: `/paths/${escapeToken(key)}/${escapeToken(method)}`, fix };
+      }
+    }
+    if (quoted!.startsWith('/components/')) {
+      const [type, ...name] = quoted!.slice('/components/'.length).split('/');
+      if (doc.components?.[type!]?.[name.join('/')] !== undefined) return { pointer: `/components/${escapeToken(type!)}/${escapeToken(name.join('/'))}`, fix };
+    }
+  }
+  const duplicated = /The operationId `([^`]+)` is duplicated/.exec(text)?.[1];
+  if (duplicated !== undefined) {
+    const uses = Object.entries(doc.paths ?? {}).flatMap(([key, item]) => Object.entries(item ?? {}).flatMap(([method, operation]) => (operation?.operationId === duplicated ? [`/paths/${escapeToken(key)}/${escapeToken(method)}/operationId`] : [])));
+    const first = uses[0] && lineOf?.(uses[0]);
+    if (uses.length > 1) return { pointer: uses[1], fix: `${fix}; the first use is at ${first ? `line ${first.line}, ` : ''}${uses[0]}` };
+  }
+  return { fix };
+}
