@@ -17,6 +17,8 @@ export interface HeadScriptOptions {
   authKey: string;
   /** Roles that admit a reader. */
   roles: string[];
+  /** The site's title: the tab shows it alone while the login screen hides the page (runtime/title.ts). */
+  siteTitle: string;
 }
 
 /**
@@ -42,6 +44,7 @@ export function applyBeforePaint(options: HeadScriptOptions, admits: (credential
     root.setAttribute('data-theme', 'dark');
   }
   root.setAttribute('data-auth', signedIn ? 'in' : 'out');
+  if (!signedIn) document.title = options.siteTitle;
 }
 
 /**

@@ -122,6 +122,7 @@ function sharedSlots(site: SiteData, assets: AssetUrls): Record<string, string> 
     codeTabKey: site.storageKeys.codeTab,
     authKey: site.auth.storageKey,
     roles: site.auth.roles,
+    siteTitle: site.title,
   });
   const slots = {
     csp: `<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(contentSecurityPolicy(headScript, site.app.backendUrl))}" />`,

@@ -3,6 +3,7 @@ import { useSnapshot } from 'valtio/react';
 import type { SiteData } from '../manifest';
 import { isAuthenticated } from './credentials';
 import { loadLoginScreen } from './load-login';
+import { hidePageTitle } from '../title';
 import type { AuthSession } from './session';
 import './auth-gate.css';
 // Imported here, not by the lazy chunk: esbuild would split it into a stylesheet nothing links.
@@ -39,7 +40,10 @@ export function AuthGate({ site, session, children }: AuthGateProps): JSX.Elemen
   const [decided, setDecided] = useState(false);
 
   useLayoutEffect(() => setDecided(true), []);
-  useLayoutEffect(() => document.documentElement.setAttribute('data-auth', signedIn ? 'in' : 'out'), [signedIn]);
+  useLayoutEffect(() => {
+    document.documentElement.setAttribute('data-auth', signedIn ? 'in' : 'out');
+    hidePageTitle(!signedIn, site.title);
+  }, [signedIn, site.title]);
 
   useEffect(() => {
     // Another tab signed in or out: follow it.

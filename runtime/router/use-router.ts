@@ -10,6 +10,7 @@ import { decodePercent, normalisePath, pageTitle, routeOfPath } from '../routing
 import { anchorOf, internalUrl, isPlainClick } from './links';
 import { currentConnection as connection, prefetchAllowed, type RouteLoader } from './loader';
 import { ScrollMemory } from './scroll-memory';
+import { showPageTitle } from '../title';
 
 /** Where a page's sidebar comes from: pre-rendered HTML on the first page, the manifest's tree after. */
 export type SidebarSource = { html: string } | { items: SidebarItem[] };
@@ -196,7 +197,7 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
   useLayoutEffect(() => {
     const { page } = state.view;
     if (!loader) return;
-    document.title = pageTitle(page.title, site.title, site.titleSeparator);
+    showPageTitle(pageTitle(page.title, site.title, site.titleSeparator), site.title);
     setDescription(page.description ?? site.tagline);
     const wanted = intent.current;
     intent.current = null;

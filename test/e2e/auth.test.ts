@@ -59,6 +59,8 @@ describe('login screen', () => {
     it(`replaces ${path === GIT ? 'a doc page' : 'the not-found page'} for a signed-out reader`, async () => {
       const page = await openSignedOut(path);
       expect(await page.locator('.layout').count()).toBe(0);
+      // The tab names the site alone, not the page behind the gate.
+      expect(await page.title()).toBe('Docs');
       const email = page.getByLabel('E-mail');
       expect(await email.getAttribute('autocomplete')).toBe('email');
       expect(await page.getByLabel('Password').getAttribute('autocomplete')).toBe('current-password');
@@ -94,6 +96,7 @@ describe('login screen', () => {
     await page.locator('.layout').waitFor();
     expect(await page.locator('#main h1').textContent()).toBe('Git and merge requests');
     expect(page.url()).toBe(portal.origin + GIT);
+    expect(await page.title()).toBe('Git and merge requests | Docs');
     const persisted = (await stored(page)) as { state: Record<string, unknown>; version: number };
     expect(persisted.version).toBe(0);
     expect(Object.keys(persisted.state).sort()).toEqual(['accessToken', 'client', 'roles', 'uid']);
@@ -228,6 +231,7 @@ describe('no flash before the runtime runs', () => {
   it('never shows the page to a signed-out reader: the animated logo covers the screen', async () => {
     const page = await openBlocked(false);
     expect(await page.getAttribute('html', 'data-auth')).toBe('out');
+    expect(await page.title()).toBe('Docs');
     expect(await page.locator('.layout').isVisible()).toBe(false);
     const splash = await page.evaluate(() => {
       const style = getComputedStyle(document.body, '::after');
@@ -240,6 +244,7 @@ describe('no flash before the runtime runs', () => {
   it('never shows the login screen to a signed-in reader: the page is there at once', async () => {
     const page = await openBlocked(true);
     expect(await page.getAttribute('html', 'data-auth')).toBe('in');
+    expect(await page.title()).toBe('Git and merge requests | Docs');
     expect(await page.locator('.layout').isVisible()).toBe(true);
     expect(await page.evaluate(() => getComputedStyle(document.body, '::after').content)).toBe('none');
     await page.context().close();
