@@ -75,6 +75,27 @@ describe('navbar', () => {
     await page.context().close();
   });
 
+  it('closes a dropdown when focus leaves it, and moves through it with the arrow keys', async () => {
+    const page = await open(GIT);
+    const language = page.getByRole('button', { name: 'Language: en-GB (English)' });
+    await language.focus();
+    await page.keyboard.press('ArrowDown');
+    expect(await language.getAttribute('aria-expanded')).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('English (en-GB)');
+    await page.keyboard.press('Escape');
+    expect(await page.locator('.dropdown-menu').count()).toBe(0);
+    expect(await language.evaluate((element) => element === document.activeElement)).toBe(true);
+    // Open, then Tab past its one link to the version button: the language menu closes.
+    await page.keyboard.press('Enter');
+    expect(await language.getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Version: Next');
+    expect(await language.getAttribute('aria-expanded')).toBe('false');
+    expect(await page.locator('.dropdown-menu').count()).toBe(0);
+    await page.context().close();
+  });
+
   it('lists only Next in the version dropdown and keeps the choice in localStorage', async () => {
     const page = await open(GIT);
     const keys = await storageKeys(page);
@@ -98,6 +119,13 @@ describe('navbar', () => {
     expect(await drawer.isVisible()).toBe(true);
     expect(await drawer.locator('.drawer-items a').allTextContents()).toEqual(NAVBAR.map(([label]) => label));
     expect(await drawer.locator('.drawer-sidebar a.active').textContent()).toBe('Git and merge requests');
+    // The language and version menus are there too (the navbar has no room for them).
+    await drawer.getByRole('button', { name: 'Language: en-GB (English)' }).click();
+    expect(await drawer.locator('.dropdown-menu a').allTextContents()).toEqual(['English (en-GB)']);
+    expect(await drawer.locator('.dropdown-menu a').isVisible()).toBe(true);
+    await drawer.getByRole('button', { name: 'Version: Next' }).click();
+    expect(await drawer.locator('.dropdown-menu a').allTextContents()).toEqual(['Next']);
+    await page.keyboard.press('Escape');
     await page.keyboard.press('Escape');
     expect(await drawer.count()).toBe(0);
     // A modal: focus starts in it, Tab and Shift+Tab stay in it, and closing gives focus back to the menu button.
@@ -321,6 +349,31 @@ describe('code sample tabs', () => {
     await page.route('**/assets/app.*.js', (route: Route) => route.abort());
     await page.reload({ waitUntil: 'domcontentloaded' });
     expect(await visiblePanels(page)).toEqual(['python']);
+    await page.context().close();
+  });
+
+  it('follows the tabs keyboard pattern: Tab reaches the selected tab only, the arrows, Home and End select another', async () => {
+    const page = await open(LOGIN);
+    const tabs = page.locator('.tabs').first().getByRole('tab');
+    expect(await tabs.evaluateAll((all) => all.map((tab) => (tab as HTMLElement).tabIndex))).toEqual([0, -1, -1, -1]);
+    await tabs.first().focus();
+    const focused = (): Promise<string | null> => page.evaluate(() => document.activeElement?.getAttribute('data-tab') ?? null);
+    await page.keyboard.press('ArrowRight');
+    expect(await focused()).toBe('ruby');
+    expect(await visiblePanels(page)).toEqual(['ruby']);
+    expect(await tabs.evaluateAll((all) => all.map((tab) => (tab as HTMLElement).tabIndex))).toEqual([-1, 0, -1, -1]);
+    await page.keyboard.press('End');
+    expect(await focused()).toBe('python');
+    await page.keyboard.press('ArrowRight');
+    expect(await focused()).toBe('curl');
+    await page.keyboard.press('ArrowLeft');
+    expect(await focused()).toBe('python');
+    await page.keyboard.press('Home');
+    expect(await focused()).toBe('curl');
+    expect(await visiblePanels(page)).toEqual(['curl']);
+    // Tab leaves the tab list for the panel's content, not the next tab.
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBeNull();
     await page.context().close();
   });
 });

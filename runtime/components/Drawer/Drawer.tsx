@@ -1,7 +1,7 @@
 import { useEffect, useRef, type JSX } from 'react';
 import type { SiteData } from '../../manifest';
 import type { SidebarSource } from '../../router/use-router';
-import { NavbarEnd, NavItems } from '../Navbar/Navbar';
+import { NavbarEnd, NavItems, SiteMenus } from '../Navbar/Navbar';
 import { SidebarContent } from '../Sidebar/Sidebar';
 import { OPEN_SEARCH_EVENT } from '../../search/SearchButton';
 import { SearchIcon } from '../../search/SearchIcon';
@@ -17,7 +17,8 @@ export interface DrawerProps {
 }
 
 /**
- * The menu of narrow screens (below 996 px): the navbar items, then the current sidebar. Rendered only
+ * The menu of narrow screens (below 996 px): the navbar items, the current sidebar, then the language
+ * and version menus, the repository and Log out. Rendered only
  * while open, so pages do not carry a second copy of the sidebar. Closes on Escape, on the backdrop and
  * when the route changes (the layout unmounts it).
  */
@@ -76,6 +77,7 @@ export function Drawer({ site, route, section, sidebar, onClose }: DrawerProps):
         <NavItems items={site.navbar} route={section} className="drawer-items" />
         {sidebar ? <SidebarContent source={sidebar} route={route} className="drawer-sidebar" /> : null}
         <div className="drawer-end">
+          <SiteMenus site={site} route={route} />
           <NavbarEnd site={site} />
         </div>
       </div>

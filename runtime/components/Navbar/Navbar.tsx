@@ -63,6 +63,21 @@ export function NavbarEnd({ site, compact = false }: { site: SiteData; compact?:
   );
 }
 
+/** The language and version menus, in the navbar and in the drawer. */
+export function SiteMenus({ site, route }: { site: SiteData; route: string }): JSX.Element {
+  return (
+    <>
+      <NavbarDropdown name="Language" label={site.localeLabel} shortLabel={site.locale} entries={[{ label: site.localeLabel, href: route, active: true }]} />
+      <NavbarDropdown
+        name="Version"
+        label={site.version.label}
+        // The site has one version, so the stored choice can only be that one: it is written, never read back.
+        entries={[{ label: site.version.label, href: route, active: true, onSelect: () => writeStorage(site.storageKeys.version, site.version.name) }]}
+      />
+    </>
+  );
+}
+
 /** Top navigation: brand, the section items, and on the right locale, version, colour mode, repository and log out. */
 export function Navbar({ site, route, section, onOpenMenu, menuOpen }: NavbarProps): JSX.Element {
   return (
@@ -78,13 +93,7 @@ export function Navbar({ site, route, section, onOpenMenu, menuOpen }: NavbarPro
         <NavItems items={site.navbar} route={section} className="navbar-items" />
         <SearchButton />
         <div className="navbar-right">
-          <NavbarDropdown name="Language" label={site.localeLabel} shortLabel={site.locale} entries={[{ label: site.localeLabel, href: route, active: true }]} />
-          <NavbarDropdown
-            name="Version"
-            label={site.version.label}
-            // The site has one version, so the stored choice can only be that one: it is written, never read back.
-            entries={[{ label: site.version.label, href: route, active: true, onSelect: () => writeStorage(site.storageKeys.version, site.version.name) }]}
-          />
+          <SiteMenus site={site} route={route} />
           <NavbarEnd site={site} compact />
         </div>
         <button type="button" className="theme-toggle" aria-label="Switch between dark and light mode" onClick={() => toggleTheme(site.storageKeys.theme)}>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type JSX } from 'react';
+import { useEffect, useId, useRef, useState, type JSX, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 
 /** One entry of a navbar dropdown. */
 export interface DropdownEntry {
@@ -20,20 +20,35 @@ export interface NavbarDropdownProps {
   entries: DropdownEntry[];
 }
 
-/** A navbar menu (locale, version): opens on click, closes on a choice, Escape or a click elsewhere. */
+/**
+ * A navbar menu (locale, version), the disclosure pattern of WAI-ARIA's navigation menus: a button
+ * that shows a list of links. Opens on click (or ArrowDown, at its first link); the arrow keys, Home
+ * and End move between its links; it closes on a choice, on Escape (focus back on the button), on a
+ * click elsewhere and when focus leaves it (Tab past its last link).
+ */
 export function NavbarDropdown({ name, label, shortLabel, entries }: NavbarDropdownProps): JSX.Element {
   const [open, setOpen] = useState(false);
   // The accessible name starts with what the toggle shows, so speech input ("click en-GB") finds it
   // (WCAG 2.5.3): `Language: en-GB (English)` for a toggle showing `en-GB` of `English (en-GB)`.
   const spoken = shortLabel ? `${shortLabel} (${label.replace(`(${shortLabel})`, '').trim() || label})` : label;
   const root = useRef<HTMLDivElement>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
+  const menuId = useId();
+  /** Set by ArrowDown on the closed toggle: the first link takes focus once the list is there. */
+  const focusFirst = useRef(false);
+  const links = (): HTMLAnchorElement[] => [...(root.current?.querySelectorAll<HTMLAnchorElement>('.dropdown-link') ?? [])];
   useEffect(() => {
     if (!open) return;
+    if (focusFirst.current) links()[0]?.focus();
+    focusFirst.current = false;
     const onPointer = (event: Event): void => {
       if (!(event.target instanceof Node) || !root.current?.contains(event.target)) setOpen(false);
     };
     const onKey = (event: KeyboardEvent): void => {
-      if (event.key === 'Escape') setOpen(false);
+      if (event.key !== 'Escape') return;
+      // Focus in the list goes back to the button, which the list belongs to.
+      if (root.current?.contains(document.activeElement)) toggle.current?.focus();
+      setOpen(false);
     };
     document.addEventListener('pointerdown', onPointer);
     document.addEventListener('keydown', onKey);
@@ -42,13 +57,34 @@ export function NavbarDropdown({ name, label, shortLabel, entries }: NavbarDropd
       document.removeEventListener('keydown', onKey);
     };
   }, [open]);
+  const onKeyDown = (event: ReactKeyboardEvent): void => {
+    const all = links();
+    const at = all.indexOf(document.activeElement as HTMLAnchorElement);
+    const to = { ArrowDown: at + 1, ArrowUp: at <= 0 ? all.length - 1 : at - 1, Home: 0, End: all.length - 1 }[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    if (!open) {
+      focusFirst.current = event.key === 'ArrowDown';
+      if (focusFirst.current) setOpen(true);
+      return;
+    }
+    all[to % Math.max(all.length, 1)]?.focus();
+  };
   return (
-    <div className="dropdown" ref={root}>
-      <button type="button" className="navbar-link dropdown-toggle" aria-haspopup="true" aria-expanded={open} aria-label={`${name}: ${spoken}`} title={`${name}: ${label}`} onClick={() => setOpen(!open)}>
+    <div
+      className="dropdown"
+      ref={root}
+      onKeyDown={onKeyDown}
+      onBlur={(event) => {
+        // Focus went somewhere outside the menu (Tab past its last link, a click elsewhere).
+        if (event.relatedTarget instanceof Node && !event.currentTarget.contains(event.relatedTarget)) setOpen(false);
+      }}
+    >
+      <button type="button" ref={toggle} className="navbar-link dropdown-toggle" aria-expanded={open} aria-controls={open ? menuId : undefined} aria-label={`${name}: ${spoken}`} title={`${name}: ${label}`} onClick={() => setOpen(!open)}>
         {shortLabel ?? label}
       </button>
       {open ? (
-        <ul className="dropdown-menu" aria-label={name}>
+        <ul className="dropdown-menu" id={menuId} aria-label={name}>
           {entries.map((entry) => (
             <li key={entry.href + entry.label}>
               <a

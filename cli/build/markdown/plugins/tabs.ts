@@ -63,7 +63,7 @@ function toTabs(node: ContainerDirective, warn: (message: string, fix: string, l
     data: { hName: 'div', hProperties: { className: ['tab-list'], role: 'tablist' } },
     children: panels.map((panel, index) => ({
       type: 'emphasis',
-      data: { hName: 'button', hProperties: { type: 'button', className: ['tab'], role: 'tab', ariaSelected: index === 0 ? 'true' : 'false', dataTab: panel.label } },
+      data: { hName: 'button', hProperties: { type: 'button', className: ['tab'], role: 'tab', ariaSelected: index === 0 ? 'true' : 'false', tabIndex: index === 0 ? 0 : -1, dataTab: panel.label } },
       children: [{ type: 'text', value: panel.label }],
     })),
   };
