@@ -1,9 +1,10 @@
 /** The `docs` command line: parses arguments, runs a command, prints diagnostics, returns the exit code. */
 import { Command, CommanderError } from 'commander';
-import { resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { buildSite } from './build/start';
 import { configOfError, configProblemAtExit } from './build/config-file';
-import { DocsError, EXIT, formatDiagnostic } from './util/errors';
+import { DocsError, EXIT, formatDiagnostic, type Diagnostic } from './util/errors';
 import { isCommitFailure } from './util/commit-failure';
 import { createProgressLine, type ProgressLine } from './progress-line';
 
@@ -33,6 +34,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--no-gate', 'build for a plain static host, whatever site.config.ts says')
     .action(async (options: { root: string; out?: string; cache: boolean; archive?: string; json?: boolean; force?: boolean; gate?: boolean }) => {
       json = options.json === true;
+      checkOptions('docs build', argv, options);
       if (options.archive) {
         // A folder that cannot take the archive is found before the output is replaced.
         const { checkArchiveFolder } = await import('./build/archive');
@@ -90,6 +92,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--no-gate', 'serve the documentation to anyone, whatever site.config.ts or the build says')
     .option('--session-days <days>', 'lifetime of a gate session in days', '30')
     .action(async (options: { root: string; port: string; host: string; backend?: string; dist?: string; open?: boolean; gate?: boolean; sessionDays: string }) => {
+      checkOptions('docs serve', argv, options);
       const port = Number(options.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new DocsError('usage', [{ file: 'docs serve', message: `--port must be a number from 0 to 65535, got "${options.port}"`, fix: 'e.g. --port 3000' }]);
       const sessionDays = Number(options.sessionDays);
@@ -138,6 +141,24 @@ export async function main(argv: string[]): Promise<number> {
     exitCode = report(error);
   }
   return exitCode;
+}
+
+/**
+ * Options that contradict each other or name nothing, refused before anything runs: commander takes
+ * the last of `--gate` and `--no-gate`, reads `--out=` as no folder (the build went to dist/), and a
+ * `--root` that is a file was looked in for a site.config.ts of its own.
+ */
+function checkOptions(command: 'docs build' | 'docs serve', argv: string[], options: { root: string; out?: string; archive?: string; dist?: string }): void {
+  const problems: Diagnostic[] = [];
+  if (argv.includes('--gate') && argv.includes('--no-gate')) problems.push({ file: command, message: '--gate and --no-gate say opposite things', fix: 'pass one of them, or neither (site.config.ts then decides)' });
+  for (const [flag, value] of [['--root', options.root], ['--out', options.out], ['--archive', options.archive], ['--dist', options.dist]] as const) {
+    if (value !== undefined && value.trim() === '') problems.push({ file: command, message: `${flag} is empty`, fix: `name a ${flag === '--archive' ? 'file, e.g. --archive portal.tar.gz' : `folder, e.g. ${flag} ${flag === '--root' ? '.' : 'dist'}`}` });
+  }
+  const root = resolve(options.root);
+  if (options.root.trim() !== '' && statSync(root, { throwIfNoEntry: false })?.isFile()) {
+    problems.push({ file: command, message: `--root ${options.root} is a file; --root names the site's folder, the one holding site.config.ts`, fix: `--root ${dirname(root)}` });
+  }
+  if (problems.length > 0) throw new DocsError('usage', problems);
 }
 
 /** How the last `main` reports an error (as text or JSON), for what no step caught (`guardProcess`). */

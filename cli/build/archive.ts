@@ -9,7 +9,7 @@
  * build stopped half-way) never sees half an archive.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readFileSync, readdirSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { DocsError } from '../util/errors';
@@ -151,7 +151,10 @@ export function checkArchiveFolder(file: string): void {
   };
   const folder = statSync(dirname(file), { throwIfNoEntry: false });
   if (!folder?.isDirectory()) refuse(`its folder ${dirname(file)} ${folder ? 'is a file' : 'does not exist'}`, 'create the folder first, or write the archive beside the site, e.g. --archive portal.tar.gz');
-  if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) refuse('a folder has that name', 'choose a file name, e.g. --archive portal.tar.gz');
+  const existing = statSync(file, { throwIfNoEntry: false });
+  if (existing?.isDirectory()) refuse('a folder has that name', 'choose a file name, e.g. --archive portal.tar.gz');
+  // A file there is replaced only when it is an archive, as a build writes: a gzip stream (or nothing).
+  if (existing && existing.size > 0 && !isGzip(file)) refuse('a file that is no gzip archive has that name, and a build replaces only an archive', 'move or rename that file, or choose another name for the archive');
   // The archive is written after the output is replaced: a folder that takes no file fails now, not then.
   const probe = join(dirname(file), `.${basename(file)}.${process.pid}.probe`);
   try {
@@ -162,6 +165,22 @@ export function checkArchiveFolder(file: string): void {
     rmSync(probe, { force: true });
   }
   checksumLines(file);
+}
+
+/** True when `file` starts as a gzip stream does (RFC 1952: 1f 8b). */
+function isGzip(file: string): boolean {
+  try {
+    const head = Buffer.alloc(2);
+    const fd = openSync(file, 'r');
+    try {
+      return readSync(fd, head, 0, 2, 0) === 2 && head[0] === 0x1f && head[1] === 0x8b;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Unreadable: not known to be an archive.
+    return false;
+  }
 }
 
 /** `writeArchive`, its failure (a full disk, say) a usage error naming the file: the output itself is complete. */

@@ -125,19 +125,23 @@ export function collectContent(options: CollectContentOptions, previous?: Conten
   }
   // Output folders named by routes that differ only in letter case are one folder on macOS and
   // Windows: one page would overwrite the other there (and its links lead to either).
+  // And routes that differ only in how an accented letter is written (é as one character, or as e and
+  // a combining accent: macOS writes file names the second way) look the same and are one folder there.
   const folded = new Map<string, (typeof reads)[number]['doc']>();
   for (const doc of seen.values()) {
-    const key = doc.route.toLowerCase();
+    const key = doc.route.normalize('NFC').toLowerCase();
     const other = folded.get(key);
-    if (other === undefined) folded.set(key, doc);
-    else {
-      problems.push({
-        file: displayPrefix + doc.rel,
-        line: doc.routeFrom?.line,
-        message: `has the route ${doc.route}${madeBy(doc)}, which differs from ${other.route} of ${other.generatedBy ? `a page ${other.generatedBy.what} makes` : displayPrefix + other.rel} only in letter case: on macOS and Windows their output folders are one, and one page would overwrite the other`,
-        fix: 'rename one of the two files or folders (or its `slug`) so the routes differ by more than case',
-      });
+    if (other === undefined) {
+      folded.set(key, doc);
+      continue;
     }
+    const byCase = doc.route.normalize('NFC') !== other.route.normalize('NFC');
+    problems.push({
+      file: displayPrefix + doc.rel,
+      line: doc.routeFrom?.line,
+      message: `has the route ${doc.route}${madeBy(doc)}, which differs from ${other.route} of ${other.generatedBy ? `a page ${other.generatedBy.what} makes` : displayPrefix + other.rel} only in ${byCase ? 'letter case' : 'how an accented letter is encoded (one character, or a letter and a combining accent)'}: on macOS${byCase ? ' and Windows' : ''} their output folders are one, and one page would overwrite the other`,
+      fix: byCase ? 'rename one of the two files or folders (or its `slug`) so the routes differ by more than case' : 'rename one of the two files or folders (or its `slug`): retype its accented letters, or use another name',
+    });
   }
   if (problems.length > 0) throw new DocsError('content', problems);
   // Each sidebar's pages, by their place in `reads`.

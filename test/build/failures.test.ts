@@ -114,6 +114,22 @@ describe('docs build with bad input', () => {
     expect(snapshotTree(dist)).toEqual(before);
   });
 
+  it('refuses options that contradict each other or name nothing, before anything is built', () => {
+    const cases: [args: string[], message: string, fix: string][] = [
+      [['build', '--root', site, '--gate', '--no-gate'], 'error docs build: --gate and --no-gate say opposite things', 'fix: pass one of them, or neither (site.config.ts then decides)'],
+      [['build', '--root', site, '--out='], 'error docs build: --out is empty', 'fix: name a folder, e.g. --out dist'],
+      [['build', '--root', join(site, 'site.config.ts')], `error docs build: --root ${join(site, 'site.config.ts')} is a file; --root names the site's folder, the one holding site.config.ts`, `fix: --root ${site}`],
+      [['serve', '--root', site, '--no-gate', '--gate', '--port', '0'], 'error docs serve: --gate and --no-gate say opposite things', 'docs serve did not start: 1 error.'],
+    ];
+    for (const [args, message, fix] of cases) {
+      const run = runDocs(args);
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr).toContain(message);
+      expect(run.stderr).toContain(fix);
+    }
+    expect(snapshotTree(dist)).toEqual(before);
+  });
+
   it('names a missing config key and exits 2', () => {
     writeFileSync(join(site, 'site.config.ts'), "import { fixtureConfig } from '../_shared/config';\nconst config = fixtureConfig();\ndelete (config as { tagline?: string }).tagline;\nexport default config;\n");
     const run = runDocs(['build', '--root', site]);

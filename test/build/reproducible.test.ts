@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -66,6 +66,14 @@ describe('reproducible artefacts', () => {
     expect(refused.stderr).toContain(`${join(releases, 'SHA256SUMS')}:1: is beside the archive but is not a list of SHA-256 checksums`);
     expect(refused.stderr).toContain('fix: move that file away, or write the archive into another folder');
     expect(readFileSync(join(releases, 'SHA256SUMS'), 'utf8')).toBe(notes);
+    expect(snapshotTree(join(site, 'dist'))).toEqual(output);
+    // A file of the archive's name that is no archive (a typo'd name, a file kept there): refused too.
+    rmSync(join(releases, 'SHA256SUMS'));
+    writeFileSync(join(releases, 'keep.tar.gz'), 'The signed copy of the 2025 handbook: keep.\n');
+    const kept = runDocs(['build', '--archive', join(releases, 'keep.tar.gz')], { cwd: site });
+    expect(kept.code).toBe(2);
+    expect(kept.stderr).toContain(`${join(releases, 'keep.tar.gz')}: cannot be the archive: a file that is no gzip archive has that name, and a build replaces only an archive`);
+    expect(readFileSync(join(releases, 'keep.tar.gz'), 'utf8')).toBe('The signed copy of the 2025 handbook: keep.\n');
     expect(snapshotTree(join(site, 'dist'))).toEqual(output);
   });
 

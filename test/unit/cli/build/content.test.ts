@@ -314,6 +314,21 @@ describe('cli/build/content', () => {
     ]);
   });
 
+  it('refuses two routes that differ only in how an accented letter is encoded (a file named on macOS beside one named elsewhere)', () => {
+    const composed = 'docs/caf\u00e9.md';
+    const decomposed = 'docs/cafe\u0301.md';
+    let error: unknown;
+    try {
+      collectContent({ files: [md(composed, 'title: Café'), md(decomposed, 'title: Café again')], categories: [], sidebars, displayPrefix: 'content/' });
+    } catch (caught) {
+      error = caught;
+    }
+    const [problem] = (error as DocsError).diagnostics;
+    expect((error as DocsError).diagnostics).toHaveLength(1);
+    expect(problem!.message).toContain('only in how an accented letter is encoded (one character, or a letter and a combining accent): on macOS their output folders are one');
+    expect(problem!.fix).toBe('rename one of the two files or folders (or its `slug`): retype its accented letters, or use another name');
+  });
+
   it('reads _category_.yml as _category_.json, and refuses both in one folder', () => {
     const tree = collectContent({ files: [md('docs/a/page.md', 'title: Page')], categories: [{ rel: 'docs/a/_category_.yml', text: 'label: From YAML\nposition: 3\ncollapsed: false\n' }], sidebars, displayPrefix: 'content/' });
     expect(tree.sidebars.docs).toEqual([{ type: 'category', label: 'From YAML', items: [{ type: 'doc', label: 'Page', route: '/docs/a/page' }] }]);
