@@ -287,6 +287,13 @@ function checkReferences(config: UserConfig): { path: string; message: string; f
   if (toc && (toc.minLevel < 1 || toc.maxLevel > 6 || toc.minLevel > toc.maxLevel)) {
     problems.push({ path: 'markdown.toc', message: `levels ${toc.minLevel}–${toc.maxLevel} are not a range within 1–6`, fix: 'use { minLevel: 2, maxLevel: 3 }' });
   }
+  // The announcement's colours go into a style attribute: a colour, and nothing after it (`red;background-image:url(…)`).
+  for (const key of ['backgroundColor', 'textColor'] as const) {
+    const colour = config.announcement?.[key];
+    if (colour !== undefined && !CSS_COLOUR.test(colour.trim())) {
+      problems.push({ path: `announcement.${key}`, message: `"${colour}" is not a CSS colour`, fix: 'write a colour alone: a name (e.g. "navy"), "#1e3a5f", "rgb(30 58 95)" or "hsl(210 52% 25%)"' });
+    }
+  }
   config.navbar.forEach((item, i) => {
     if (!item.to.startsWith('/') && !/^https?:\/\//.test(item.to)) {
       problems.push({ path: `navbar[${i}].to`, message: `"${item.to}" is neither a route nor an URL`, fix: `write it as a route starting with "/", e.g. "/${item.to}"` });
@@ -316,6 +323,9 @@ function checkReferences(config: UserConfig): { path: string; message: string; f
   });
   return problems;
 }
+
+/** A CSS colour on its own: a name, a hex colour, or a colour function of numbers, units and separators. */
+const CSS_COLOUR = /^(?:[a-zA-Z]+|#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})|(?:rgba?|hsla?|hwb|lab|lch|oklab|oklch)\([0-9a-z.,%+\-\s/]*\))$/;
 
 function joinPath(root: string, rel: string): string {
   if (rel.startsWith('/')) return rel;

@@ -41,6 +41,15 @@ describe('cli/build/config', () => {
     ]);
   });
 
+  it('takes a colour alone for the announcement, never more CSS after it', () => {
+    const announcement = (backgroundColor: string, textColor = '#ffffff') => fixtureConfig({ announcement: { id: 'race', content: 'Race day', backgroundColor, textColor, isCloseable: true } });
+    for (const colour of ['navy', '#1f4e8c', '#fff', 'rgb(30 58 95)', 'rgba(30, 58, 95, 0.9)', 'hsl(210 52% 25%)', 'oklch(45% 0.1 250)']) expect(problems(announcement(colour)), colour).toEqual([]);
+    expect(problems(announcement('red;background-image:url(https://evil.example/t.png)', 'white; position: fixed'))).toEqual([
+      '`announcement.backgroundColor` "red;background-image:url(https://evil.example/t.png)" is not a CSS colour | write a colour alone: a name (e.g. "navy"), "#1e3a5f", "rgb(30 58 95)" or "hsl(210 52% 25%)"',
+      '`announcement.textColor` "white; position: fixed" is not a CSS colour | write a colour alone: a name (e.g. "navy"), "#1e3a5f", "rgb(30 58 95)" or "hsl(210 52% 25%)"',
+    ]);
+  });
+
   it('checks references between keys: unique sidebar ids and folders, navbar routes, TOC range', () => {
     const raw = fixtureConfig({
       sidebars: [
