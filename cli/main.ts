@@ -4,7 +4,7 @@ import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { buildSite } from './build/start';
 import { configOfError, configProblemAtExit } from './build/config-file';
-import { DocsError, EXIT, formatDiagnostic, type Diagnostic } from './util/errors';
+import { DocsError, EXIT, formatDiagnostic, warningLines, type Diagnostic } from './util/errors';
 import { isCommitFailure } from './util/commit-failure';
 import { createProgressLine, type ProgressLine } from './progress-line';
 
@@ -69,7 +69,7 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(`${JSON.stringify({ ok: true, exitCode: EXIT.ok, outDir, pages, cachedPages, seconds, searchSeconds, unchanged, warnings, errors: [], archive, ...(cacheProblem ? { cacheProblem } : {}) })}\n`);
         return;
       }
-      for (const warning of report.warnings) process.stderr.write(`warning ${formatDiagnostic(warning)}\n`);
+      for (const line of warningLines(report.warnings)) process.stderr.write(`${line}\n`);
       if (report.cacheProblem) {
         const { dir, reason } = report.cacheProblem;
         process.stderr.write(`note: the build cache in ${dir} could not be written (${reason}). This build is complete; the next one will not be the faster for it. Free some space there, or remove the folder.\n`);

@@ -14,7 +14,7 @@ import { buildSite } from '../build/index';
 import { startPool, type PoolStart, type RenderPool } from '../build/pool';
 import { withGate, type ResolvedConfig } from '../build/config';
 import { realPath } from '../build/write';
-import { DocsError, formatDiagnostic } from '../util/errors';
+import { DocsError, formatDiagnostic, warningLines } from '../util/errors';
 import { checkDist, listenProblem } from './start-checks';
 import { PACKAGE_ROOT } from '../util/package-root';
 import { posixRelative } from '../util/fs';
@@ -234,7 +234,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     watchAlso?.(alsoWatched, alsoSince);
     outDir = report.outDir;
     built = true;
-    for (const warning of report.warnings) options.log(`warning ${formatDiagnostic(warning)}`);
+    for (const line of warningLines(report.warnings)) options.log(line);
     options.log(`Built ${report.pages} pages in ${report.seconds.toFixed(2)} s`);
   };
   const failed = (error: unknown): void => {
@@ -305,7 +305,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
         unsettled = [];
         return;
       } else {
-        for (const warning of report.warnings) options.log(`warning ${formatDiagnostic(warning)}`);
+        for (const line of warningLines(report.warnings)) options.log(line);
         options.log(`Updated ${report.routes.length === 1 ? report.routes[0] : `${report.routes.length} pages`} in ${Math.round(report.seconds * 1000)} ms`);
       }
       unsettled = [];

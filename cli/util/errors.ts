@@ -59,6 +59,28 @@ export function formatDiagnostic(d: Diagnostic): string {
   return d.fix ? `${head}\n  fix: ${d.fix}` : head;
 }
 
+/** Warnings printed for one file before the rest of its warnings are counted instead. */
+export const WARNINGS_PER_FILE = 20;
+
+/**
+ * The printed lines of `warnings` (`warning file:line: message`, with its fix): at most
+ * WARNINGS_PER_FILE of one file, then one line counting the others, so a page with thousands of
+ * repeated headings does not bury every other warning (`--json` reports them all).
+ */
+export function warningLines(warnings: Diagnostic[]): string[] {
+  const shown = new Map<string, number>();
+  const lines: string[] = [];
+  for (const warning of warnings) {
+    const count = (shown.get(warning.file) ?? 0) + 1;
+    shown.set(warning.file, count);
+    if (count <= WARNINGS_PER_FILE) lines.push(`warning ${formatDiagnostic(warning)}`);
+  }
+  for (const [file, count] of shown) {
+    if (count > WARNINGS_PER_FILE) lines.push(`warning ${file}: ${count - WARNINGS_PER_FILE} more warnings in this file, not shown (docs build --json lists every one)`);
+  }
+  return lines;
+}
+
 /** The closest candidate to `word` by edit distance, when close enough to be a likely typo. */
 export function suggest(word: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;

@@ -130,6 +130,17 @@ describe('docs build with bad input', () => {
     expect(snapshotTree(dist)).toEqual(before);
   });
 
+  it('prints at most 20 warnings of one file and counts the rest; --json lists every one', () => {
+    // A generated changelog: the same heading for every release.
+    writeFileSync(join(site, 'content/guide/changelog.md'), `---\ntitle: Changelog\n---\n\n${Array.from({ length: 25 }, (_, i) => `## Fixes\n\nRelease ${i + 1}.\n`).join('\n')}`);
+    const run = runDocs(['build', '--root', site]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr.match(/^warning content\/guide\/changelog\.md:\d+/gm)).toHaveLength(20);
+    expect(run.stderr).toContain('warning content/guide/changelog.md: 4 more warnings in this file, not shown (docs build --json lists every one)');
+    const json = JSON.parse(runDocs(['build', '--root', site, '--json', '--no-cache']).stdout) as { warnings: { file: string }[] };
+    expect(json.warnings.filter((warning) => warning.file === 'content/guide/changelog.md')).toHaveLength(24);
+  });
+
   it('names a missing config key and exits 2', () => {
     writeFileSync(join(site, 'site.config.ts'), "import { fixtureConfig } from '../_shared/config';\nconst config = fixtureConfig();\ndelete (config as { tagline?: string }).tagline;\nexport default config;\n");
     const run = runDocs(['build', '--root', site]);
