@@ -98,7 +98,7 @@ export function startPool(options: PoolStart): RenderPool {
     },
     async run(context, jobs, onPages) {
       // A stopped thread would never answer.
-      if (this.stopped) throw new Error('the render threads were stopped');
+      if (ended || closing) throw new Error('the render threads were stopped');
       const results: PageResult[] = new Array(jobs.length);
       let next = 0;
       // No more workers than batches: a small build does not wait for idle threads.
