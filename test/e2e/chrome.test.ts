@@ -69,7 +69,7 @@ describe('navbar', () => {
   it('lists only English (en-GB) in the locale dropdown', async () => {
     const page = await open(GIT);
     await page.getByRole('button', { name: 'Language: en-GB (English)' }).click();
-    expect(await page.locator('.dropdown-menu a').allTextContents()).toEqual(['English (en-GB)']);
+    await expect.poll(() => page.locator('.dropdown-menu a').allTextContents()).toEqual(['English (en-GB)']);
     await page.keyboard.press('Escape');
     await expect(page.locator('.dropdown-menu').count()).resolves.toBe(0);
     await page.context().close();
@@ -80,18 +80,18 @@ describe('navbar', () => {
     const language = page.getByRole('button', { name: 'Language: en-GB (English)' });
     await language.focus();
     await page.keyboard.press('ArrowDown');
-    expect(await language.getAttribute('aria-expanded')).toBe('true');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('English (en-GB)');
+    await expect.poll(() => language.getAttribute('aria-expanded')).toBe('true');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('English (en-GB)');
     await page.keyboard.press('Escape');
-    expect(await page.locator('.dropdown-menu').count()).toBe(0);
+    await expect.poll(() => page.locator('.dropdown-menu').count()).toBe(0);
     expect(await language.evaluate((element) => element === document.activeElement)).toBe(true);
     // Open, then Tab past its one link to the version button: the language menu closes.
     await page.keyboard.press('Enter');
-    expect(await language.getAttribute('aria-expanded')).toBe('true');
+    await expect.poll(() => language.getAttribute('aria-expanded')).toBe('true');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Version: Next');
-    expect(await language.getAttribute('aria-expanded')).toBe('false');
+    await expect.poll(() => language.getAttribute('aria-expanded')).toBe('false');
     expect(await page.locator('.dropdown-menu').count()).toBe(0);
     await page.context().close();
   });
@@ -100,7 +100,7 @@ describe('navbar', () => {
     const page = await open(GIT);
     const keys = await storageKeys(page);
     await page.getByRole('button', { name: 'Version: Next' }).click();
-    expect(await page.locator('.dropdown-menu a').allTextContents()).toEqual(['Next']);
+    await expect.poll(() => page.locator('.dropdown-menu a').allTextContents()).toEqual(['Next']);
     await page.locator('.dropdown-menu a', { hasText: 'Next' }).click();
     await expect(page.locator('.dropdown-menu').count()).resolves.toBe(0);
     expect(await page.evaluate((key) => localStorage.getItem(key), keys.version)).toBe('current');
@@ -121,10 +121,11 @@ describe('navbar', () => {
     expect(await drawer.locator('.drawer-sidebar a.active').textContent()).toBe('Git and merge requests');
     // The language and version menus are there too (the navbar has no room for them).
     await drawer.getByRole('button', { name: 'Language: en-GB (English)' }).click();
-    expect(await drawer.locator('.dropdown-menu a').allTextContents()).toEqual(['English (en-GB)']);
+    await expect.poll(() => drawer.locator('.dropdown-menu a').allTextContents()).toEqual(['English (en-GB)']);
     expect(await drawer.locator('.dropdown-menu a').isVisible()).toBe(true);
+    // Opening the other closes this one.
     await drawer.getByRole('button', { name: 'Version: Next' }).click();
-    expect(await drawer.locator('.dropdown-menu a').allTextContents()).toEqual(['Next']);
+    await expect.poll(() => drawer.locator('.dropdown-menu a').allTextContents()).toEqual(['Next']);
     await page.keyboard.press('Escape');
     await page.keyboard.press('Escape');
     expect(await drawer.count()).toBe(0);

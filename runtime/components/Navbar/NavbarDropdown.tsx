@@ -36,13 +36,18 @@ export function NavbarDropdown({ name, label, shortLabel, entries }: NavbarDropd
   const menuId = useId();
   /** Set by ArrowDown on the closed toggle: the first link takes focus once the list is there. */
   const focusFirst = useRef(false);
+  /** A press is under way: focus moving with it is the click's to handle, not a reason to close. */
+  const pressing = useRef(false);
   const links = (): HTMLAnchorElement[] => [...(root.current?.querySelectorAll<HTMLAnchorElement>('.dropdown-link') ?? [])];
   useEffect(() => {
     if (!open) return;
     if (focusFirst.current) links()[0]?.focus();
     focusFirst.current = false;
+    // On the click, not the press: in the drawer the list is in the page's flow, and closing it as the
+    // button is pressed moved the next button away before the press was released (no click landed).
     const onPointer = (event: Event): void => {
-      if (!(event.target instanceof Node) || !root.current?.contains(event.target)) setOpen(false);
+      pressing.current = event.type === 'pointerdown';
+      if (event.type === 'click' && (!(event.target instanceof Node) || !root.current?.contains(event.target))) setOpen(false);
     };
     const onKey = (event: KeyboardEvent): void => {
       if (event.key !== 'Escape') return;
@@ -50,10 +55,12 @@ export function NavbarDropdown({ name, label, shortLabel, entries }: NavbarDropd
       if (root.current?.contains(document.activeElement)) toggle.current?.focus();
       setOpen(false);
     };
-    document.addEventListener('pointerdown', onPointer);
+    document.addEventListener('pointerdown', onPointer, true);
+    document.addEventListener('click', onPointer, true);
     document.addEventListener('keydown', onKey);
     return () => {
-      document.removeEventListener('pointerdown', onPointer);
+      document.removeEventListener('pointerdown', onPointer, true);
+      document.removeEventListener('click', onPointer, true);
       document.removeEventListener('keydown', onKey);
     };
   }, [open]);
@@ -76,8 +83,8 @@ export function NavbarDropdown({ name, label, shortLabel, entries }: NavbarDropd
       ref={root}
       onKeyDown={onKeyDown}
       onBlur={(event) => {
-        // Focus went somewhere outside the menu (Tab past its last link, a click elsewhere).
-        if (event.relatedTarget instanceof Node && !event.currentTarget.contains(event.relatedTarget)) setOpen(false);
+        // Focus went somewhere outside the menu by the keyboard (Tab past its last link); a click elsewhere closes it on its own.
+        if (!pressing.current && event.relatedTarget instanceof Node && !event.currentTarget.contains(event.relatedTarget)) setOpen(false);
       }}
     >
       <button type="button" ref={toggle} className="navbar-link dropdown-toggle" aria-expanded={open} aria-controls={open ? menuId : undefined} aria-label={`${name}: ${spoken}`} title={`${name}: ${label}`} onClick={() => setOpen(!open)}>
