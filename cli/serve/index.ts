@@ -11,7 +11,6 @@ import type { AddressInfo } from 'node:net';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { buildSite } from '../build/index';
-import { startPool, type PoolStart, type RenderPool } from '../build/pool';
 import { withGate, type ResolvedConfig } from '../build/config';
 import { realPath } from '../build/write';
 import { DocsError, formatDiagnostic, warningLines } from '../util/errors';
@@ -21,6 +20,7 @@ import { posixRelative } from '../util/fs';
 import { answerLogin, DEV_ACCOUNTS, handleDevLogin } from './dev-login';
 import { backendLogin, createGate, DEFAULT_SESSION_DAYS, developmentSecret, isGatedBuild, readGatedBuild, sessionSecret, type Gate, type GateOptions } from './gate';
 import { SiteSession, type ContentChange } from './incremental';
+import { RenderThread } from './render-thread';
 import { CLIENT_PATH, CLIENT_SCRIPT, CLIENT_TAG, EVENTS_PATH, LiveChannel } from './live';
 import { createStaticHandler } from './static-files';
 import { lookForRoots } from './watch-roots';
@@ -196,7 +196,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   if (options.dist) return { url, close: () => closeServer(server, live) };
 
   let session: SiteSession | undefined;
-  /** The server is stopping: no render thread is started any more. */
+  /** The server is stopping: an update it cuts short is no failure to report. */
   let closed = false;
   // The files the specs' `$ref`s name, wherever they are in the site, and the folders and files the
   // content walk reached through a link: watched once the watcher runs.
@@ -204,30 +204,17 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   /** When the build that found them started: a file there changed since may have changed after it was read. */
   let alsoSince = 0;
   let watchAlso: ((paths: string[], since: number) => void) | undefined;
-  /**
-   * The render thread kept for the server's life, started after the first build: a save, or a full
-   * build that renders a few pages, renders there, so the server answers every request meanwhile
-   * (a page of 40,000 list items held every request for 30 s when it rendered on this thread).
-   */
-  let renderThread: RenderPool | undefined;
-  /** The render thread, started again when the last one ended (a page ran it out of memory); undefined before the first build and once the server stops. */
-  const liveThread = (): RenderPool | undefined => {
-    if (renderThread?.stopped && !closed && highlighting) renderThread = startPool({ workerUrl: options.workerUrl!, threads: 1, highlighting });
-    return closed ? undefined : renderThread;
-  };
-  /** The highlighter settings of the last build, for a render thread started again. */
-  let highlighting: PoolStart['highlighting'] | undefined;
+  const renderThread = new RenderThread(options.workerUrl);
   const fullBuild = async (): Promise<void> => {
     const buildStarted = Date.now();
     // The first build is the one a writer waits for: a live line on a terminal shows how far it is.
     session?.dispose();
     const progress = createProgressLine(process.stderr, !built && options.progress !== false);
-    const report = await buildSite({ root, outDir, env, workerUrl: options.workerUrl, renderThread: liveThread(), onProgress: progress.update, gate: options.gate, searchBlocks: true, keepSources: true }).finally(progress.clear);
+    const report = await buildSite({ root, outDir, env, workerUrl: options.workerUrl, renderThread: renderThread.current(), onProgress: progress.update, gate: options.gate, searchBlocks: true, keepSources: true }).finally(progress.clear);
     // Never stopped early: docs serve does not ask for `unchanged`, so the state is there.
     const state = report.state!;
-    highlighting = { codeTheme: state.context.markdown.codeTheme, highlightLanguages: state.context.markdown.highlightLanguages };
-    if (options.workerUrl && !closed) renderThread ??= startPool({ workerUrl: options.workerUrl, threads: 1, highlighting });
-    session = new SiteSession(state, options.workerUrl ? liveThread : undefined);
+    renderThread.built(state.context.markdown);
+    session = new SiteSession(state, options.workerUrl ? () => renderThread.current() : undefined);
     followSite(report.state!.config.site);
     alsoWatched = [...report.state!.api.refFiles.map(([path]) => path), ...(report.state!.files.linked ?? [])];
     alsoSince = buildStarted;
@@ -388,7 +375,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     close: async () => {
       closed = true;
       // A render under way fails at once (its update is dropped): the thread goes now.
-      const stopping = renderThread?.stop();
+      const stopping = renderThread.stop();
       clearTimeout(timer);
       rootsBack.close();
       clearTimeout(searchTimer);
