@@ -55,4 +55,3 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
     await store?.close().catch(() => undefined);
   }
 }
-
