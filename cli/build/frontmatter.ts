@@ -208,7 +208,10 @@ function lastUpdateProblems({ last_update: given }: Frontmatter, lines: string[]
   const line = lineOfKey(lines, end, 'last_update');
   if (given.date === undefined && given.author === undefined) return [{ file, line, message: 'frontmatter `last_update` gives neither `date` nor `author`', fix: 'write `date: 2025-03-14`, `author: Jane Doe` or both below it, or remove `last_update`' }];
   if (given.date !== undefined && lastUpdateTime(given.date) === undefined) {
-    return [{ file, line, message: `frontmatter \`last_update.date\` is not a date: ${JSON.stringify(given.date)}`, fix: 'write the date as year-month-day, e.g. 2025-03-14 (or 2025-03-14T09:30:00Z with a time)' }];
+    // The date's own line, below the key's (or on it, in `last_update: { date: … }`).
+    const below = lines.slice(line, end).findIndex((text) => /^\s+date\s*:/.test(text));
+    const dateLine = below === -1 ? line : line + below + 1;
+    return [{ file, line: dateLine, message: `frontmatter \`last_update.date\` is not a date: ${JSON.stringify(given.date)}`, fix: 'write the date as year-month-day, e.g. 2025-03-14 (or 2025-03-14T09:30:00Z with a time)' }];
   }
   return [];
 }

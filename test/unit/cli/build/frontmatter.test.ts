@@ -69,8 +69,10 @@ describe('cli/build/frontmatter', () => {
     expect(read('last_update:\n  date: 2025-03-14T09:30:00+01:00').problems).toEqual([]);
     const problems = (front: string): string[] => read(front).problems.map((p) => `${p.line} ${p.message}`);
     // 30 February would roll over into March; a date in words is read differently by every engine.
-    expect(problems('last_update:\n  date: 2025-02-30')).toEqual(['3 frontmatter `last_update.date` is not a date: "2025-02-30"']);
-    expect(problems('last_update:\n  date: yesterday')).toEqual(['3 frontmatter `last_update.date` is not a date: "yesterday"']);
+    // At the date's own line, below the key's.
+    expect(problems('last_update:\n  date: 2025-02-30')).toEqual(['4 frontmatter `last_update.date` is not a date: "2025-02-30"']);
+    expect(problems('last_update:\n  author: Jane Doe\n  date: yesterday')).toEqual(['5 frontmatter `last_update.date` is not a date: "yesterday"']);
+    expect(problems('last_update: { date: yesterday }')).toEqual(['3 frontmatter `last_update.date` is not a date: "yesterday"']);
     expect(problems('last_update: {}')).toEqual(['3 frontmatter `last_update` gives neither `date` nor `author`']);
     expect(problems('last_update:\n  when: 2025-03-14')[0]).toMatch(/^3 frontmatter `last_update.when`/);
     expect(lastUpdateTime('2024-02-29')).toBe(Date.UTC(2024, 1, 29));
