@@ -59,6 +59,8 @@ export interface Doc {
   routeFrom?: { key: 'slug' | 'id'; line?: number };
   /** What made the page, when no writer did (`SourceFile.generatedBy`). */
   generatedBy?: GeneratedBy;
+  /** The lines of `pagination_next` and `pagination_prev`, when set: a page they name that is not there is reported there. */
+  paginationLines?: { next?: number; prev?: number };
   breadcrumbs: PageLink[];
   prev?: PageLink;
   next?: PageLink;
@@ -269,7 +271,7 @@ function readFile(file: SourceFile, options: FileRead['options']): FileRead {
     });
     return read;
   }
-  read.doc = { id, rel: file.rel, route, sidebar: sidebar.id, title, label: fm.sidebar_label ?? title, position: fm.sidebar_position ?? name.prefix, frontmatter: fm, body: split.body, bodyHash: hash(split.body), ...(key && !file.generatedBy ? { routeFrom: { key, ...(routeLine ? { line: routeLine } : {}) } } : {}), ...(file.generatedBy ? { generatedBy: file.generatedBy } : {}) };
+  read.doc = { id, rel: file.rel, route, sidebar: sidebar.id, title, label: fm.sidebar_label ?? title, position: fm.sidebar_position ?? name.prefix, frontmatter: fm, body: split.body, bodyHash: hash(split.body), ...(key && !file.generatedBy ? { routeFrom: { key, ...(routeLine ? { line: routeLine } : {}) } } : {}), ...(file.generatedBy ? { generatedBy: file.generatedBy } : {}), ...paginationLines(file.text, fm) };
   return read;
 }
 
@@ -352,3 +354,9 @@ function textOf(node: MdastNodes): string {
   return 'children' in node ? (node.children as MdastNodes[]).map(textOf).join('') : '';
 }
 
+/** Where a page's `pagination_next` and `pagination_prev` are written, when it sets either to a page. */
+function paginationLines(text: string, fm: Frontmatter): Pick<Doc, 'paginationLines'> {
+  const next = typeof fm.pagination_next === 'string' ? frontmatterKeyLine(text, 'pagination_next') : undefined;
+  const prev = typeof fm.pagination_prev === 'string' ? frontmatterKeyLine(text, 'pagination_prev') : undefined;
+  return next || prev ? { paginationLines: { ...(next ? { next } : {}), ...(prev ? { prev } : {}) } } : {};
+}

@@ -134,7 +134,7 @@ export function paginate(docs: Doc[], displayPrefix: string): void {
         if (target) doc[side] = linkTo(target);
         else {
           const likely = suggest(named, [...byId.keys()]);
-          problems.push({ file: displayPrefix + doc.rel, pointer: `/pagination_${side}`, message: `\`pagination_${side}\` names "${named}", which is no page's id`, fix: likely ? `write "${likely}"` : "write a page's id (its path below the content folder, without .md), or null for no link" });
+          problems.push({ file: displayPrefix + doc.rel, line: doc.paginationLines?.[side], pointer: `/pagination_${side}`, message: `\`pagination_${side}\` names "${named}", which is no page's id`, fix: likely ? `write "${likely}"` : "write a page's id (its path below the content folder, without .md), or null for no link" });
         }
       } else {
         const link = doc[side];

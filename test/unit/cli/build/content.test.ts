@@ -298,7 +298,8 @@ describe('cli/build/content', () => {
     } catch (caught) {
       error = caught;
     }
-    expect((error as DocsError).diagnostics.map((d) => `${d.file}#${d.pointer}: ${d.message} (${d.fix})`)).toEqual(['content/docs/a.md#/pagination_next: `pagination_next` names "docs/bee", which is no page\'s id (write "docs/b")']);
+    // At the key's line (the frontmatter's third: after `---` and the title).
+    expect((error as DocsError).diagnostics.map((d) => `${d.file}:${d.line}#${d.pointer}: ${d.message} (${d.fix})`)).toEqual(['content/docs/a.md:3#/pagination_next: `pagination_next` names "docs/bee", which is no page\'s id (write "docs/b")']);
   });
 
   it('refuses two routes that differ only in letter case, which are one folder on macOS and Windows', () => {
