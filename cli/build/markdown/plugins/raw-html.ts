@@ -14,6 +14,7 @@ import { raw } from 'hast-util-raw';
 import { VFile } from 'vfile';
 import { defaultSchema, sanitize, type Schema } from 'hast-util-sanitize';
 import { walk, type WalkNode } from '../walk';
+import type { Diagnostic } from '../../../util/errors';
 
 /** The allowlist: GitHub's, and the classes and attributes of admonitions and tab sets (see README). */
 export const RAW_HTML_SCHEMA: Schema = {
@@ -29,6 +30,52 @@ export const RAW_HTML_SCHEMA: Schema = {
     div: [...(defaultSchema.attributes?.div ?? []), ['className', 'admonition-title', 'tabs', 'tab-panel'], ['role', 'tabpanel'], 'dataTab', 'dataDefault'],
   },
 };
+
+/** What to do instead of an element the cleaning removes, by element. */
+const INSTEAD: Record<string, string> = {
+  script: 'pages run no scripts of their own: describe what it did, or link to a page that does it',
+  style: 'the site\'s theme styles every page: use markdown for emphasis, headings and tables',
+  iframe: 'link to what it showed instead, e.g. [Open the dashboard](https://…)',
+  video: 'link to the video instead, e.g. [Watch the demo](./demo.mp4)',
+  audio: 'link to the recording instead, e.g. [Listen](./briefing.mp3)',
+  svg: 'save the drawing as an .svg file and show it as an image: ![Diagram](./diagram.svg)',
+};
+
+/**
+ * Warnings for the elements of raw HTML (`fromRaw`) the cleaning will remove, once per element name a
+ * page, at the first one's line: a `<video>` or an inline `<svg>` vanished from the page without a word.
+ * `script`, `style` and `template` go with what they hold; the others leave their text.
+ */
+export function removedElements(fromRaw: Element[], file: string, source: string, earlier: Diagnostic[]): Diagnostic[] {
+  const allowed = new Set(RAW_HTML_SCHEMA.tagNames);
+  const stripped = new Set(RAW_HTML_SCHEMA.strip);
+  const lines = source.split('\n');
+  const seen = new Set<string>();
+  const warnings: Diagnostic[] = [];
+  /** Elements inside a removed one (an `<svg>`'s shapes): its warning covers them. */
+  const inside = new Set<Element>();
+  for (const element of fromRaw) {
+    const name = element.tagName;
+    if (allowed.has(name) || inside.has(element)) continue;
+    walk(element as unknown as WalkNode, (node) => {
+      if (node.type === 'element' && node !== (element as unknown as WalkNode)) inside.add(node as unknown as Element);
+    });
+    if (seen.has(name)) continue;
+    const place = element.position?.start;
+    const written = place ? (lines[place.line - 1] ?? '').slice(place.column - 1) : '';
+    // A JSX component (`<Tabs>`, capitalised) has its own warning (mdx.ts); so has a raw-text element
+    // opened in running text (unclosed.ts), at the same place.
+    if (/^<[A-Z]/.test(written) || earlier.some((warning) => warning.line === place?.line && warning.message.startsWith(`\`<${name}>\``))) continue;
+    seen.add(name);
+    warnings.push({
+      file,
+      ...(place ? { line: place.line, column: place.column } : {}),
+      message: `\`<${name}>\` is not allowed in a page, so it is removed${stripped.has(name) ? ' with what it holds' : ' (its text stays)'}`,
+      fix: INSTEAD[name] ?? 'use markdown, or an element of the allowed raw HTML (README, "Raw HTML")',
+    });
+  }
+  return warnings;
+}
 
 /** Classes of generated elements set aside while raw HTML is cleaned. */
 const TRUSTED = ['code-block', 'mermaid', 'tab-list', 'api-endpoint'];

@@ -234,6 +234,20 @@ describe('cli/build/markdown', () => {
     ]);
   });
 
+  it('warns once a page, at its line, of each raw HTML element the cleaning removes, and says what to write instead', async () => {
+    const out = await render(
+      '# Race day\n\n<video src="./start.mp4" controls></video>\n\n<details><summary>Kit list</summary>Beacons, <kbd>Ctrl</kbd>.</details>\n\n<svg width="10" height="10"><circle r="4"/></svg>\n\n<script>track()</script>\n\n<video src="./finish.mp4"></video>\n\n<iframe src="https://grafana.quad.example/d/laps"></iframe>\n',
+    );
+    expect(out.warnings.map(({ line, column, message, fix }) => [line, column, message, fix])).toEqual([
+      [3, 1, '`<video>` is not allowed in a page, so it is removed (its text stays)', 'link to the video instead, e.g. [Watch the demo](./demo.mp4)'],
+      [7, 1, '`<svg>` is not allowed in a page, so it is removed (its text stays)', 'save the drawing as an .svg file and show it as an image: ![Diagram](./diagram.svg)'],
+      [9, 1, '`<script>` is not allowed in a page, so it is removed with what it holds', 'pages run no scripts of their own: describe what it did, or link to a page that does it'],
+      [13, 1, '`<iframe>` is not allowed in a page, so it is removed (its text stays)', 'link to what it showed instead, e.g. [Open the dashboard](https://…)'],
+    ]);
+    expect(out.html).toContain('<kbd>Ctrl</kbd>');
+    expect(out.html).not.toContain('<video');
+  });
+
   it('warns of a `:::` line no block took: an opening whose title is never closed, a closing with nothing open', async () => {
     const out = await render(
       ':::note[Before you race\nCharge the beacons.\n:::\n\n:::tip\nOne block.\n:::\n:::\n\n- :::warning[Lap counter\n  Reset it.\n\n> :::\n\nEscaped on purpose: \\:::note[x\n\n```md\n:::note[Shown as written\n:::\n```\n\nMeet at 12:30, ratio 3:::4.\n',
@@ -363,10 +377,10 @@ describe('cli/build/markdown', () => {
       const out = await render(`# Page\n\nBefore.\n\n${opening}\n\n## Heading after\n\nText after.\n`);
       expect(out.errors.map(({ line, message, fix: given }) => [line, message, given]), opening).toEqual([[5, `\`${opening.startsWith('<!--') ? '<!--' : opening}\` is never closed, so it takes in the rest of the page`, fix]]);
     }
-    // Closed, or a comment on one line: nothing to say.
+    // Closed, or a comment on one line: no error; the style sheet is removed, which a warning says.
     const closed = await render('# Page\n\n<!-- a note for writers -->\n\n<style>\n.x { color: red }\n</style>\n\nText.\n');
     expect(closed.errors).toEqual([]);
-    expect(closed.warnings).toEqual([]);
+    expect(closed.warnings.map(({ line, message }) => [line, message])).toEqual([[5, '`<style>` is not allowed in a page, so it is removed with what it holds']]);
     // In running text: the rest of the paragraph goes; a warning says so. Closed in the paragraph, it does not.
     const prose = await render('# Page\n\nPut your CSS in a <style> element in the head.\n\nA <style>b{}</style> element closed.\n');
     expect(prose.errors).toEqual([]);
