@@ -30,6 +30,13 @@ const FENCE = /^\s{0,3}(?:>\s?)*\s*(`{3,}|~{3,})/;
 const TABLE_DELIMITER = /^\s{0,3}(?:>\s?)*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
 const CONTAINER = /^\s*(?:>|[-*+](?=\s)|\d{1,9}[.)](?=\s))/;
 
+/**
+ * A whole link reference definition on one line, as CommonMark reads it: `[label]: destination`, with
+ * an optional title in quotes or parentheses and nothing after. Strict, so a line the parser would take
+ * as a paragraph's text after all (its markers then cost) is counted as text.
+ */
+const DEFINITION = /^ {0,3}\[(?:[^\]\\\n]|\\.){1,999}\]:[ \t]*(?:<[^<>\n]*>|[^\s<][^\s]*)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$/;
+
 /** How deep a line's containers may nest at most: its quote and list markers, and its indentation. */
 function depthOf(line: string): number {
   let depth = 0;
@@ -62,6 +69,8 @@ export function checkSourceLimits(source: string, file: string): Diagnostic[] {
   let table = false;
   let cells = 0;
   let tableStart = -1;
+  /** The lines so far of this block are link reference definitions. */
+  let definitions = false;
   const endBlock = (): void => {
     if (blockStart !== -1 && markup > MAX_INLINE_MARKUP && !reported) {
       const kind = table ? 'table row' : 'paragraph';
@@ -100,6 +109,14 @@ export function checkSourceLimits(source: string, file: string): Diagnostic[] {
       tableStart = blockStart;
       endBlock();
     }
+    // A link reference definition is read on its own, not as a paragraph's inline markup: a block of
+    // thousands of them (a glossary's links) is no thick paragraph.
+    if (!table && DEFINITION.test(line) && (blockStart === -1 || definitions)) {
+      endBlock();
+      definitions = true;
+      continue;
+    }
+    definitions = false;
     if (blockStart === -1) blockStart = i;
     for (let j = 0; j < line.length; j++) {
       const c = line.charCodeAt(j);

@@ -121,6 +121,17 @@ describe('cli/build/markdown', () => {
     expect(paragraph.errors).toEqual([expect.objectContaining({ line: 1, message: expect.stringMatching(/^this paragraph holds 10,002 /) })]);
   });
 
+  it('renders a block of thousands of link reference definitions (a glossary\'s links): they are no paragraph\'s markup', async () => {
+    // 6,000 definitions, 24,000 brackets: past the 10,000 markers a paragraph may hold, which refused them.
+    const definitions = Array.from({ length: 6_000 }, (_, i) => `[beacon-${i}]: https://beacons.quad.example/${i} "Beacon ${i}"`).join('\n');
+    const out = await render(`# Beacons\n\nSee [beacon 7][beacon-7] and [beacon 5999][beacon-5999].\n\n${definitions}\n`);
+    expect(out.errors).toEqual([]);
+    expect(out.html).toMatch(/<a href="https:\/\/beacons\.quad\.example\/5999" title="Beacon 5999"[^>]*>beacon 5999<\/a>/);
+    // Lines that only look like definitions (text after the destination) are a paragraph's text, and counted.
+    const lookalikes = await render(`${Array.from({ length: 2_600 }, (_, i) => `[x${i}]: y z *a*`).join('\n')}\n`);
+    expect(lookalikes.errors).toEqual([expect.objectContaining({ line: 1, message: expect.stringMatching(/^this paragraph holds 10,400 /) })]);
+  });
+
   it('refuses tables of more cells than a build renders in reasonable memory, at the table that passes the limit', async () => {
     // A million cells (100 columns, 10,000 rows, 2 MB) ran Node out of memory: no file, no line.
     const table = (columns: number, rows: number): string => `|${' c |'.repeat(columns)}\n|${'---|'.repeat(columns)}\n${`|${' x |'.repeat(columns)}\n`.repeat(rows)}`;
