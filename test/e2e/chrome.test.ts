@@ -126,9 +126,12 @@ describe('navbar', () => {
     // Opening the other closes this one.
     await drawer.getByRole('button', { name: 'Version: Next' }).click();
     await expect.poll(() => drawer.locator('.dropdown-menu a').allTextContents()).toEqual(['Next']);
+    // Escape closes the open menu first, the drawer with the next one.
     await page.keyboard.press('Escape');
+    await expect.poll(() => drawer.locator('.dropdown-menu').count()).toBe(0);
+    expect(await drawer.isVisible()).toBe(true);
     await page.keyboard.press('Escape');
-    expect(await drawer.count()).toBe(0);
+    await expect.poll(() => drawer.count()).toBe(0);
     // A modal: focus starts in it, Tab and Shift+Tab stay in it, and closing gives focus back to the menu button.
     const menu = page.getByRole('button', { name: 'Open the menu' });
     const onMenu = (): Promise<boolean> => menu.evaluate((element) => element === document.activeElement);

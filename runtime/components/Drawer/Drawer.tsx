@@ -36,7 +36,10 @@ export function Drawer({ site, route, section, sidebar, onClose }: DrawerProps):
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     close.current?.focus();
     const onKey = (event: KeyboardEvent): void => {
-      if (event.key === 'Escape') dismiss.current();
+      // An Escape a menu inside the drawer took (it closed that menu) is not the drawer's.
+      if (event.key === 'Escape') {
+        if (!event.defaultPrevented) dismiss.current();
+      }
       else if (event.key === 'Tab' && panel.current) {
         // A modal: Tab and Shift+Tab go round the drawer's own controls, never to the page behind.
         const focusable = [...panel.current.querySelectorAll<HTMLElement>('a[href], button, input, [tabindex]:not([tabindex="-1"])')].filter((element) => element.offsetParent !== null);

@@ -51,28 +51,31 @@ export function NavbarDropdown({ name, label, shortLabel, entries }: NavbarDropd
     };
     const onKey = (event: KeyboardEvent): void => {
       if (event.key !== 'Escape') return;
+      // Heard first (capture): a drawer around the menu leaves this Escape to it and stays open.
+      event.preventDefault();
       // Focus in the list goes back to the button, which the list belongs to.
       if (root.current?.contains(document.activeElement)) toggle.current?.focus();
       setOpen(false);
     };
     document.addEventListener('pointerdown', onPointer, true);
     document.addEventListener('click', onPointer, true);
-    document.addEventListener('keydown', onKey);
+    document.addEventListener('keydown', onKey, true);
     return () => {
       document.removeEventListener('pointerdown', onPointer, true);
       document.removeEventListener('click', onPointer, true);
-      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('keydown', onKey, true);
     };
   }, [open]);
   const onKeyDown = (event: ReactKeyboardEvent): void => {
     const all = links();
     const at = all.indexOf(document.activeElement as HTMLAnchorElement);
     const to = { ArrowDown: at + 1, ArrowUp: at <= 0 ? all.length - 1 : at - 1, Home: 0, End: all.length - 1 }[event.key];
-    if (to === undefined) return;
+    // Closed, only ArrowDown is the menu's (Home and End still scroll the page).
+    if (to === undefined || (!open && event.key !== 'ArrowDown')) return;
     event.preventDefault();
     if (!open) {
-      focusFirst.current = event.key === 'ArrowDown';
-      if (focusFirst.current) setOpen(true);
+      focusFirst.current = true;
+      setOpen(true);
       return;
     }
     all[to % Math.max(all.length, 1)]?.focus();
