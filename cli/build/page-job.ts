@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { frontmatterBody } from './frontmatter';
+import { DEEP_HTML as DEEP_HTML_LEVELS, deepHtmlLine } from './markdown/plugins/limits';
 import { normaliseText } from './sources';
 import type { HydrationData, LastUpdated, PageData, PageLink, PageMeta, SidebarItem, SiteData, TocEntry } from '../../runtime/manifest';
 import { DocsError, type Diagnostic } from '../util/errors';
@@ -160,7 +161,16 @@ export class PageBuilder {
       const file = this.context.markdown.displayPrefix + job.rel;
       const failed = (diagnostics: Diagnostic[]): PageResult => ({ route: job.route, dataUrl: '', mermaid: false, links: [], ids: [], warnings: [], errors: diagnostics, cached: false, files: [], images: [], search: [] });
       if (error instanceof DocsError) return failed(error.diagnostics.map((diagnostic) => ({ ...diagnostic, file: diagnostic.file === job.rel ? file : diagnostic.file })));
-      if (error instanceof RangeError && /call stack/i.test(error.message)) return failed([{ file, message: 'is nested too deeply to render (the renderer ran out of stack)', fix: 'flatten deeply nested lists, quotes or HTML' }]);
+      if (error instanceof RangeError && /call stack/i.test(error.message)) {
+        // Where its raw HTML nests deepest, when that is what ran the renderer out of stack.
+        let line: number | undefined;
+        try {
+          line = deepHtmlLine(job.body ?? this.readBody(job.rel));
+        } catch {
+          // The file is gone as well: the problem without a line.
+        }
+        return failed([{ file, ...(line ? { line } : {}), message: `is nested too deeply to render (the renderer ran out of stack)${line ? `: its HTML is more than ${DEEP_HTML_LEVELS.toLocaleString('en-GB')} elements deep by this line` : ''}`, fix: 'flatten deeply nested lists, quotes or HTML' }]);
+      }
       const io = ioError(error, file, 'cannot be written to the output');
       if (io instanceof DocsError) return failed(io.diagnostics);
       throw error;

@@ -163,3 +163,39 @@ export function checkTreeDepth(tree: Node, file: string): Diagnostic[] {
   }
   return [];
 }
+
+/** Elements that hold nothing, so never nest: their tags open no level. */
+const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+
+/** The raw HTML nesting past which a renderer's recursion may run out of stack: the line named when it did. */
+export const DEEP_HTML = 1000;
+
+/**
+ * The line (1-based) where the page's raw HTML first nests more than DEEP_HTML elements deep, counting
+ * opening and closing tags outside code fences; undefined when it never does. For a page whose render
+ * ran out of stack (4,999 nested `<sup>`, 20,000 `<div>`s never closed): the problem gets a line.
+ */
+export function deepHtmlLine(source: string): number | undefined {
+  const lines = source.split('\n');
+  let fence: string | undefined;
+  let depth = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const opener = FENCE.exec(line);
+    if (fence !== undefined) {
+      if (opener && opener[1]![0] === fence[0] && opener[1]!.length >= fence.length) fence = undefined;
+      continue;
+    }
+    if (opener) {
+      fence = opener[1]!;
+      continue;
+    }
+    for (const [, closing, name, selfClosing] of line.matchAll(/<(\/?)([a-zA-Z][\w-]*)(?:\s[^<>]*?)?(\/?)>/g)) {
+      if (VOID_ELEMENTS.has(name!.toLowerCase()) || selfClosing) continue;
+      depth += closing ? -1 : 1;
+      if (depth > DEEP_HTML) return i + 1;
+    }
+    if (depth < 0) depth = 0;
+  }
+  return undefined;
+}

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { deepHtmlLine } from '../../../../../cli/build/markdown/plugins/limits';
 import { createMarkdownRenderer, type MarkdownRenderer } from '../../../../../cli/build/markdown/index';
 import { parseFenceMeta } from '../../../../../cli/build/markdown/plugins/code';
 import { normaliseAdmonitionTitles } from '../../../../../cli/build/markdown/plugins/admonitions';
@@ -119,6 +120,11 @@ describe('cli/build/markdown', () => {
     // A paragraph is counted whole as before, even when it holds pipes.
     const paragraph = await render(`Not | a table\n${'`x` | '.repeat(5001)}\n`);
     expect(paragraph.errors).toEqual([expect.objectContaining({ line: 1, message: expect.stringMatching(/^this paragraph holds 10,002 /) })]);
+  });
+
+  it('finds the line where raw HTML first nests more than 1,000 elements deep: void, self-closing and fenced tags open no level', () => {
+    expect(deepHtmlLine(`Intro.\n\n${'<span>'.repeat(1000)}\n${'<br><img src="a.png"><x-icon/>'.repeat(50)}\n\n\`\`\`html\n${'<div>'.repeat(50)}\n\`\`\`\n<b>one more</b>\n<i>`)).toBe(9);
+    expect(deepHtmlLine(`${'<p>a</p>'.repeat(5000)}\n`)).toBeUndefined();
   });
 
   it('renders a block of thousands of link reference definitions (a glossary\'s links): they are no paragraph\'s markup', async () => {
