@@ -9,7 +9,7 @@ import { DocsError, type Diagnostic } from '../util/errors';
 import { resolveConfig, type ResolvedConfig } from './config';
 import { hash } from '../util/hash';
 import { sameFiles, statsKey } from './unchanged';
-import { decodeUtf8 } from './sources';
+import { decodeUtf8 } from '../util/utf8';
 import { PACKAGE_ROOT } from '../util/package-root';
 
 /** The config file names looked for, in order. */

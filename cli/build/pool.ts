@@ -217,7 +217,7 @@ export interface PoolOptions {
 export async function runPageJobs(options: PoolOptions): Promise<PageResult[]> {
   const { jobs, context } = options;
   if (options.pool && jobs.length > BATCH) return options.pool.run(context, jobs, options.onPages);
-  if (options.thread && (jobs.length <= BATCH || !options.workerUrl)) {
+  if (options.thread && jobs.length <= BATCH) {
     const results = await options.thread.run(context, jobs, options.onPages);
     await options.thread.commit();
     return results;

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, realpathSync, statSync, type Dirent } from '
 import { join } from 'node:path';
 import { DocsError, type Diagnostic } from '../util/errors';
 import { leadsInside, publishableRoots } from '../util/fs';
-import { textPlace } from '../util/text-place';
+import { decodeUtf8 } from '../util/utf8';
 import type { SourceFile } from './content';
 import { CATEGORY_FILES, isPageName, isSkippedName } from './file-names';
 import type { FileStamp, TreeListing } from './unchanged';
@@ -185,15 +185,4 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
   walk(dir, rootReal, '');
   if (problems.length > 0) throw new DocsError('content', problems);
   return files;
-}
-
-/** The file's text, or undefined (and a problem naming the line) when it is not valid UTF-8. */
-export function decodeUtf8(bytes: Buffer, file: string, problems: Diagnostic[]): string | undefined {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    const text = new TextDecoder('utf-8').decode(bytes);
-    problems.push({ file, ...textPlace(text, text.indexOf('\uFFFD')), message: 'is not valid UTF-8 (saved in another encoding, e.g. Windows-1252 or Latin-1)', fix: 'save the file as UTF-8 in your editor ("Save with encoding" → UTF-8)' });
-    return undefined;
-  }
 }

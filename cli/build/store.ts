@@ -101,7 +101,7 @@ export interface OutputRecord {
   search: { files: string[]; entry: string; chunkKeys?: string[]; tailKeys?: [key: string, file: string, term?: string][]; state?: string };
   /**
    * Every file the output held once the build was done, and the fingerprint of the output then
-   * (unchanged.ts `outputFingerprint`): while the output has that fingerprint, the next build takes
+   * (unchanged.ts `stampOutputs`): while the output has that fingerprint, the next build takes
    * the list instead of listing the output.
    */
   files?: string[];

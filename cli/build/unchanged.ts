@@ -321,11 +321,6 @@ export function stampOutputs(outDir: string, paths: string[], kept?: ReadonlyMap
   return { digest: missing ? undefined : hasher.digest('hex'), stamps };
 }
 
-/** Fingerprint of `paths` below `outDir` (`stampOutputs`); undefined when one is missing. */
-export function outputFingerprint(outDir: string, paths: string[]): string | undefined {
-  return stampOutputs(outDir, paths).digest;
-}
-
 /** A path's stats as the fingerprint takes them: a folder's mtime, a file's `statsKey`. */
 function stampOf(stats: Stats): string {
   return stats.isDirectory() ? `d${stats.mtimeMs}` : statsKey(stats);

@@ -147,8 +147,8 @@ export class SiteSession {
     try {
       const context = { ...state.context, markdown: { ...state.context.markdown, routeOfFile: content.routeOfFile }, sidebars: content.sidebars, outDir: scratch };
       const results: PageResult[] = [...state.results];
-      const pool = this.thread?.();
       if (this.thread) {
+        const pool = this.thread();
         if (!pool) throw new Error('the server is stopping');
         const rendered = await pool.run(context, jobs);
         for (const [n, i] of affected.entries()) results[i] = rendered[n]!;

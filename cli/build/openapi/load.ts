@@ -3,7 +3,8 @@
  * problem names the file, the line and the JSON pointer.
  */
 import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { decodeUtf8, normaliseText } from '../sources';
+import { normaliseText } from '../sources';
+import { decodeUtf8 } from '../../util/utf8';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { OpenAPIV3 } from 'openapi-types';

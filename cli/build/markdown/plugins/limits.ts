@@ -26,6 +26,24 @@ export const MAX_PAGE_MARKUP_COST = 2 * MAX_INLINE_MARKUP ** 2;
 export const MAX_TABLE_CELLS = 50_000;
 
 const FENCE = /^\s{0,3}(?:>\s?)*\s*(`{3,}|~{3,})/;
+
+/**
+ * What each line of a page is to the code fences, line by line: `code` inside a fence or closing one,
+ * `fence` opening one, `text` anywhere else. One tracker a pass over the page.
+ */
+function fenceTracker(): (line: string) => 'code' | 'fence' | 'text' {
+  let fence: string | undefined;
+  return (line) => {
+    const opener = FENCE.exec(line)?.[1];
+    if (fence !== undefined) {
+      if (opener && opener[0] === fence[0] && opener.length >= fence.length) fence = undefined;
+      return 'code';
+    }
+    if (!opener) return 'text';
+    fence = opener;
+    return 'fence';
+  };
+}
 /** A GFM table's delimiter row (`|---|:--:|`), the second line of a table. */
 const TABLE_DELIMITER = /^\s{0,3}(?:>\s?)*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$/;
 const CONTAINER = /^\s*(?:>|[-*+](?=\s)|\d{1,9}[.)](?=\s))/;
@@ -61,7 +79,6 @@ function depthOf(line: string): number {
 export function checkSourceLimits(source: string, file: string): Diagnostic[] {
   const problems: Diagnostic[] = [];
   const lines = source.split('\n');
-  let fence: string | undefined;
   let blockStart = -1;
   let markup = 0;
   let cost = 0;
@@ -85,17 +102,14 @@ export function checkSourceLimits(source: string, file: string): Diagnostic[] {
     blockStart = -1;
     markup = 0;
   };
+  const fences = fenceTracker();
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const opener = FENCE.exec(line);
-    if (fence !== undefined) {
-      if (opener && opener[1]![0] === fence[0] && opener[1]!.length >= fence.length) fence = undefined;
-      continue;
-    }
-    if (opener) {
+    const kind = fences(line);
+    if (kind === 'code') continue;
+    if (kind === 'fence') {
       endBlock();
       table = false;
-      fence = opener[1]!;
       continue;
     }
     if (line.trim() === '') {
@@ -177,19 +191,11 @@ export const DEEP_HTML = 1000;
  */
 export function deepHtmlLine(source: string): number | undefined {
   const lines = source.split('\n');
-  let fence: string | undefined;
+  const fences = fenceTracker();
   let depth = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const opener = FENCE.exec(line);
-    if (fence !== undefined) {
-      if (opener && opener[1]![0] === fence[0] && opener[1]!.length >= fence.length) fence = undefined;
-      continue;
-    }
-    if (opener) {
-      fence = opener[1]!;
-      continue;
-    }
+    if (fences(line) !== 'text') continue;
     for (const [, closing, name, selfClosing] of line.matchAll(/<(\/?)([a-zA-Z][\w-]*)(?:\s[^<>]*?)?(\/?)>/g)) {
       if (VOID_ELEMENTS.has(name!.toLowerCase()) || selfClosing) continue;
       depth += closing ? -1 : 1;

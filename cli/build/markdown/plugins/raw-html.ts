@@ -31,6 +31,10 @@ export const RAW_HTML_SCHEMA: Schema = {
   },
 };
 
+/** The elements the cleaning keeps, and those it removes with what they hold. */
+const ALLOWED = new Set(RAW_HTML_SCHEMA.tagNames);
+const STRIPPED = new Set(RAW_HTML_SCHEMA.strip);
+
 /** What to do instead of an element the cleaning removes, by element. */
 const INSTEAD: Record<string, string> = {
   script: 'pages run no scripts of their own: describe what it did, or link to a page that does it',
@@ -47,8 +51,8 @@ const INSTEAD: Record<string, string> = {
  * `script`, `style` and `template` go with what they hold; the others leave their text.
  */
 export function removedElements(fromRaw: Element[], file: string, source: string, earlier: Diagnostic[]): Diagnostic[] {
-  const allowed = new Set(RAW_HTML_SCHEMA.tagNames);
-  const stripped = new Set(RAW_HTML_SCHEMA.strip);
+  // Most pages hold only allowed elements, or none: the page is not split into lines for them.
+  if (fromRaw.every((element) => ALLOWED.has(element.tagName))) return [];
   const lines = source.split('\n');
   const seen = new Set<string>();
   const warnings: Diagnostic[] = [];
@@ -56,7 +60,7 @@ export function removedElements(fromRaw: Element[], file: string, source: string
   const inside = new Set<Element>();
   for (const element of fromRaw) {
     const name = element.tagName;
-    if (allowed.has(name) || inside.has(element)) continue;
+    if (ALLOWED.has(name) || inside.has(element)) continue;
     walk(element as unknown as WalkNode, (node) => {
       if (node.type === 'element' && node !== (element as unknown as WalkNode)) inside.add(node as unknown as Element);
     });
@@ -70,7 +74,7 @@ export function removedElements(fromRaw: Element[], file: string, source: string
     warnings.push({
       file,
       ...(place ? { line: place.line, column: place.column } : {}),
-      message: `\`<${name}>\` is not allowed in a page, so it is removed${stripped.has(name) ? ' with what it holds' : ' (its text stays)'}`,
+      message: `\`<${name}>\` is not allowed in a page, so it is removed${STRIPPED.has(name) ? ' with what it holds' : ' (its text stays)'}`,
       fix: INSTEAD[name] ?? 'use markdown, or an element of the allowed raw HTML (README, "Raw HTML")',
     });
   }
