@@ -8,6 +8,7 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { MarkdownOptions } from './markdown/index';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
+import { planLanes, takeBatch } from './lanes';
 import type { BuildStore } from './store';
 import type { ContextPatch, WorkerData, WorkerRequest, WorkerResponse } from './worker';
 
@@ -100,12 +101,17 @@ export function startPool(options: PoolStart): RenderPool {
       // A stopped thread would never answer.
       if (ended || closing) throw new Error('the render threads were stopped');
       const results: PageResult[] = new Array(jobs.length);
-      let next = 0;
       // No more workers than batches: a small build does not wait for idle threads.
       const busy = workers.slice(0, Math.max(1, Math.min(workers.length, Math.ceil(jobs.length / BATCH))));
+      // Each thread its lane of pages (lanes.ts): the grammars and diagrams it meets are mostly its own.
+      const lanes = planLanes(
+        jobs.map((job) => job.body),
+        busy.length,
+      );
+      let left = jobs.length;
       await Promise.all(
         busy.map(
-          (worker) =>
+          (worker, lane) =>
             new Promise<void>((resolve, reject) => {
               // Every listener goes when the run ends: a pool kept for a session (docs serve) runs many times.
               const done = (error?: Error): void => {
@@ -116,17 +122,18 @@ export function startPool(options: PoolStart): RenderPool {
                 else resolve();
               };
               const onExit = (code: number): void => done(new Error(`a render worker exited with code ${code}`));
+              // The job numbers of the batch the worker has (one at a time).
+              let batch: number[] = [];
               const send = (): void => {
-                if (next >= jobs.length) return done();
-                const start = next;
-                const share = Math.ceil((jobs.length - next) / (2 * busy.length));
-                next = Math.min(jobs.length, next + Math.max(1, Math.min(BATCH, share)));
-                worker.postMessage({ id: start, jobs: jobs.slice(start, next) } satisfies WorkerRequest);
+                batch = takeBatch(lanes, lane, Math.max(1, Math.min(BATCH, Math.ceil(left / (2 * busy.length)))));
+                if (batch.length === 0) return done();
+                left -= batch.length;
+                worker.postMessage({ id: batch[0]!, jobs: batch.map((number) => jobs[number]!) } satisfies WorkerRequest);
               };
               const onMessage = (response: WorkerResponse): void => {
                 if ('closed' in response) return;
                 if ('failure' in response) return done(new Error(response.failure));
-                response.results.forEach((result, i) => (results[response.id + i] = result));
+                response.results.forEach((result, i) => (results[batch[i]!] = result));
                 onPages?.(response.results.length);
                 send();
               };
