@@ -11,6 +11,8 @@ import { createProgressLine, type ProgressLine } from './progress-line';
 /** Runs `docs` with `argv` (without node and script) and resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
   let exitCode: number = EXIT.ok;
+  /** `docs serve` is starting: an error now means the server never ran (nothing was built over). */
+  let starting = false;
   const program = new Command()
     .name('docs')
     .description('Build and serve a documentation site')
@@ -92,11 +94,13 @@ export async function main(argv: string[]): Promise<number> {
     .option('--no-gate', 'serve the documentation to anyone, whatever site.config.ts or the build says')
     .option('--session-days <days>', 'lifetime of a gate session in days', '30')
     .action(async (options: { root: string; port: string; host: string; backend?: string; dist?: string; open?: boolean; gate?: boolean; sessionDays: string }) => {
+      starting = true;
       checkOptions('docs serve', argv, options);
       const port = Number(options.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new DocsError('usage', [{ file: 'docs serve', message: `--port must be a number from 0 to 65535, got "${options.port}"`, fix: 'e.g. --port 3000' }]);
       const sessionDays = Number(options.sessionDays);
-      if (!(sessionDays > 0 && sessionDays <= 400)) throw new DocsError('usage', [{ file: 'docs serve', message: `--session-days must be a positive number of days, at most 400, got "${options.sessionDays}"`, fix: 'e.g. --session-days 30' }]);
+      // At least a minute: the cookie's Max-Age is in whole seconds, and 0 would end every session at once.
+      if (!(sessionDays * 86_400 >= 60 && sessionDays <= 400)) throw new DocsError('usage', [{ file: 'docs serve', message: `--session-days must be a number of days from one minute (0.0007) to 400, got "${options.sessionDays}"`, fix: 'e.g. --session-days 30' }]);
       // Ctrl-C (or SIGTERM) is heard from the start: while the server starts (the first build runs and
       // the watcher reads the tree, seconds on a large site) it stops the process at once, which a
       // build survives (see the killed-build test); once it runs, watchers, streams and the server
@@ -121,6 +125,7 @@ export async function main(argv: string[]): Promise<number> {
         workerUrl: process.env.DOCS_THREADS === '0' ? undefined : new URL('./worker/worker.mjs', import.meta.url),
         log: (line) => process.stdout.write(`${line}\n`),
       });
+      starting = false;
       await new Promise<void>((stop) => {
         stopServer = (): void => {
           process.stdout.write('Stopping docs serve…\n');
@@ -131,7 +136,7 @@ export async function main(argv: string[]): Promise<number> {
 
   const report = (error: unknown): number => {
     progress.clear();
-    return json ? reportErrorAsJson(error) : reportError(error);
+    return json ? reportErrorAsJson(error) : reportError(error, starting);
   };
   reportStray = report;
   guardProcess();
@@ -202,14 +207,15 @@ function reportErrorAsJson(error: unknown): number {
   return exitCode;
 }
 
-function reportError(error: unknown): number {
+function reportError(error: unknown, serveStarting = false): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
   if (error instanceof DocsError) {
     for (const diagnostic of error.diagnostics) process.stderr.write(`error ${formatDiagnostic(diagnostic)}\n`);
     const count = error.diagnostics.length;
     const errors = `${count} error${count === 1 ? '' : 's'}`;
-    // A usage error of `docs serve` (a port in use, a folder that is not there) built nothing.
-    const serving = error.kind === 'usage' && error.diagnostics.every((diagnostic) => diagnostic.file === 'docs serve');
+    // `docs serve` that did not start (a port in use, a short DOCS_SESSION_SECRET, a --dist that is no
+    // gated build) built nothing over anything.
+    const serving = serveStarting || (error.kind === 'usage' && error.diagnostics.every((diagnostic) => diagnostic.file === 'docs serve'));
     process.stderr.write(serving ? `docs serve did not start: ${errors}.\n` : error.afterOutput ? `Failed after the build: ${errors}; the output is complete.\n` : `Build failed: ${errors}; the previous output was left untouched.\n`);
     return EXIT[error.kind];
   }

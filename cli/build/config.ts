@@ -294,6 +294,12 @@ function checkReferences(config: UserConfig): { path: string; message: string; f
       problems.push({ path: `announcement.${key}`, message: `"${colour}" is not a CSS colour`, fix: 'write a colour alone: a name (e.g. "navy"), "#1e3a5f", "rgb(30 58 95)" or "hsl(210 52% 25%)"' });
     }
   }
+  // The gate takes a POST to exactly this path as the logout, and the pages send it there from every
+  // route: a relative path would reach another path from each page, and the session would outlive it.
+  const logout = config.app.logoutPath;
+  if (!/^\/[A-Za-z0-9._~!$&'()*+,;=:@%-][^\s?#\\]*$/.test(logout) || logout.startsWith('//') || logout === '/api/login' || /^\/(assets|__docs)\//.test(logout)) {
+    problems.push({ path: 'app.logoutPath', message: `"${logout}" is not a path of its own on the site's origin`, fix: 'write an absolute path, starting with "/", with no query or fragment, other than /api/login, e.g. "/logout"' });
+  }
   config.navbar.forEach((item, i) => {
     if (!item.to.startsWith('/') && !/^https?:\/\//.test(item.to)) {
       problems.push({ path: `navbar[${i}].to`, message: `"${item.to}" is neither a route nor an URL`, fix: `write it as a route starting with "/", e.g. "/${item.to}"` });

@@ -22,8 +22,12 @@ export const DEFAULT_SESSION_DAYS = 30;
 /** Failed logins from one address within `RATE_WINDOW_MS` after which the host answers 429 itself. */
 export const MAX_FAILURES = 10;
 export const RATE_WINDOW_MS = 60_000;
-/** Logged-out sessions remembered at most (some 20 MB); a session lives `DEFAULT_SESSION_DAYS` at most. */
-const MAX_ENDED_SESSIONS = 100_000;
+/**
+ * Logged-out sessions remembered for one reader at most. Past it, the reader's next logout ends every
+ * session of theirs that began before it (`GateOptions` `ended`): one account logging in and out
+ * forever costs the host no more memory, and no logout is ever forgotten.
+ */
+export const MAX_ENDED_PER_READER = 1_000;
 /** The largest login body forwarded (a login is a few hundred bytes). */
 const MAX_LOGIN_BODY = 64 * 1024;
 
@@ -58,11 +62,12 @@ export function sessionSecret(env: Record<string, string | undefined>): Buffer {
 }
 
 /**
- * A signed session value: `base64url(JSON {u, e, n}).base64url(HMAC-SHA256)`. `n` is random, so each
- * login is its own session: logging out on one machine ends that one, not the reader's others.
+ * A signed session value: `base64url(JSON {u, e, n, i}).base64url(HMAC-SHA256)`: the reader, the
+ * expiry (seconds since the epoch), a random `n`, so that each login is its own session (logging out on
+ * one machine ends that one, not the reader's others), and when it began (`i`, milliseconds).
  */
-export function signSession(secret: Buffer, uid: string, expires: number): string {
-  const payload = Buffer.from(JSON.stringify({ u: uid, e: expires, n: randomBytes(9).toString('base64url') })).toString('base64url');
+export function signSession(secret: Buffer, uid: string, expires: number, issued = Date.now()): string {
+  const payload = Buffer.from(JSON.stringify({ u: uid, e: expires, n: randomBytes(9).toString('base64url'), i: issued })).toString('base64url');
   return `${payload}.${createHmac('sha256', secret).update(payload).digest('base64url')}`;
 }
 
@@ -71,18 +76,32 @@ export function verifySession(secret: Buffer, value: string | undefined, now: nu
   return sessionOf(secret, value, now)?.uid;
 }
 
-/** The uid and expiry (seconds since the epoch) of a session value signed with `secret` and not expired. */
-function sessionOf(secret: Buffer, value: string | undefined, now: number): { uid: string; expires: number } | undefined {
+/** A session as its cookie says it: the reader, its expiry (seconds), its random name and when it began (milliseconds; 0 when unknown). */
+interface Session {
+  uid: string;
+  expires: number;
+  nonce: string;
+  issued: number;
+}
+
+/**
+ * The session of a value signed with `secret` and not expired. The signature must be written exactly as
+ * the host wrote it: base64url decoding skips characters outside its alphabet and the spare bits of the
+ * last one, so `…=`, `…!` or a last letter one off would otherwise be the same session under another
+ * name.
+ */
+function sessionOf(secret: Buffer, value: string | undefined, now: number): Session | undefined {
   if (!value) return undefined;
   const dot = value.indexOf('.');
   if (dot <= 0) return undefined;
   const payload = value.slice(0, dot);
-  const given = Buffer.from(value.slice(dot + 1), 'base64url');
-  const expected = createHmac('sha256', secret).update(payload).digest();
+  const given = Buffer.from(value.slice(dot + 1));
+  const expected = Buffer.from(createHmac('sha256', secret).update(payload).digest('base64url'));
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
   try {
-    const { u, e } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { u?: unknown; e?: unknown };
-    return typeof u === 'string' && typeof e === 'number' && e > now ? { uid: u, expires: e } : undefined;
+    const { u, e, n, i } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { u?: unknown; e?: unknown; n?: unknown; i?: unknown };
+    if (typeof u !== 'string' || typeof e !== 'number' || e <= now) return undefined;
+    return { uid: u, expires: e, nonce: typeof n === 'string' ? n : payload, issued: typeof i === 'number' ? i : 0 };
   } catch {
     return undefined;
   }
@@ -165,10 +184,40 @@ export function createGate(options: GateOptions): Gate {
   /** Failed logins by address: their times, within the window. */
   const failures = new Map<string, number[]>();
   /**
-   * Sessions logged out, until they would have expired (seconds): a cookie copied before the reader
-   * logged out opens nothing on this host. Kept in memory (see README, "The gated host").
+   * Sessions logged out, by reader and session name, until they would have expired (seconds): a cookie
+   * copied before the reader logged out opens nothing on this host. Kept in memory (see README, "The
+   * gated host"), `MAX_ENDED_PER_READER` a reader; past that, the reader's sessions begun before a time
+   * (milliseconds) are all ended, until the last of them would have expired (`cutoffs`).
    */
-  const ended = new Map<string, number>();
+  const ended = new Map<string, Map<string, number>>();
+  const cutoffs = new Map<string, { before: number; until: number }>();
+  /** Logins from one address still waiting for the backend: they count towards `MAX_FAILURES` until it answers. */
+  const pending = new Map<string, number>();
+  let logouts = 0;
+
+  const isEnded = (session: Session, seconds: number): boolean => {
+    const cutoff = cutoffs.get(session.uid);
+    return ended.get(session.uid)?.has(session.nonce) === true || (cutoff !== undefined && cutoff.until > seconds && session.issued < cutoff.before);
+  };
+  const endSession = (session: Session, seconds: number): void => {
+    // Now and then, what expired goes, for every reader.
+    if (++logouts % 1_000 === 0) {
+      for (const [uid, sessions] of ended) {
+        for (const [nonce, expires] of sessions) if (expires <= seconds) sessions.delete(nonce);
+        if (sessions.size === 0) ended.delete(uid);
+      }
+      for (const [uid, cutoff] of cutoffs) if (cutoff.until <= seconds) cutoffs.delete(uid);
+    }
+    const sessions = ended.get(session.uid) ?? new Map<string, number>();
+    for (const [nonce, expires] of sessions) if (expires <= seconds) sessions.delete(nonce);
+    if (sessions.size < MAX_ENDED_PER_READER) {
+      ended.set(session.uid, sessions.set(session.nonce, session.expires));
+      return;
+    }
+    // The reader's every session begun until now ends; none of theirs needs remembering one by one.
+    ended.delete(session.uid);
+    cutoffs.set(session.uid, { before: now(), until: seconds + options.sessionSeconds });
+  };
 
   const recentFailures = (address: string): number[] => {
     const list = (failures.get(address) ?? []).filter((at) => at > now() - RATE_WINDOW_MS);
@@ -184,11 +233,24 @@ export function createGate(options: GateOptions): Gate {
   const login = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const address = request.socket.remoteAddress ?? '';
     const recent = recentFailures(address);
-    if (recent.length >= MAX_FAILURES) {
-      const retry = Math.max(1, Math.ceil((recent[0]! + RATE_WINDOW_MS - now()) / 1000));
+    // A login still waiting for the backend may fail too: many sent at once must not all get through.
+    const waiting = pending.get(address) ?? 0;
+    if (recent.length + waiting >= MAX_FAILURES) {
+      const retry = recent.length >= MAX_FAILURES ? Math.max(1, Math.ceil((recent[0]! + RATE_WINDOW_MS - now()) / 1000)) : 1;
       response.writeHead(429, { 'content-type': 'application/json; charset=utf-8', 'retry-after': String(retry), 'cache-control': 'no-store' }).end('{"errors":["Too many failed logins. Please wait a minute and try again."]}');
       return;
     }
+    pending.set(address, waiting + 1);
+    try {
+      await answerLogin(request, response, address);
+    } finally {
+      const left = (pending.get(address) ?? 1) - 1;
+      if (left > 0) pending.set(address, left);
+      else pending.delete(address);
+    }
+  };
+
+  const answerLogin = async (request: IncomingMessage, response: ServerResponse, address: string): Promise<void> => {
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of request) {
@@ -201,6 +263,12 @@ export function createGate(options: GateOptions): Gate {
     }
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string') headers[name] = value;
+    // The host's own session is no business of the backend's (a 30-day credential in its logs); the
+    // backend's cookies go back to it. The reader's address is added to what any proxy before said.
+    const cookies = (headers.cookie ?? '').split(';').filter((part) => part.trim() !== '' && part.split('=')[0]!.trim() !== SESSION_COOKIE);
+    if (cookies.length > 0) headers.cookie = cookies.map((part) => part.trim()).join('; ');
+    else delete headers.cookie;
+    headers['x-forwarded-for'] = headers['x-forwarded-for'] ? `${headers['x-forwarded-for']}, ${address}` : address;
     const answer = await options.login({ headers, body: Buffer.concat(chunks) });
     const out: OutgoingHttpHeaders = { ...answer.headers, 'cache-control': 'no-store' };
     const backendCookies = answer.headers['set-cookie']?.split('\n') ?? [];
@@ -208,17 +276,18 @@ export function createGate(options: GateOptions): Gate {
     const setCookies = [...backendCookies];
     if (answer.status >= 200 && answer.status < 300) {
       const uid = admittedUid(answer.body, options.roles);
-      if (uid !== undefined) setCookies.push(cookie(request, signSession(options.secret, uid, Math.floor(now() / 1000) + options.sessionSeconds), options.sessionSeconds));
+      if (uid !== undefined) setCookies.push(cookie(request, signSession(options.secret, uid, Math.floor(now() / 1000) + options.sessionSeconds, now()), options.sessionSeconds));
     } else if (answer.status === 401 || answer.status === 403) {
-      failures.set(address, [...recent, now()]);
+      failures.set(address, [...recentFailures(address), now()]);
     }
     if (setCookies.length > 0) out['set-cookie'] = setCookies;
     response.writeHead(answer.status, out).end(answer.body);
   };
 
   const signedIn = (request: IncomingMessage): boolean => {
-    const value = cookieOf(request, SESSION_COOKIE);
-    return value !== undefined && !ended.has(value) && verifySession(options.secret, value, Math.floor(now() / 1000)) !== undefined;
+    const seconds = Math.floor(now() / 1000);
+    const session = sessionOf(options.secret, cookieOf(request, SESSION_COOKIE), seconds);
+    return session !== undefined && !isEnded(session, seconds);
   };
 
   return {
@@ -241,15 +310,9 @@ export function createGate(options: GateOptions): Gate {
         return;
       }
       if (url.pathname === options.logoutPath && request.method === 'POST') {
-        const value = cookieOf(request, SESSION_COOKIE);
         const seconds = Math.floor(now() / 1000);
-        const session = sessionOf(options.secret, value, seconds);
-        if (value !== undefined && session) {
-          for (const [old, expires] of ended) if (expires <= seconds) ended.delete(old);
-          // Bounded: past the limit the session logged out longest ago is forgotten (one account logging in and out forever).
-          if (ended.size >= MAX_ENDED_SESSIONS) ended.delete(ended.keys().next().value!);
-          ended.set(value, session.expires);
-        }
+        const session = sessionOf(options.secret, cookieOf(request, SESSION_COOKIE), seconds);
+        if (session && !isEnded(session, seconds)) endSession(session, seconds);
         response.writeHead(204, { 'set-cookie': cookie(request, '', 0), 'cache-control': 'no-store' }).end();
         return;
       }
@@ -326,12 +389,15 @@ function admittedUid(body: Buffer, roles: string[]): string | undefined {
   try {
     const data = (JSON.parse(body.toString('utf8')) as { data?: { user?: { email?: unknown; roles?: unknown }; client?: unknown; access_token?: unknown } }).data;
     const userRoles = Array.isArray(data?.user?.roles) ? data.user.roles : [];
-    if (typeof data?.user?.email !== 'string' || typeof data.client !== 'string' || typeof data.access_token !== 'string') return undefined;
-    return userRoles.some((role) => typeof role === 'string' && roles.includes(role)) ? data.user.email : undefined;
+    // Spec §4: authenticated means uid, client and access token all set.
+    if (!nonEmpty(data?.user?.email) || !nonEmpty(data?.client) || !nonEmpty(data?.access_token)) return undefined;
+    return userRoles.some((role) => typeof role === 'string' && roles.includes(role)) ? (data!.user!.email as string) : undefined;
   } catch {
     return undefined;
   }
 }
+
+const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
 /** What the gate needs of a gated build, read from its sign-in shell's hydration data. */
 export interface GatedSite {

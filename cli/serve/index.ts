@@ -13,12 +13,14 @@ import { watch, type FSWatcher } from 'chokidar';
 import { buildSite } from '../build/index';
 import { withGate, type ResolvedConfig } from '../build/config';
 import { realPath } from '../build/write';
-import { DocsError, formatDiagnostic, warningLines } from '../util/errors';
+import { DocsError, formatDiagnostic, warningLines, type Diagnostic } from '../util/errors';
+import { decodeUtf8 } from '../util/utf8';
 import { checkDist, listenProblem } from './start-checks';
 import { PACKAGE_ROOT } from '../util/package-root';
 import { posixRelative } from '../util/fs';
 import { answerLogin, DEV_ACCOUNTS, handleDevLogin } from './dev-login';
 import { backendLogin, createGate, DEFAULT_SESSION_DAYS, developmentSecret, isGatedBuild, readGatedBuild, sessionSecret, type Gate, type GateOptions } from './gate';
+import { foreignHost, isLoopback } from './host-check';
 import { SiteSession, type ContentChange } from './incremental';
 import { RenderThread } from './render-thread';
 import { CLIENT_PATH, CLIENT_SCRIPT, CLIENT_TAG, EVENTS_PATH, LiveChannel } from './live';
@@ -162,6 +164,8 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   if (config) followSite(withGate(config, options.gate).site);
 
   const server: Server = createServer((request, response) => {
+    const refused = foreignHost(request.headers.host, options.host);
+    if (refused) return void response.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end(refused);
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     if (!options.dist && path === EVENTS_PATH) {
       // The stream names routes (reloads) and quotes pages (build errors): behind the gate, for signed-in readers only.
@@ -191,6 +195,12 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   if (gate) options.log(`Behind the gate: only a signed-in reader gets the pages${options.gate ? '' : options.dist ? ' (the build was made for it; --no-gate serves it to anyone)' : ' (gate: true in site.config.ts; --no-gate serves them to anyone)'}`);
   if (!options.backend) {
     options.log(`Development accounts, password ${DEV_ACCOUNTS[0]!.password}: ${DEV_ACCOUNTS.map((account) => `${account.email} (${account.roles.join(', ')}${account.otp ? `, one-time code ${account.otp}` : ''})`).join('; ')}`);
+  }
+  const gated = gate !== undefined || (options.gate !== false && (options.gate === true || config?.site.gated === true));
+  if (gated && !isLoopback(options.host)) {
+    // Served to other machines on purpose (--host), behind the gate: what the gate then cannot do, said once.
+    if (!options.backend) options.log(`Note: on ${options.host} anyone on the network can sign in with a development account and the password above; serve other machines with --backend URL.`);
+    options.log(`Note: readers on other machines need HTTPS in front of this server (a TLS proxy that sets X-Forwarded-Proto: https): the session cookie is Secure, and a browser drops it over plain HTTP, which would bring a reader back to the login screen after each login.`);
   }
   if (options.open) openBrowser(url);
   if (options.dist) return { url, close: () => closeServer(server, live) };
@@ -263,10 +273,15 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   let queue: Promise<void> = Promise.resolve();
   /** The text of each content file as last applied, to catch a save chokidar did not report. */
   const applied = new Map<string, string | null>();
-  /** A file's text, or null when there is none (removed, or not a file: a folder, a link to one). */
-  const read = (path: string): string | null => {
+  /**
+   * A file's text, or null when there is none (removed, or not a file: a folder, a link to one). A file
+   * that is not UTF-8 is a problem in `unreadable` (as `docs build` reports it), its text decoded anyway.
+   */
+  const read = (path: string, unreadable: Diagnostic[] = []): string | null => {
     try {
-      return statSync(path).isFile() ? readFileSync(path, 'utf8') : null;
+      if (!statSync(path).isFile()) return null;
+      const bytes = readFileSync(path);
+      return decodeUtf8(bytes, posixRelative(root, path), unreadable) ?? bytes.toString('utf8');
     } catch {
       return null;
     }
@@ -276,13 +291,16 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     const paths = [...new Set([...unsettled, ...changed])];
     const started = performance.now();
     try {
-      for (const path of paths) applied.set(path, read(path));
+      const unreadable: Diagnostic[] = [];
+      for (const path of paths) applied.set(path, read(path, unreadable));
       // chokidar drops a second change of one file within 50 ms; look again once that window is over.
       setTimeout(() => {
         const missed = paths.filter((path) => read(path) !== applied.get(path));
         if (missed.length > 0) schedule(missed);
       }, 80).unref();
       const contentOnly = session !== undefined && paths.every((path) => !relative(contentDir, path).startsWith('..') && /\.mdx?$|\/_category_\.(json|ya?ml)$/.test(path));
+      // A page saved in another encoding fails the update here, as it fails `docs build` (a full build reads every file itself).
+      if (contentOnly && unreadable.length > 0) throw new DocsError('content', unreadable);
       let report = contentOnly ? await session!.update(paths.map((path): ContentChange => ({ rel: posixRelative(contentDir, path), text: applied.get(path) ?? null }))) : 'full';
       if (report === 'full') {
         await fullBuild();

@@ -48,7 +48,10 @@ export async function logIn(client: HttpClient, form: LoginForm, otpShown: boole
   }
   if (result.kind === 'failed') return { kind: 'error', error: 'network' };
   const data = result.data?.data;
-  if (!data?.user || typeof data.user.email !== 'string' || typeof data.client !== 'string' || typeof data.access_token !== 'string') return { kind: 'error', error: 'network' };
+  // An answer without all three of uid, client and token signs no one in (spec §4: all set): it is a
+  // failed login like any other the specification does not name, not an account without the role.
+  const set = (value: unknown): value is string => typeof value === 'string' && value !== '';
+  if (!data?.user || !set(data.user.email) || !set(data.client) || !set(data.access_token)) return { kind: 'error', error: 'network' };
   return {
     kind: 'signed-in',
     credentials: { uid: data.user.email, client: data.client, accessToken: data.access_token, roles: Array.isArray(data.user.roles) ? data.user.roles.filter((role) => typeof role === 'string') : [] },

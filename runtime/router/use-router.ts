@@ -134,7 +134,9 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
     const reloaded = scroll.current();
     if (reloaded !== undefined && !location.hash) scrollTo(0, reloaded);
     const idle = window.requestIdleCallback ?? ((callback: () => void) => setTimeout(callback, 1));
-    if (prefetchAllowed(connection())) idle(() => void loader.loadManifest().catch(() => undefined));
+    // Signed out, the login screen navigates nowhere, and a gated host refuses the manifest (401).
+    const signedIn = document.documentElement.getAttribute('data-auth') === 'in';
+    if (signedIn && prefetchAllowed(connection())) idle(() => void loader.loadManifest().catch(() => undefined));
 
     const onClick = (event: MouseEvent): void => {
       if (!isPlainClick(event)) return;

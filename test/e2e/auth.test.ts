@@ -185,6 +185,31 @@ describe('login screen', () => {
     await page.context().close();
   });
 
+  it('shows the network message, not a missing role, when the answer leaves the client or token empty, and signs no one in', async () => {
+    const page = await openSignedOut();
+    const answer = { data: { user: { email: 'member@quad.example', roles: ['quad_member'] }, client: '', access_token: 't' } };
+    await page.route('**/api/login', (route: Route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(answer) }));
+    await fill(page, 'member@quad.example', DEV_PASSWORD);
+    await submit(page);
+    expect(await alertText(page)).toBe(NETWORK_MESSAGE);
+    expect(await page.locator('.layout').count()).toBe(0);
+    expect(((await stored(page)) as { state?: { uid?: string } } | null)?.state?.uid ?? null).toBeNull();
+    await page.context().close();
+  });
+
+  it('asks nothing of the documentation while signed out: no route manifest', async () => {
+    const page = await openPage(browser, {}, { signedIn: false });
+    const asked: string[] = [];
+    page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+    await page.goto(portal.origin + GIT);
+    await waitForHydration(page);
+    await page.getByRole('heading', { name: 'Log in to Quad Docs' }).waitFor();
+    // The manifest was fetched in the first idle moment after hydration; a second is plenty.
+    await page.waitForTimeout(1000);
+    expect(asked.filter((path) => path === '/manifest.json' || path.startsWith('/assets/pages/'))).toEqual([]);
+    await page.context().close();
+  });
+
   it('shows the network message with the contact address on a server error and on a failed request', async () => {
     const page = await openSignedOut();
     await fill(page, SERVER_ERROR_EMAIL, DEV_PASSWORD);

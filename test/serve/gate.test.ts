@@ -228,8 +228,13 @@ describe('starting the gated host', () => {
     const run = async (args: string[], env: Record<string, string>): Promise<string> => {
       const result = runDocs(['serve', '--port', '0', ...args], { env });
       expect(result.code, result.stderr).toBe(2);
+      // Nothing was built: the server did not start, and says so.
+      expect(result.stderr).toMatch(/\ndocs serve did not start: 1 error\.\n$/);
+      expect(result.stderr).not.toContain('Build failed');
       return result.stderr;
     };
+    // A session must outlive its Max-Age of whole seconds: under a minute it is refused.
+    expect(await run(['--dist', gatedDist, '--backend', backendUrl, '--session-days', '0.000001'], { DOCS_SESSION_SECRET: SECRET })).toContain('--session-days must be a number of days from one minute (0.0007) to 400, got "0.000001"');
     expect(await run(['--dist', gatedDist, '--gate', '--backend', backendUrl], { DOCS_SESSION_SECRET: '' })).toContain('DOCS_SESSION_SECRET: is not set');
     expect(await run(['--dist', gatedDist, '--gate', '--backend', backendUrl], { DOCS_SESSION_SECRET: 'short' })).toContain('is 5 bytes long; the gate needs at least 32');
     expect(await run(['--dist', gatedDist, '--gate'], { DOCS_SESSION_SECRET: SECRET })).toContain('--gate with --dist needs --backend URL');

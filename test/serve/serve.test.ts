@@ -136,6 +136,23 @@ describe('docs serve', () => {
     late.close();
   });
 
+  it('refuses a page saved in another encoding as docs build does, naming its line, and keeps the last good page', async () => {
+    const events = openEvents(server.url);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const good = await page('/guide/faq');
+    const file = join(site, 'content', 'guide', 'faq.md');
+    const original = readFileSync(file);
+    // "café" in Windows-1252: one byte, 0xE9, that is no UTF-8.
+    writeFileSync(file, Buffer.concat([original, Buffer.from('\nThe caf'), Buffer.from([0xe9]), Buffer.from(' opens at nine.\n')]));
+    const failure = await events.next('build-error');
+    const line = original.toString('utf8').split('\n').length + 1;
+    expect(failure.data.errors!.join('\n')).toMatch(new RegExp(`^content/guide/faq\\.md:${line}:8: is not valid UTF-8`, 'm'));
+    expect(await page('/guide/faq')).toBe(good);
+    writeFileSync(file, original);
+    expect((await events.next('reload')).data.routes).toContain('/guide/faq');
+    events.close();
+  });
+
   it('answers every request while a heavy page renders, on a save and on a new page', async () => {
     // Some seconds of rendering (a timing list of a 24-hour race): it ran on the server's own thread,
     // and every request waited for it (30 s for a page of 40,000 items before lists were made linear).
@@ -235,6 +252,22 @@ describe('docs serve', () => {
       expect(response.status, path).toBeGreaterThanOrEqual(400);
       expect(response.body.toString(), path).not.toContain(config.slice(0, 40));
       expect(response.body.toString(), path).not.toContain('root:');
+    }
+  });
+
+  it("answers only this machine's names: a page of another site rebound to 127.0.0.1 gets nothing (DNS rebinding)", async () => {
+    const { port } = new URL(server.url);
+    for (const host of [`attacker.example:${port}`, 'attacker.example', `127.0.0.1.nip.io:${port}`]) {
+      for (const path of ['/guide', '/manifest.json', '/assets/search/index.json', '/__docs/events']) {
+        const response = await rawRequest(server.url, path, { headers: { host } });
+        expect(response.status, `${host} ${path}`).toBe(403);
+        expect(response.body.toString(), `${host} ${path}`).toMatch(/^Forbidden: this server answers requests for localhost, 127\.0\.0\.1 and \[::1\], not for "[^"]+"/);
+      }
+      const login = await rawRequest(server.url, '/api/login', { method: 'POST', headers: { host, origin: `http://${host}`, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'member@quad.example', password: 'docs-dev' }) });
+      expect(login.status, host).toBe(403);
+    }
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, `docs.localhost:${port}`, `LOCALHOST:${port}`]) {
+      expect((await rawRequest(server.url, '/guide', { headers: { host } })).status, host).toBe(200);
     }
   });
 });

@@ -50,6 +50,14 @@ describe('cli/build/config', () => {
     ]);
   });
 
+  it('takes a logout path only as an absolute path of its own, the one the gate ends sessions at', () => {
+    const logout = (logoutPath: string) => fixtureConfig({ app: { ...fixtureConfig().app, logoutPath } });
+    for (const path of ['/logout', '/auth/sign-out', '/api/logout']) expect(problems(logout(path)), path).toEqual([]);
+    for (const path of ['logout', './logout', '/', '//evil.example/logout', '/logout?next=/', '/log out', '/api/login', 'https://quad.example/logout', '/assets/logout']) {
+      expect(problems(logout(path)), path).toEqual([`\`app.logoutPath\` "${path}" is not a path of its own on the site's origin | write an absolute path, starting with "/", with no query or fragment, other than /api/login, e.g. "/logout"`]);
+    }
+  });
+
   it('checks references between keys: unique sidebar ids and folders, navbar routes, TOC range', () => {
     const raw = fixtureConfig({
       sidebars: [

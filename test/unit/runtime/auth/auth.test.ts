@@ -155,5 +155,10 @@ describe('runtime/auth/login', () => {
     expect(await logIn(with_({ kind: 'ok', status: 200, data: {} }), form, false)).toEqual({ kind: 'error', error: 'network' });
     const ok = { kind: 'ok', status: 200, data: { data: { user: { email: 'a@quad.example', roles: ['admin'] }, client: 'c', access_token: 't' } } };
     expect(await logIn(with_(ok), form, false)).toEqual({ kind: 'signed-in', credentials: { uid: 'a@quad.example', client: 'c', accessToken: 't', roles: ['admin'] } });
+    // A 200 whose uid, client or token is empty signs no one in: "any other login failure", not a missing role.
+    for (const empty of [{ client: '' }, { access_token: '' }, { user: { email: '', roles: ['admin'] } }]) {
+      const answer = { ...ok, data: { data: { ...ok.data.data, ...empty } } };
+      expect(await logIn(with_(answer), form, false)).toEqual({ kind: 'error', error: 'network' });
+    }
   });
 });

@@ -1,0 +1,142 @@
+/**
+ * The gate's sessions against someone who holds a cookie and wants more than it gives: variants of a
+ * logged-out cookie, a reader logging out over and over to make the host forget other logouts, a
+ * burst of guesses sent at once, a login answer that is not complete. The gate (cli/serve/gate.ts) runs
+ * on a plain local server with a login function of the test's own, so each rule is seen on the wire.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createGate, MAX_ENDED_PER_READER, MAX_FAILURES, type LoginAnswer } from '../../cli/serve/gate';
+
+const SECRET = Buffer.from('a test secret that is long enough for the gate, 48 bytes');
+const json = (status: number, body: unknown): LoginAnswer => ({ status, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(body)) });
+const admitted = (email: string, fields: Record<string, string> = {}): LoginAnswer => json(200, { data: { user: { email, roles: ['quad_member'] }, client: 'c', access_token: 't', ...fields } });
+
+/** A gated host on a free port whose logins answer `answerFor`; `calls` counts what reached the backend. */
+interface Host {
+  url: string;
+  calls: number;
+  /** The headers of the last login the backend got. */
+  forwarded: Record<string, string>;
+  answerFor: (email: string) => LoginAnswer | Promise<LoginAnswer>;
+}
+const servers: Server[] = [];
+
+async function startHost(): Promise<Host> {
+  const host: Host = { url: '', calls: 0, forwarded: {}, answerFor: (email) => admitted(email) };
+  const gate = createGate({
+    secret: SECRET,
+    roles: ['admin', 'quad_member'],
+    sessionSeconds: 3600,
+    logoutPath: '/logout',
+    login: async ({ headers, body }) => {
+      host.calls++;
+      host.forwarded = headers;
+      return host.answerFor((JSON.parse(body.toString('utf8')) as { email: string }).email);
+    },
+    serve: (_request, response) => void response.writeHead(200, { 'content-type': 'text/html' }).end('<p>the documentation</p>'),
+  });
+  const server = createServer((request, response) => gate.handle(request, response));
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  host.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return host;
+}
+
+afterAll(() => Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())))));
+
+async function logIn(host: Host, email: string): Promise<{ status: number; cookie?: string }> {
+  const response = await fetch(`${host.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'pw' }) });
+  await response.arrayBuffer();
+  const cookie = response.headers.getSetCookie().find((line) => line.startsWith('docs_session='))?.split(';')[0];
+  return { status: response.status, cookie };
+}
+const logOut = async (host: Host, cookie: string): Promise<number> => (await fetch(`${host.url}/logout`, { method: 'POST', headers: { cookie } })).status;
+const page = async (host: Host, cookie: string): Promise<number> => {
+  const response = await fetch(`${host.url}/guide`, { headers: { cookie } });
+  await response.arrayBuffer();
+  return response.status;
+};
+
+describe('a logged-out session stays ended', () => {
+  it('under any other spelling of its cookie: padding, characters base64url skips, the spare bits of the last letter', async () => {
+    const host = await startHost();
+    const { cookie } = await logIn(host, 'member@quad.example');
+    const variants = (value: string): string[] => {
+      // The last of 43 letters carries 4 bits of the signature and 2 spare ones: its neighbours decode alike.
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+      const at = alphabet.indexOf(value.at(-1)!);
+      return [`${value}=`, `${value}!`, `${value}~`, `${value}$`, ...[1, 2, 3].map((bits) => value.slice(0, -1) + alphabet[at ^ bits]!)];
+    };
+    // Before the logout no variant is a session either: only the spelling the host wrote opens pages.
+    expect(await page(host, cookie!)).toBe(200);
+    for (const variant of variants(cookie!)) expect(await page(host, variant), variant).toBe(401);
+    expect(await logOut(host, cookie!)).toBe(204);
+    for (const variant of [cookie!, ...variants(cookie!)]) expect(await page(host, variant), variant).toBe(401);
+  });
+
+  it('however often another reader, or the same one, logs in and out afterwards', async () => {
+    const host = await startHost();
+    const victim = (await logIn(host, 'victim@quad.example')).cookie!;
+    const otherMachine = (await logIn(host, 'attacker@quad.example')).cookie!;
+    expect(await logOut(host, victim)).toBe(204);
+    // More logouts than the host remembers for one reader, all by one account.
+    for (let round = 0; round < MAX_ENDED_PER_READER + 5; round++) expect(await logOut(host, (await logIn(host, 'attacker@quad.example')).cookie!)).toBe(204);
+    expect(await page(host, victim)).toBe(401);
+    // Past the limit the host ends every session that reader began before: none of them comes back, and
+    // the reader can still log in again.
+    expect(await page(host, otherMachine)).toBe(401);
+    const fresh = (await logIn(host, 'attacker@quad.example')).cookie!;
+    expect(await page(host, fresh)).toBe(200);
+  }, 60_000);
+});
+
+describe('logins', () => {
+  it(`let at most ${MAX_FAILURES} guesses from one address reach the backend, even sent all at once`, async () => {
+    const host = await startHost();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    host.answerFor = async () => {
+      await held;
+      return json(401, { errors: ['Invalid login credentials.'] });
+    };
+    const burst = Array.from({ length: 40 }, () => logIn(host, 'admin@quad.example'));
+    // Every request is in before the backend answers any.
+    while (host.calls < MAX_FAILURES) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    const statuses = (await Promise.all(burst)).map((answer) => answer.status);
+    expect(host.calls).toBe(MAX_FAILURES);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(MAX_FAILURES);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(40 - MAX_FAILURES);
+  });
+
+  it('give no session when the answer leaves uid, client or token empty (spec §4: all set)', async () => {
+    const host = await startHost();
+    for (const fields of [{ client: '' }, { access_token: '' }] as Record<string, string>[]) {
+      host.answerFor = (email) => admitted(email, fields);
+      expect((await logIn(host, 'member@quad.example')).cookie).toBeUndefined();
+    }
+    host.answerFor = () => json(200, { data: { user: { email: '', roles: ['quad_member'] }, client: 'c', access_token: 't' } });
+    expect((await logIn(host, 'member@quad.example')).cookie).toBeUndefined();
+    host.answerFor = (email) => admitted(email);
+    expect((await logIn(host, 'member@quad.example')).cookie).toMatch(/^docs_session=/);
+  });
+
+  it("send the backend the login's own headers: not the host's session, and the reader's address after any a proxy gave", async () => {
+    const host = await startHost();
+    const { cookie } = await logIn(host, 'member@quad.example');
+    const response = await fetch(`${host.url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: `theme=dark; ${cookie!}; backend_csrf=abc`, 'x-forwarded-for': '6.6.6.6' },
+      body: JSON.stringify({ email: 'member@quad.example', password: 'pw' }),
+    });
+    expect(response.status).toBe(200);
+    expect(host.forwarded.cookie).toBe('theme=dark; backend_csrf=abc');
+    expect(host.forwarded['x-forwarded-for']).toBe('6.6.6.6, 127.0.0.1');
+    await fetch(`${host.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: cookie! }, body: '{"email":"m@x","password":"pw"}' });
+    expect(host.forwarded.cookie).toBeUndefined();
+    expect(host.forwarded['x-forwarded-for']).toBe('127.0.0.1');
+  });
+});
