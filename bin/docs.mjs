@@ -9,3 +9,7 @@ process.env.NODE_ENV ??= 'production';
 const entry = await ensureCliBuilt();
 const { main } = await import(entry);
 process.exitCode = await main(process.argv.slice(2));
+// Everything docs waits for is done. A timer, a server or a connection that site.config.ts left open
+// must not keep a finished build (or a stopped server) alive, a CI job until its timeout: the process
+// ends anyway, once what is written has had a moment to go out. (The timer keeps nothing alive itself.)
+setTimeout(() => process.exit(), 200).unref();

@@ -208,6 +208,16 @@ async function compileConfig(root: string, file: string): Promise<string> {
   return compiled;
 }
 
+/** The files the config was last compiled from (site.config.ts and what it imports), as the cache records them; none when it does not. */
+export function configInputs(root: string): string[] {
+  try {
+    const record = JSON.parse(readFileSync(join(root, 'node_modules', '.cache', 'docs', 'config', RECORD), 'utf8')) as CompiledConfig;
+    return Array.isArray(record.inputs) ? record.inputs.map(([path]) => path).filter((path) => typeof path === 'string' && !path.startsWith(PACKAGE_ROOT)) : [];
+  } catch {
+    return [];
+  }
+}
+
 /** `config/last.json` in the site's cache: the last compiled config and the files it was made from. */
 interface CompiledConfig {
   /** The config file it was compiled from. */

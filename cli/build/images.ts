@@ -18,12 +18,23 @@ export interface PageImage {
 /** Extensions shown as images; other linked files go to `assets/files/`. */
 const IMAGE = /^\.(?:png|jpe?g|gif|svg|webp|avif|ico|bmp)$/i;
 
+/**
+ * Files a browser runs as documents when they are opened (not shown in an <img>): an SVG, an HTML or
+ * XML file. Published on the site's origin, a script in one reads the documentation with the reader's
+ * session; the pages' own HTML is cleaned of such things (raw-html.ts), these files are refused.
+ */
+const ACTIVE = /\.(?:svg|html?|xhtml?|xht|xml|xslt?|mht(?:ml)?)$/i;
+/** A script element, an `on…=` handler, a `javascript:` or HTML `data:` link, or an element that embeds another document. */
+const ACTIVE_CONTENT = /<script\b|<[a-z][^<>]{0,4000}?\son[a-z-]+\s*=|javascript\s*:|data\s*:\s*text\/html|<(?:foreignObject|iframe|embed|object|handler|listener)\b|<\?xml-stylesheet\b/i;
+
 /** The largest file a link may name: Node reads no more into one buffer, and a page's reader would wait for ever. */
 export const MAX_LINKED_BYTES = 2 ** 31 - 1;
 
 /** Why a file a page names is there but cannot be published, in words that follow its path. */
 export interface Unpublishable {
   problem: string;
+  /** What to do about it, when it is not the usual (another file, another path). */
+  fix?: string;
 }
 
 /**
@@ -51,6 +62,9 @@ export function readImage(contentDir: string, rel: string): { file: string; byte
     if (code === 'EACCES' || code === 'EPERM') return { problem: 'cannot be read: permission denied' };
     if (code === 'ELOOP') return { problem: 'is a symbolic link that leads back to itself (a loop)' };
     return { problem: `cannot be read (${code ?? (error instanceof Error ? error.message : String(error))})` };
+  }
+  if (ACTIVE.test(rel) && ACTIVE_CONTENT.test(bytes.toString('latin1'))) {
+    return { problem: `is ${/\.svg$/i.test(rel) ? 'an SVG image' : 'a document'} that holds a script, an event handler or a javascript: link: opened from the site, it would run on the site's origin, where it can read every page of the documentation`, fix: 'remove its scripts, event handlers and javascript: links (export the drawing again as a plain SVG), or show a PNG instead' };
   }
   // Letters, digits, `.`, `_` and `-` of any script (`café.zip` stays `café.HASH.zip`, in NFC so a
   // name saved on macOS is the name linked); the rest go: `my report#2.pdf` → `my-report-2.HASH.pdf`.

@@ -8,7 +8,7 @@ export { buildSite } from './start';
 export { manifestOf, manifestText } from './manifest';
 export { nameGeneratedSources, type ApiPages } from './openapi/api-pages';
 import { SHELL_DIR } from '../serve/gate';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import type { HydrationData, LastUpdated } from '../../runtime/manifest';
 import type { ResolvedConfig } from './config';
 import { generateApiPages, nameGeneratedSources, type ApiPages } from './openapi/api-pages';
@@ -34,7 +34,7 @@ import { checkTemplate, templateFile } from './template';
 import { buildPages, outputKeys, previousResults, sameBytes } from './pages';
 import { markdownSalt, saveState, type BuildStore, type OutputRecord } from './store';
 import type { OnProgress } from './progress';
-import { createStaging, discardStaging, insideOutput, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, publishInPlace, publishStaging, stagingPath } from './write';
+import { checkSourcesOutside, createStaging, discardStaging, insideOutput, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, publishInPlace, publishStaging, stagingPath } from './write';
 
 /** Options of `buildSite`. */
 export interface BuildOptions {
@@ -125,6 +125,8 @@ export interface BuildStart {
   /** The record of the previous build's output in `outDir`; undefined when there is none. */
   previous?: OutputRecord;
   pool?: RenderPool;
+  /** A thread started with the build for the few pages a rebuild renders (start.ts); closed once they are. */
+  warm?: RenderPool;
   /** Fingerprint of the inputs as the build starts, recorded for the next one (with `unchanged`). */
   inputs?: string;
   /** The last build's record of its output's fingerprint (unchanged.ts), when there is one. */
@@ -141,7 +143,7 @@ export interface BuildStart {
  * check passed) and the files no page needs any more removed, so a rebuild costs what changed. Without
  * one the whole output is staged and swapped in.
  */
-export async function buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, inputs, last, listing, now }: BuildStart): Promise<BuildReport> {
+export async function buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, warm, inputs, last, listing, now }: BuildStart): Promise<BuildReport> {
   const displayPrefix = `${posixRelative(root, config.contentDir)}/`;
   options.onProgress?.({ stage: 'content' });
   const lastUpdatesPromise = readLastUpdates(config.contentDir);
@@ -158,6 +160,8 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   listing?.folders.clear();
   listing?.files.clear();
   const api = await generateApiPages(root, config, files, displayPrefix);
+  // Sources found only by reading: an output folder holding one of them is refused before it is touched.
+  checkSourcesOutside(outDir, [...api.refFiles.map(([path]) => path), ...(files.linked ?? [])]);
   const content = collectContent({ files: files.markdown, categories: files.categories, ...reading });
   checkHomepage(content, config.homepageDoc, config.configFile);
   kept?.save(files.markdown);
@@ -231,12 +235,14 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   };
   createStaging(staging, outDir);
   try {
-    const { results, keys: pageKeys, rendered, storeFailed } = await buildPages({ context, jobs, keys, reusable, workerUrl: options.workerUrl, threads: options.threads, pool, thread: options.renderThread, store, onProgress: options.onProgress });
+    const { results, keys: pageKeys, rendered, storeFailed } = await buildPages({ context, jobs, keys, reusable, workerUrl: options.workerUrl, threads: options.threads, pool, thread: options.renderThread ?? warm, store, onProgress: options.onProgress });
     // The render workers are done: they go now, not after the index (their heaps were 700 MB of a
     // 100,000-page build's peak while the main thread made the search index). This thread's heap
     // grows by less from now on (pool.ts `limitHeapGrowth`).
-    await pool?.close();
+    await Promise.all([pool?.close(), warm?.close()]);
     limitHeapGrowth();
+    // The images pages show from outside the content folder are sources too.
+    checkSourcesOutside(outDir, imagesOutside(results, config.contentDir));
 
     options.onProgress?.({ stage: 'links' });
     nameGeneratedSources(results, api.source, displayPrefix, root);
@@ -354,6 +360,18 @@ export function jobsOf({ content, config, lastUpdates, api, modified }: { conten
     // `custom_edit_url: null` is no link ('').
     editUrl: doc.frontmatter.custom_edit_url === null ? '' : (doc.frontmatter.custom_edit_url ?? api.editUrl.get(doc.rel)),
   }));
+}
+
+/** The images the pages show from outside `contentDir` (a path that does not start with it), by path. */
+function imagesOutside(results: PageResult[], contentDir: string): Set<string> {
+  const outside = new Set<string>();
+  for (const result of results) {
+    for (const image of result.images) {
+      const path = resolve(contentDir, image.source);
+      if (!path.startsWith(contentDir + sep)) outside.add(path);
+    }
+  }
+  return outside;
 }
 
 /** The page's last update with the frontmatter's `last_update` date and author in place of what git or the file says. */

@@ -9,7 +9,7 @@
  */
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, parse, posix, relative, resolve, sep } from 'node:path';
 import { listFiles, makeFolders } from '../util/fs';
 import { DocsError, type Diagnostic } from '../util/errors';
 
@@ -52,6 +52,33 @@ export function realPath(path: string): string {
   }
 }
 
+/** Folders at the top of a filesystem that hold the system or other people's files: never an output, --force or not. */
+const SYSTEM_FOLDERS = new Set(['bin', 'boot', 'dev', 'etc', 'home', 'lib', 'lib32', 'lib64', 'libx32', 'media', 'mnt', 'opt', 'proc', 'root', 'run', 'sbin', 'snap', 'srv', 'sys', 'tmp', 'usr', 'var', 'users', 'applications', 'library', 'system', 'volumes', 'private', 'cores', 'nix', 'windows', 'program files', 'program files (x86)', 'programdata']);
+
+/**
+ * The home folders of the machine's accounts: those `/etc/passwd` names (system accounts' homes, such
+ * as /usr/sbin or /var/lib/postgresql, included), and every folder in /home and /Users.
+ */
+function homeFolders(): string[] {
+  const homes = new Set<string>();
+  try {
+    for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
+      const home = line.split(':')[5];
+      if (home && home.startsWith('/') && home !== '/' && !/^\/(nonexistent|dev\/null|var\/empty)\b/.test(home)) homes.add(home);
+    }
+  } catch {
+    // No such file (Windows, macOS accounts live elsewhere): the folders below remain.
+  }
+  for (const parent of ['/home', '/Users']) {
+    try {
+      for (const entry of readdirSync(parent, { withFileTypes: true })) if (entry.isDirectory()) homes.add(join(parent, entry.name));
+    } catch {
+      // Not there.
+    }
+  }
+  return [...homes];
+}
+
 /** True when `path` is `folder` or lies below it. */
 export function isWithin(path: string, folder: string): boolean {
   const rel = relative(folder, path);
@@ -71,6 +98,11 @@ export function checkOutDir(outDir: string, paths: ProtectedPaths, force = false
   if (dirname(out) === out) refuse('it is the root of the filesystem, and a build replaces its output folder whole', fix);
   const home = realPath(homedir());
   if (isWithin(home, out)) refuse(out === home ? 'it is your home folder, and a build replaces its output folder whole' : `it holds your home folder ${home}, and a build replaces its output folder whole`, fix);
+  // Run as root (CI, a container, sudo), every account's home is as much at stake as one's own.
+  for (const other of homeFolders().map(realPath)) {
+    if (isWithin(other, out)) refuse(out === other ? `it is the home folder of an account on this machine, and a build replaces its output folder whole` : `it holds ${other}, the home folder of an account on this machine, and a build replaces its output folder whole`, fix);
+  }
+  if (dirname(out) === parse(out).root && SYSTEM_FOLDERS.has(basename(out).toLowerCase())) refuse(`it is the system folder ${out}, and a build replaces its output folder whole`, fix);
   const root = realPath(paths.root);
   if (isWithin(root, out)) refuse(out === root ? 'it is the site root (the folder of site.config.ts), and a build replaces its output folder whole' : `it holds the site ${root}, and a build replaces its output folder whole`, fix);
   for (const source of paths.sources.map(realPath)) {
@@ -97,6 +129,22 @@ export function checkOutDir(outDir: string, paths: ProtectedPaths, force = false
       `it holds ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} (e.g. ${entries.slice(0, 3).join(', ')}) that docs did not write, and a build replaces its output folder whole`,
       'choose an empty or new folder; if this folder really is an old output of docs that may be replaced, pass --force',
     );
+  }
+}
+
+/**
+ * Throws like `checkOutDir` when `outDir` holds one of `sources`: files the site is built from that a
+ * build learns of as it reads (the files site.config.ts imports, those a spec's `$ref`s name, the
+ * folders the content reaches through a symbolic link, the images its pages show from outside the
+ * content folder). Called before the output is touched: `--force` does not replace them either.
+ */
+export function checkSourcesOutside(outDir: string, sources: Iterable<string>): void {
+  const out = realPath(outDir);
+  for (const source of sources) {
+    const real = realPath(source);
+    if (isWithin(real, out)) {
+      throw new DocsError('usage', [{ file: outDir, message: `cannot be the output folder: it holds ${real}, which the site is built from, and a build replaces its output folder whole`, fix: 'choose a folder of its own for the output, e.g. --out dist' }]);
+    }
   }
 }
 

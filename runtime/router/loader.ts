@@ -100,6 +100,23 @@ export class RouteLoader {
     return pending;
   }
 
+  /**
+   * True when the site was deployed again since the manifest was read: a fresh manifest (asked past any
+   * cache) names other data for `route`, or no longer has it. Its page chunk then no longer exists, and
+   * only a full load shows the page. The fresh manifest replaces the old one. Rejects when it cannot be
+   * fetched (offline: the error state, with Retry, is the right answer then).
+   */
+  async deployedSince(route: RouteEntry): Promise<boolean> {
+    const separator = this.options.manifestUrl.includes('?') ? '&' : '?';
+    const fresh = (await this.options.fetchJson(`${this.options.manifestUrl}${separator}t=${Date.now()}`)) as Manifest;
+    const now = fresh.routes.find((entry) => entry.path === route.path);
+    if (now?.data === route.data) return false;
+    this.manifest = Promise.resolve(fresh);
+    this.routes = new Map(fresh.routes.map((entry) => [entry.path, entry]));
+    this.pages.clear();
+    return true;
+  }
+
   /** Drops a route's cached data, so the next load fetches a fresh copy. */
   forget(path: string): void {
     this.pages.delete(path);

@@ -104,6 +104,11 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
             const data = await loader.loadPage(preloaded.route);
             view = { page: data, html: data.html, sidebar: { items: preloaded.manifest.sidebars[preloaded.route.sidebar] ?? [] }, serial: ++serial.current };
           } catch (error) {
+            // A new deployment replaced the page's data (a tab left open across it): a full load gets the new page.
+            if (await loader.deployedSince(preloaded.route).catch(() => false)) {
+              if (current()) location.reload();
+              return;
+            }
             if (current()) setState((previous) => ({ ...previous, main: { kind: 'error', message: error instanceof Error ? error.message : String(error) }, progress: false }));
             return;
           }

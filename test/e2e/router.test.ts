@@ -177,6 +177,24 @@ describe('progress bar and page states', () => {
     await page.context().close();
   });
 
+  it('loads the page in full when a new deployment replaced its data since the tab read the manifest', async () => {
+    const page = await open(GIT);
+    // The deploy: the chunk the tab's manifest names is gone, and the manifest now names another.
+    await page.route(WHY_CHUNK, (route: Route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'Not found' }));
+    await page.route('**/manifest.json?t=*', async (route: Route) => {
+      const response = await route.fetch();
+      const body = (await response.text()).replace(/24urenloop_why-astraea\.[A-Za-z0-9_-]+\.js/, '24urenloop_why-astraea.NEWDEPLOY.js');
+      await route.fulfill({ response, body });
+    });
+    await clickUnseen(page, WHY);
+    await page.waitForURL(portal.site.origin + WHY);
+    await expect.poll(() => heading(page)).toBe('Why Astraea?');
+    expect(await sameWindow(page)).toBe(false);
+    expect(await page.locator('.page-problem').count()).toBe(0);
+    expect(await page.title()).toMatch(/^Why Astraea\?/);
+    await page.context().close();
+  });
+
   it('shows "This page crashed" when a page throws while rendering, and Try again renders it afresh', async () => {
     const page = await open(GIT);
     let broken = true;

@@ -79,7 +79,7 @@ export interface MarkdownInput {
  * A local file a page names, once copied: its URL; undefined when it does not exist; false when it is
  * a link out of the repository; why not when it is there but cannot be copied (images.ts `readImage`).
  */
-export type ResolvedFile = string | false | undefined | { problem: string };
+export type ResolvedFile = string | false | undefined | { problem: string; fix?: string };
 
 /** What the markdown stage produces for one page. */
 export interface RenderedMarkdown {

@@ -127,7 +127,7 @@ export function linkResolver(options: LinksOptions): { image: (url: string, plac
     const target = resolvePath(absolute ? '' : dir, decodePercent(splitUrl(written).path, decodeURI));
     const url = target === undefined ? undefined : options.resolveImage(target);
     if (typeof url === 'object') {
-      options.errors.push({ ...at(file, node), message: `image "${written}": ${options.displayPrefix}${target} ${url.problem}`, fix: UNPUBLISHABLE_FIX });
+      options.errors.push({ ...at(file, node), message: `image "${written}": ${options.displayPrefix}${target} ${url.problem}`, fix: url.fix ?? UNPUBLISHABLE_FIX });
       return written;
     }
     if (url === false) options.errors.push({ ...at(file, node), message: `image "${written}" is a symbolic link that leads out of the site's repository, so it is not published`, fix: LEADS_OUT_FIX });
@@ -173,7 +173,7 @@ export function linkResolver(options: LinksOptions): { image: (url: string, plac
       // A file, not a page: copied to the output under a name of its bytes, like an image.
       const target = path.startsWith('/') ? resolvePath('', decodePercent(path, decodeURI)) : resolvePath(dir, decodePercent(path, decodeURI));
       const copied = target === undefined ? undefined : options.resolveFile(target);
-      if (typeof copied === 'object') options.errors.push({ ...at(file, node), message: `link to "${url}": ${options.displayPrefix}${target} ${copied.problem}`, fix: UNPUBLISHABLE_FIX });
+      if (typeof copied === 'object') options.errors.push({ ...at(file, node), message: `link to "${url}": ${options.displayPrefix}${target} ${copied.problem}`, fix: copied.fix ?? UNPUBLISHABLE_FIX });
       else if (copied === false) options.errors.push({ ...at(file, node), message: `link to "${url}": the file is a symbolic link that leads out of the site's repository, so it is not published`, fix: LEADS_OUT_FIX });
       else if (copied !== undefined) return copied + query + rawHash;
       else if (target === undefined) options.errors.push({ ...at(file, node), message: `link to "${url}": the file is outside the content folder, so it cannot be published`, fix: `move the file into ${options.displayPrefix} and link it from there` });
