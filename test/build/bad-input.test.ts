@@ -163,6 +163,13 @@ const ERRORS: Case[] = [
     says: [/specs\/api\.yaml:\d+:\d+: is not valid YAML/, 'fix: fix the YAML syntax'],
   },
   {
+    name: 'an OpenAPI 3.1 schema keyword of the wrong type (exit 70 and a stack trace before)',
+    fixture: 'openapi',
+    change: (site) => write(site, 'specs/api.yaml', 'openapi: 3.1.0\ninfo: {title: T, version: 1.0.0}\npaths:\n  /a:\n    post:\n      operationId: opA\n      requestBody:\n        content:\n          application/json:\n            schema:\n              type: object\n              properties:\n                p:\n                  enum: notalist\n      responses:\n        \'200\': {description: ok}\n'),
+    code: 1,
+    says: ['specs/api.yaml:14:25#/paths/~1a/post/requestBody/content/application~1json/schema/properties/p/enum: `enum` must be a list, got the string "notalist"', 'fix: write a list, e.g. enum: [active, spare]'],
+  },
+  {
     name: 'a Swagger 2.0 spec (exit 70 and a stack trace before)',
     fixture: 'openapi',
     change: (site) => write(site, 'specs/api.yaml', 'swagger: "2.0"\ninfo: {title: Old, version: "1"}\nhost: api.example.com\npaths:\n  /a:\n    get:\n      operationId: a\n      responses: {"200": {description: ok}}\n'),

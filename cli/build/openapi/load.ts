@@ -2,6 +2,7 @@
  * Stage 4a, openapi: read, validate and dereference each spec with @readme/openapi-parser. Every
  * problem names the file, the line and the JSON pointer.
  */
+import { schemaProblems } from './schema-check';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { normaliseText } from '../sources';
 import { decodeUtf8 } from '../../util/utf8';
@@ -121,6 +122,12 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
         problems.push({ file, line: place?.line, column: place?.column, pointer, message: missing === undefined ? text : `$ref "${missing}" points at nothing`, fix });
       }
       if (result.additionalErrors > 0) problems.push({ file, message: `has ${result.additionalErrors} more problem${result.additionalErrors === 1 ? '' : 's'} the validator reports once these are fixed` });
+      continue;
+    }
+    // 3.1 schemas are JSON Schema, which the parser does not look into: the keywords the pages read, checked here.
+    const wrong = schemaProblems(spec);
+    if (wrong.length > 0) {
+      for (const problem of wrong) problemAt(problem.pointer, problem.message, problem.fix);
       continue;
     }
     const cycle = referenceCycle(spec);
