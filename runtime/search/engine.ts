@@ -261,7 +261,8 @@ export class SearchEngine {
             if (match === 0) continue;
             matched.add(term);
             const list = shard.terms[term]!;
-            const tail = shard.tails?.[term];
+            // Own keys only: a term such as `constructor` or `toString` is no tail of Object.prototype's.
+            const tail = shard.tails && Object.prototype.hasOwnProperty.call(shard.tails, term) ? shard.tails[term] : undefined;
             const frequency = tail ? tail[1] : list.length / 2;
             const idf = Math.log(1 + (meta.documents - frequency + 0.5) / (frequency + 0.5));
             if (match === EXACT) ownIdf = idf;

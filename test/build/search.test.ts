@@ -392,6 +392,15 @@ describe('the index of a large site', () => {
     expect(pauses).toBe(4);
   });
 
+  it("finds words that name an object's own properties (constructor, toString) in a shard with tails", async () => {
+    // Common words beside them, so that their shards have tails (a plain object: `tails.constructor` was Object).
+    const common = pages.map((page) => ({ ...page, blocks: [{ text: `${page.blocks[0]!.text} coffee constant tomato today valley vanilla` }] }));
+    const named = [...common, { route: '/ctor', title: 'The constructor page', section: 'Big', blocks: [{ text: 'How the constructor of a class works: the constructor runs first, then toString and valueOf.' }] }];
+    const withTails = searchIndexFiles(named);
+    const reader = new SearchEngine(async (url) => JSON.parse(withTails[url.slice(1)]!) as unknown);
+    for (const word of ['constructor', 'tostring', 'valueof']) expect((await reader.search(word))[0]?.url, word).toBe('/ctor');
+  });
+
   it('fetches the tails when the heaviest postings hold too few documents with every word', async () => {
     const results = await large.search('alpha beta');
     expect(results.map((result) => result.url).sort()).toEqual(['/p/450', '/p/7']);
