@@ -201,6 +201,11 @@ export function resolveConfig(raw: unknown, options: ResolveConfigOptions): Reso
   const problems = validateShape(raw, configShape);
   const config = raw as UserConfig;
   if (problems.length === 0) problems.push(...checkReferences(config));
+  // The backend's address as the build will use it: DOCS_BACKEND_URL in its place, when set.
+  const envBackend = options.env?.DOCS_BACKEND_URL;
+  if (problems.length === 0 && envBackend && !isBackendAddress(envBackend)) {
+    throw new DocsError('usage', [{ file: 'DOCS_BACKEND_URL', message: `"${envBackend}" is not the address of a backend: every login would go nowhere`, fix: 'set it to an http(s) address, e.g. DOCS_BACKEND_URL=https://api.quad.example' }]);
+  }
   if (problems.length > 0) {
     throw new DocsError(
       'config',
@@ -208,7 +213,6 @@ export function resolveConfig(raw: unknown, options: ResolveConfigOptions): Reso
     );
   }
   const contentDir = joinPath(options.root, config.contentDir ?? 'content');
-  const envBackend = options.env?.DOCS_BACKEND_URL;
   const version: VersionInfo = {
     name: config.version?.name ?? 'current',
     label: config.version?.label ?? 'Next',
@@ -301,10 +305,16 @@ function checkReferences(config: UserConfig): { path: string; message: string; f
     problems.push({ path: 'app.logoutPath', message: `"${logout}" is not a path of its own on the site's origin`, fix: 'write an absolute path, starting with "/", with no query or fragment, other than /api/login, e.g. "/logout"' });
   }
   config.navbar.forEach((item, i) => {
-    if (!item.to.startsWith('/') && !/^https?:\/\//.test(item.to)) {
-      problems.push({ path: `navbar[${i}].to`, message: `"${item.to}" is neither a route nor an URL`, fix: `write it as a route starting with "/", e.g. "/${item.to}"` });
+    // `//host/…` and `/\host/…` start like routes and lead to another site.
+    if (item.to.startsWith('/') ? /^\/[/\\]|\\/.test(item.to) : !isWebAddress(item.to)) {
+      problems.push({ path: `navbar[${i}].to`, message: `"${item.to}" is neither a route nor an URL`, fix: `write it as a route starting with one "/", e.g. "/${item.to.replace(/^[/\\]+/, '')}", or as an https:// address` });
     }
   });
+  // Addresses the pages link to or call: a web address, never a `javascript:` link a click would run.
+  for (const [path, value] of [['repository.url', config.repository.url], ['repository.editUrl', config.repository.editUrl], ['app.frontendUrl', config.app.frontendUrl]] as const) {
+    if (!isWebAddress(value)) problems.push({ path, message: `"${value}" is not an http(s) address`, fix: 'write a full address, e.g. "https://github.com/quad/docs"' });
+  }
+  if (!isBackendAddress(config.app.backendUrl)) problems.push({ path: 'app.backendUrl', message: `"${config.app.backendUrl}" is not the address of a backend: every login would go nowhere`, fix: 'write an http(s) address, e.g. "https://api.quad.example" (or "/" for the site\'s own origin)' });
   config.sidebars.forEach((sidebar, i) => {
     const dir = sidebar.dir.replace(/\/+$/, '');
     if (dir !== '.' && (dir.startsWith('/') || /\\|\0/.test(dir) || dir.split('/').some((part) => part === '..' || part === '.' || part === ''))) {
@@ -328,6 +338,21 @@ function checkReferences(config: UserConfig): { path: string; message: string; f
     }
   });
   return problems;
+}
+
+/** An absolute http(s) address with a host. */
+function isWebAddress(value: string): boolean {
+  if (!/^https?:\/\/[^\s\\]+$/i.test(value)) return false;
+  try {
+    return new URL(value).host !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** Where logins may go: a web address, or a path of the site's own origin (`/`, as `docs serve` names itself). */
+function isBackendAddress(value: string): boolean {
+  return isWebAddress(value) || /^\/(?![/\\])[^\s\\]*$/.test(value);
 }
 
 /** A CSS colour on its own: a name, a hex colour, or a colour function of numbers, units and separators. */

@@ -58,6 +58,25 @@ describe('cli/build/config', () => {
     }
   });
 
+  it('takes addresses the pages link to or call only as web addresses: never a javascript: link, a host-less backend, a navbar route to another site', () => {
+    const base = fixtureConfig();
+    const raw = fixtureConfig({
+      repository: { url: 'javascript:alert(document.cookie)', editUrl: 'git.quad.example/edit/' },
+      app: { ...base.app, backendUrl: 'api.quad.example', frontendUrl: 'https://' },
+      navbar: [{ label: 'Evil', to: '//evil.example/phish' }, { label: 'Evil too', to: '/\\evil.example/phish' }, { label: 'Fine', to: '/backend' }, { label: 'Also fine', to: 'https://status.quad.example' }],
+    });
+    expect(problems(raw)).toEqual([
+      '`navbar[0].to` "//evil.example/phish" is neither a route nor an URL | write it as a route starting with one "/", e.g. "/evil.example/phish", or as an https:// address',
+      '`navbar[1].to` "/\\evil.example/phish" is neither a route nor an URL | write it as a route starting with one "/", e.g. "/evil.example/phish", or as an https:// address',
+      '`repository.url` "javascript:alert(document.cookie)" is not an http(s) address | write a full address, e.g. "https://github.com/quad/docs"',
+      '`repository.editUrl` "git.quad.example/edit/" is not an http(s) address | write a full address, e.g. "https://github.com/quad/docs"',
+      '`app.frontendUrl` "https://" is not an http(s) address | write a full address, e.g. "https://github.com/quad/docs"',
+      '`app.backendUrl` "api.quad.example" is not the address of a backend: every login would go nowhere | write an http(s) address, e.g. "https://api.quad.example" (or "/" for the site\'s own origin)',
+    ]);
+    expect(() => resolveConfig(fixtureConfig(), { ...options, env: { DOCS_BACKEND_URL: 'localhost:4010' } })).toThrow('"localhost:4010" is not the address of a backend');
+    expect(resolveConfig(fixtureConfig(), { ...options, env: { DOCS_BACKEND_URL: '/' } }).site.app.backendUrl).toBe('/');
+  });
+
   it('checks references between keys: unique sidebar ids and folders, navbar routes, TOC range', () => {
     const raw = fixtureConfig({
       sidebars: [
@@ -73,7 +92,7 @@ describe('cli/build/config', () => {
       '`sidebars[1].id` repeats the sidebar id "a" | give every sidebar its own id',
       '`sidebars[2].dir` "a/" is the folder of the sidebar "a" already, so this one would be empty | give the sidebar "c" a folder of its own, or remove it',
       '`markdown.toc` levels 4–2 are not a range within 1–6 | use { minLevel: 2, maxLevel: 3 }',
-      '`navbar[0].to` "backend" is neither a route nor an URL | write it as a route starting with "/", e.g. "/backend"',
+      '`navbar[0].to` "backend" is neither a route nor an URL | write it as a route starting with one "/", e.g. "/backend", or as an https:// address',
     ]);
   });
 });
