@@ -340,12 +340,16 @@ export function createGate(options: GateOptions): Gate {
       }
       // Every route, known or not: the sign-in shell, which holds no text of the documentation.
       request.url = `/${SHELL_DIR}/`;
-      options.serve(request, withHeaders(response, (_status, headers) => {
-        headers['cache-control'] = 'no-store';
-        headers.vary = headers.vary ? `${String(headers.vary)}, cookie` : 'cookie';
-        delete headers.etag;
-        return 401;
-      }));
+      options.serve(
+        request,
+        withHeaders(response, (_status, headers) => {
+          headers['cache-control'] = 'no-store';
+          headers.vary = headers.vary ? `${String(headers.vary)}, cookie` : 'cookie';
+          delete headers.etag;
+          return 401;
+        }),
+        { hidden: true },
+      );
     },
   };
 }

@@ -91,7 +91,18 @@ function isHashedName(path: string): boolean {
 export interface ServeCall {
   /** A plain `404 Not found` instead of the site's `404.html` (whose layout shows the announcement). */
   plainNotFound?: boolean;
+  /** The path may name a dot-folder (the gate's own sign-in shell); a reader's request never may. */
+  hidden?: boolean;
 }
+
+/** A path with a part that starts with a dot (`.env`, `.git/config`, `.docs-gate/`), `.well-known` aside. */
+const DOTTED = /\/\.(?!well-known(?:\/|$))[^/]*/;
+
+/**
+ * The policy of a file a browser runs as a document when it is opened, not a page: an SVG, an XML file.
+ * Nothing in it runs (the build refuses such files with scripts; this holds for anything else put there).
+ */
+const DOCUMENT_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox";
 
 /** A request handler serving `root` (a function, so the folder may be replaced between requests). */
 export function createStaticHandler(root: string | (() => string), options: StaticOptions = {}): (request: IncomingMessage, response: ServerResponse, call?: ServeCall) => void {
@@ -119,7 +130,9 @@ export function createStaticHandler(root: string | (() => string), options: Stat
         return;
       }
     }
-    const found = fileAt(candidate);
+    // A dotfile is never a page of the site: a finished build served as it is (--dist) may hold a
+    // `.env` or a `.git` folder someone left there.
+    const found = DOTTED.test(pathname) && !call.hidden ? undefined : fileAt(candidate);
     // A static site takes no form or upload: a POST to a page answered 200 would tell a script it
     // worked. (A path with no file is 404 whatever the method.)
     if (found && request.method !== 'GET' && request.method !== 'HEAD') {
@@ -141,6 +154,7 @@ export function createStaticHandler(root: string | (() => string), options: Stat
     const html = extension === '.html' && (inject !== undefined || options.cspHeader) ? readFileSync(file.path, 'utf8') : undefined;
     const policy = html !== undefined && options.cspHeader ? pagePolicy(html) : undefined;
     if (policy) headers['content-security-policy'] = policy;
+    else if (extension === '.svg' || extension === '.xml' || extension === '.xhtml' || extension === '.xsl') headers['content-security-policy'] = DOCUMENT_POLICY;
     if (options.etag) {
       const tag = `W/"${file.stat.size.toString(36)}-${Math.round(file.stat.mtimeMs).toString(36)}${inject ? '-i' : ''}"`;
       headers.etag = tag;

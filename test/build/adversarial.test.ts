@@ -227,6 +227,33 @@ describe('docs build never destroys or escapes', () => {
     }
   });
 
+  it('serves no dotfile a finished build was left with (.env, .git), and nothing in an SVG opened on its own runs', async () => {
+    const { dist } = site();
+    writeFileSync(join(dist, '.env'), 'DATABASE_PASSWORD=hunter2\n');
+    mkdirSync(join(dist, '.git'));
+    writeFileSync(join(dist, '.git', 'config'), '[remote "origin"]\n\turl = https://token:hunter2@git.quad.example/quad/docs\n');
+    mkdirSync(join(dist, '.well-known'));
+    writeFileSync(join(dist, '.well-known', 'security.txt'), 'Contact: mailto:it@quad.example\n');
+    const { createServer } = await import('node:http');
+    const server = createServer(createStaticHandler(dist));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      for (const path of ['/.env', '/.git/config', '/.git/', '/%2egit/config', '/guide/../.env']) {
+        const response = await fetch(origin + path);
+        expect(response.status, path).toBe(404);
+        expect(await response.text(), path).not.toContain('hunter2');
+      }
+      expect(await (await fetch(`${origin}/.well-known/security.txt`)).text()).toContain('Contact:');
+      const svg = readdirSync(join(dist, 'assets', 'images')).find((file) => file.endsWith('.svg'))!;
+      const image = await fetch(`${origin}/assets/images/${svg}`);
+      expect(image.status).toBe(200);
+      expect(image.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox");
+    } finally {
+      server.close();
+    }
+  });
+
   it('removes the staging folders of builds that died, and a build killed at any point leaves the output whole', async () => {
     const { root, dist, output } = site();
     const dead = join(root, '.dist.staging-999999-1');
