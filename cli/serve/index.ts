@@ -158,8 +158,11 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     if (key === devGateKey) return;
     devGateKey = key;
     if (!site.gated) return void (gate = undefined);
+    // The gate turned on: the streams opened without a session end now.
     devSecret ??= options.env.DOCS_SESSION_SECRET ? sessionSecret(options.env) : developmentSecret(join(root, 'node_modules', '.cache', 'docs', 'serve-secret'));
-    gate = createGate({ secret: devSecret, roles: site.auth.roles, logoutPath: site.app.logoutPath, login: gateLogin(options), serve: staticFile, sessionSeconds: sessionSeconds(options) });
+    const made = createGate({ secret: devSecret, roles: site.auth.roles, logoutPath: site.app.logoutPath, login: gateLogin(options), serve: staticFile, sessionSeconds: sessionSeconds(options) });
+    gate = made;
+    live.prune((stream) => made.signedIn(stream));
   };
   if (config) followSite(withGate(config, options.gate).site);
 
@@ -170,7 +173,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     if (!options.dist && path === EVENTS_PATH) {
       // The stream names routes (reloads) and quotes pages (build errors): behind the gate, for signed-in readers only.
       if (gate && !gate.signedIn(request)) return void response.writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', vary: 'cookie' }).end('Sign in first.');
-      return live.connect(response);
+      return live.connect(response, request);
     }
     if (!options.dist && path === CLIENT_PATH) {
       response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }).end(CLIENT_SCRIPT);
@@ -179,6 +182,12 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     void firstBuild.then(() => {
       // Asked once the first build is done: it says whether the site is built for the gate.
       if (path === '/api/login' && !options.backend && !gate) return handleDevLogin(request, response);
+      if (built && gate && request.method === 'POST') {
+        gate.handle(request, response);
+        // A logout: the streams it opened end with it.
+        const open = gate;
+        return live.prune((stream) => open.signedIn(stream));
+      }
       if (built) return (gate ? gate.handle : staticFile)(request, response);
       // No good build yet: a page that shows the overlay and reloads once the error is fixed.
       response.writeHead(503, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });

@@ -3,7 +3,7 @@
  * server injects into pages. A rebuild reloads the page (the runtime restores its scroll position); a
  * failed build shows an overlay with the errors over the last good page until the file is fixed.
  */
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** The URL of the event stream. */
 export const EVENTS_PATH = '/__docs/events';
@@ -15,27 +15,40 @@ export type LiveEvent = { type: 'reload'; routes: string[] } | { type: 'build-er
 
 /** The open event streams, and the last error so a page opened while it lasts shows it too. */
 export class LiveChannel {
-  private readonly clients = new Set<ServerResponse>();
+  /** Each open stream, with the request that opened it (its cookie says whose it is). */
+  private readonly clients = new Map<ServerResponse, IncomingMessage | undefined>();
   private lastError: LiveEvent | undefined;
 
   /** Takes an `EventSource` request. */
-  connect(response: ServerResponse): void {
+  connect(response: ServerResponse, request?: IncomingMessage): void {
     response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
     response.write('retry: 500\n\n');
     if (this.lastError) response.write(frame(this.lastError));
-    this.clients.add(response);
+    this.clients.set(response, request);
     response.on('close', () => this.clients.delete(response));
+  }
+
+  /**
+   * Ends every stream whose request `keep` no longer admits: the gate turned on while it was open, or
+   * its reader logged out. It names routes and quotes pages; a page that still wants it asks again.
+   */
+  prune(keep: (request: IncomingMessage) => boolean): void {
+    for (const [response, request] of this.clients) {
+      if (request && keep(request)) continue;
+      response.end();
+      this.clients.delete(response);
+    }
   }
 
   /** Sends an event to every open page. */
   send(event: LiveEvent): void {
     this.lastError = event.type === 'build-error' ? event : undefined;
-    for (const client of this.clients) client.write(frame(event));
+    for (const client of this.clients.keys()) client.write(frame(event));
   }
 
   /** Ends every stream (shutdown). */
   close(): void {
-    for (const client of this.clients) client.end();
+    for (const client of this.clients.keys()) client.end();
     this.clients.clear();
   }
 }

@@ -357,6 +357,41 @@ describe('docs serve --dist and shutdown', () => {
   });
 });
 
+describe('docs serve behind the gate: the live-reload stream', () => {
+  /** Opens the event stream with `cookie`; `ended` resolves once the server ends it. */
+  async function stream(url: string, cookie?: string): Promise<{ status: number; ended: Promise<void> }> {
+    const response = await fetch(`${url}/__docs/events`, { headers: cookie ? { cookie } : {} });
+    const ended = (async () => {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) void chunk;
+    })().catch(() => undefined);
+    return { status: response.status, ended };
+  }
+  const within = <T,>(promise: Promise<T>, ms: number): Promise<T | 'open'> => Promise.race([promise, new Promise<'open'>((resolve) => setTimeout(() => resolve('open'), ms))]);
+
+  it("ends a reader's streams when they log out, and every stream without a session when the gate turns on", async () => {
+    const site = copyFixture('basic');
+    const server = await startServe(site);
+    try {
+      // No gate yet: anyone's stream is open.
+      const anyone = await stream(server.url);
+      expect(anyone.status).toBe(200);
+      const config = join(site, 'site.config.ts');
+      writeFileSync(config, "import { fixtureConfig } from '../_shared/config';\n\nexport default fixtureConfig({ gate: true });\n");
+      expect(await within(anyone.ended, 30_000)).toBeUndefined();
+      const login = await fetch(`${server.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'member@quad.example', password: 'docs-dev' }) });
+      const cookie = login.headers.getSetCookie().find((line) => line.startsWith('docs_session='))!.split(';')[0]!;
+      const reader = await stream(server.url, cookie);
+      expect(reader.status).toBe(200);
+      expect(await within(reader.ended, 500)).toBe('open');
+      expect((await fetch(`${server.url}/logout`, { method: 'POST', headers: { cookie } })).status).toBe(204);
+      expect(await within(reader.ended, 5_000)).toBeUndefined();
+      expect((await stream(server.url, cookie)).status).toBe(401);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe('docs serve in a folder that is no site', () => {
   it('exits 2 naming the missing config, as docs build does, and makes nothing in the folder', () => {
     const empty = mkdtempSync(join(tmpdir(), 'docs-no-site-'));
