@@ -52,17 +52,16 @@ export async function main(argv: string[]): Promise<number> {
         onProgress: progress.update,
         gate: options.gate,
         workerUrl: process.env.DOCS_THREADS === '0' ? undefined : new URL('./worker/worker.mjs', import.meta.url),
-        // The archive check needs the build's state, which a build that stops at once does not have.
+        // The archive is written from a full build's state, which a build that stops at once does not have.
         unchanged: !options.archive,
+        archive: options.archive ? resolve(options.archive) : undefined,
       });
       progress.clear();
       let archive: { file: string; sha256: string } | undefined;
       if (options.archive) {
+        // Its place was checked before the build (buildSite).
         const { writeArchiveOrSay } = await import('./build/archive');
         const file = resolve(options.archive);
-        const { checkArchivePath } = await import('./build/archive');
-        // With --archive the build ran in full (unchanged: false), so its state is there.
-        checkArchivePath(file, { outDir: report.outDir, state: report.state! });
         archive = { file, sha256: writeArchiveOrSay(report.outDir, file) };
       }
       if (json) {

@@ -72,6 +72,8 @@ export interface BuildOptions {
    * `docs build` sets it; `docs serve` needs the state and does not.
    */
   unchanged?: boolean;
+  /** The archive `--archive` will write once the build is done: its place is checked before the output is touched. */
+  archive?: string;
 }
 
 /** What a successful build reports. */

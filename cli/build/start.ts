@@ -25,6 +25,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   // For the tests only: a promise the build forgot that fails, as a bug would make one (cli/main.ts).
   if (process.env.DOCS_TEST_STRAY_REJECTION) void Promise.reject(new Error('a promise the build forgot failed'));
   checkOutDir(outDir, { root, contentDir: config.contentDir, sources: [config.contentDir, join(root, 'site.config.ts'), join(root, 'templates'), ...config.openapi.map((spec) => join(root, spec.file)), ...configInputs(root)], specDirs: config.openapi.map((spec) => dirname(join(root, spec.file))) }, options.force);
+  // The archive's place, before anything is built: a refusal after the build would come with the output replaced.
+  if (options.archive) (await import('./archive')).checkArchivePath(options.archive, { outDir, state: { root, config } });
   removeDeadStaging(outDir);
   const cacheDir = options.cache === false ? undefined : join(root, 'node_modules', '.cache', 'docs');
   // Nothing changed since the last build into this folder, in the sources or in the output: the

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -75,6 +75,21 @@ describe('reproducible artefacts', () => {
     expect(kept.stderr).toContain(`${join(releases, 'keep.tar.gz')}: cannot be the archive: a file that is no gzip archive has that name, and a build replaces only an archive`);
     expect(readFileSync(join(releases, 'keep.tar.gz'), 'utf8')).toBe('The signed copy of the 2025 handbook: keep.\n');
     expect(snapshotTree(join(site, 'dist'))).toEqual(output);
+  });
+
+  it('refuses an archive inside the output or the content folder before the build, the output as it was', () => {
+    const site = copyFixture('basic');
+    expect(runDocs(['build'], { cwd: site }).code).toBe(0);
+    const output = snapshotTree(join(site, 'dist'));
+    writeFileSync(join(site, 'content', 'guide', 'faq.md'), `${readFileSync(join(site, 'content', 'guide', 'faq.md'), 'utf8')}\nChanged text XYZZY.\n`);
+    for (const [archive, place] of [[join(site, 'dist', 'portal.tar.gz'), 'inside the output folder'], [join(site, 'content', 'portal.tar.gz'), 'inside the content folder']] as const) {
+      const refused = runDocs(['build', '--archive', archive], { cwd: site });
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toContain(`cannot be the archive: ${archive} is ${place}`);
+      expect(refused.stderr).toContain('Build failed: 1 error; the previous output was left untouched.');
+      expect(snapshotTree(join(site, 'dist'))).toEqual(output);
+      expect(existsSync(archive)).toBe(false);
+    }
   });
 
   it('prints a machine-readable report with --json, for success and failure', () => {
