@@ -19,8 +19,11 @@ export async function main(argv: string[]): Promise<number> {
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 
-  /** Set by `build --json`: every outcome, failures included, is printed as one JSON object. */
-  let json = false;
+  /**
+   * Set by `build --json`: every outcome, failures included, is printed as one JSON object — an option
+   * commander refuses too, before it reaches the action.
+   */
+  let json = argv[0] === 'build' && argv.includes('--json');
   /** The live line on a terminal, erased before anything else is printed. */
   let progress: ProgressLine = createProgressLine(process.stderr, false);
   program
@@ -43,6 +46,8 @@ export async function main(argv: string[]): Promise<number> {
         checkArchiveFolder(resolve(options.archive));
       }
       progress = createProgressLine(process.stderr, !json);
+      // With --json, stdout is the report's alone: what the config (or anything it loads) prints goes to stderr.
+      const restoreStdout = json ? divertStdout() : () => undefined;
       const report = await buildSite({
         root: resolve(options.root),
         outDir: options.out ? resolve(options.out) : undefined,
@@ -55,7 +60,7 @@ export async function main(argv: string[]): Promise<number> {
         // The archive is written from a full build's state, which a build that stops at once does not have.
         unchanged: !options.archive,
         archive: options.archive ? resolve(options.archive) : undefined,
-      });
+      }).finally(restoreStdout);
       progress.clear();
       let archive: { file: string; sha256: string } | undefined;
       if (options.archive) {
@@ -198,8 +203,19 @@ function guardProcess(): void {
   });
 }
 
+/** Sends what is written to stdout to stderr until the returned function is called. */
+function divertStdout(): () => void {
+  const write = process.stdout.write;
+  process.stdout.write = ((...args: Parameters<typeof process.stdout.write>) => (process.stderr.write as (...rest: typeof args) => boolean)(...args)) as typeof process.stdout.write;
+  return () => {
+    process.stdout.write = write;
+  };
+}
+
 /** A failure as the JSON report of `build --json`. */
 function reportErrorAsJson(error: unknown): number {
+  // `--help` is no failure.
+  if (error instanceof CommanderError && error.exitCode === 0) return EXIT.ok;
   const exitCode = error instanceof DocsError ? EXIT[error.kind] : error instanceof CommanderError ? EXIT.usage : EXIT.internal;
   const errors = error instanceof DocsError ? error.diagnostics : [{ file: '', message: error instanceof Error ? error.message : String(error) }];
   process.stdout.write(`${JSON.stringify({ ok: false, exitCode, errors })}\n`);

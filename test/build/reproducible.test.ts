@@ -92,6 +92,19 @@ describe('reproducible artefacts', () => {
     }
   });
 
+  it('keeps stdout for the --json report alone: what the config prints goes to stderr, and a refused option is a JSON failure too', () => {
+    const site = copyFixture('basic');
+    writeFileSync(join(site, 'site.config.ts'), "import { fixtureConfig } from '../_shared/config';\n\nconsole.log('config: loading');\nprocess.stdout.write('config: written\\n');\nexport default fixtureConfig();\n");
+    const run = runDocs(['build', '--json'], { cwd: site });
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, exitCode: 0, pages: 6 });
+    expect(run.stderr).toContain('config: loading');
+    expect(run.stderr).toContain('config: written');
+    const bogus = runDocs(['build', '--json', '--bogus'], { cwd: site });
+    expect(bogus.code).toBe(2);
+    expect(JSON.parse(bogus.stdout)).toMatchObject({ ok: false, exitCode: 2, errors: [{ message: "error: unknown option '--bogus'" }] });
+  });
+
   it('prints a machine-readable report with --json, for success and failure', () => {
     const site = copyFixture('basic');
     const ok = runDocs(['build', '--json'], { cwd: site });
