@@ -50,3 +50,10 @@ export function decodePercent(text: string, decode: (text: string) => string = d
     return text;
   }
 }
+
+/** Scrolls the element a `#fragment` names into view (its scroll margin clears the navbar); false when the page has none. */
+export function scrollToFragment(hash: string): boolean {
+  const target = hash.length > 1 ? document.getElementById(decodePercent(hash.slice(1))) : null;
+  target?.scrollIntoView();
+  return target !== null;
+}

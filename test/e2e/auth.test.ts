@@ -87,6 +87,30 @@ describe('login screen', () => {
     await page.context().close();
   });
 
+  it('shows the section a link named once the reader signs in, and again after a reload', async () => {
+    const page = await openSignedOut(`${GIT}#ci-pipeline`);
+    await fill(page, 'member@quad.example', DEV_PASSWORD);
+    await submit(page);
+    await page.locator('.layout').waitFor();
+    const headingTop = (): Promise<number> => page.evaluate(() => document.getElementById('ci-pipeline')!.getBoundingClientRect().top);
+    const navbar = await page.evaluate(() => document.querySelector('.navbar')!.getBoundingClientRect().height);
+    // Just below the sticky navbar, not at the top of the page.
+    await expect.poll(headingTop).toBeLessThan(navbar + 40);
+    expect(await headingTop()).toBeGreaterThanOrEqual(0);
+    expect(await page.evaluate(() => scrollY)).toBeGreaterThan(200);
+    await page.reload();
+    await waitForHydration(page);
+    await expect.poll(headingTop).toBeLessThan(navbar + 40);
+    // Scrolled on from the section, a reload keeps the reader where they were.
+    await page.evaluate(() => scrollBy(0, 300));
+    const y = await page.evaluate(() => scrollY);
+    await page.waitForTimeout(300);
+    await page.reload();
+    await waitForHydration(page);
+    await expect.poll(() => page.evaluate(() => scrollY)).toBe(y);
+    await page.context().close();
+  });
+
   it('signs a member in, stores the credentials as {state, version: 0} and shows the page', async () => {
     const page = await openSignedOut();
     const problems = collectProblems(page);
