@@ -61,6 +61,17 @@ describe('API reference of the portal', () => {
     expect(scoreboard).toContain('This operation is deprecated');
   });
 
+  it("says what each item of a list must be, and how a list is written in the query string", () => {
+    const beacons = readRoute(dist, '/24urenloop/api/list-beacons');
+    expect(beacons).toContain('each one of: <code>&quot;active&quot;</code>, <code>&quot;spare&quot;</code>, <code>&quot;lost&quot;</code>, <code>&quot;retired&quot;</code>');
+    expect(beacons).toContain('sent as <code>status=active,spare</code>');
+    const push = readRoute(dist, '/backend/api/cp-authentication/push-data-to-backend');
+    expect(push).toMatch(/<code>allergens<\/code> <code>array of string<\/code> · no repeated items · each one of: <code>&quot;gluten&quot;<\/code>/);
+    expect(push).toContain('a multiple of 0.01');
+    expect(push).not.toContain('nested further');
+    expect(readRoute(dist, '/24urenloop/api/create-team')).toContain('each pattern <code>^bcn-[0-9]{3}$</code>');
+  });
+
   it('lists operations in the sidebar grouped by tag, with method badges', () => {
     const html = readRoute(dist, '/backend/api/user-authentication/user-login');
     expect(html).toMatch(/<span class="sidebar-category-label">Session<\/span><ul[^>]*><li class="sidebar-item"><a class="sidebar-link api-method api-method-post active" href="\/backend\/api\/user-authentication\/user-login" aria-current="page">/);

@@ -155,11 +155,28 @@ function securityLines(requirements: OpenAPIV3.SecurityRequirementObject[], sche
   return lines;
 }
 
+/**
+ * How a list in the query string is written (OpenAPI `style` and `explode`; a query parameter is
+ * `form` and exploded unless it says otherwise): `status=active&status=spare` or `status=active,spare`.
+ */
+function listInQuery(parameter: OpenAPIV3.ParameterObject, schema: Schema): string[] {
+  if (parameter.in !== 'query' || !(Array.isArray(schema.type) ? schema.type.includes('array') : schema.type === 'array')) return [];
+  const items = (schema.items ?? {}) as Schema;
+  const given = Array.isArray(parameter.example ?? schema.example) ? ((parameter.example ?? schema.example) as unknown[]) : undefined;
+  const values = (given ?? items.enum ?? ['a', 'b']).slice(0, 2).map((value) => (typeof value === 'string' ? value : JSON.stringify(value)));
+  const style = parameter.style ?? 'form';
+  const explode = parameter.explode ?? style === 'form';
+  const name = parameter.name;
+  const written =
+    style === 'form' && explode ? values.map((value) => `${name}=${value}`).join('&') : `${name}=${values.join(style === 'spaceDelimited' ? '%20' : style === 'pipeDelimited' ? '|' : ',')}`;
+  return [`sent as ${code(written)}`];
+}
+
 function parameterTable(parameters: OpenAPIV3.ParameterObject[]): string[] {
   const lines = ['| Name | Type | Required | Description |', '| --- | --- | --- | --- |'];
   for (const parameter of parameters) {
     const schema = (parameter.schema ?? {}) as Schema;
-    const facts = schemaFacts(schema, false).concat(parameter.deprecated ? ['deprecated'] : []);
+    const facts = schemaFacts(schema, false).concat(parameter.deprecated ? ['deprecated'] : [], listInQuery(parameter, schema));
     const example = parameter.example ?? schema.example;
     const description = [inline(parameter.description), facts.join(' · '), example !== undefined ? `Example: ${code(json(example))}` : ''].filter(Boolean).join(' — ');
     lines.push(`| ${[code(parameter.name), code(typeLabel(schema)), parameter.required ? 'required' : 'optional', description].map(tableCell).join(' | ')} |`);

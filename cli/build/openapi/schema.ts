@@ -84,7 +84,11 @@ export function typeLabel(schema: Schema, within: Set<Schema> = new Set()): stri
   return label;
 }
 
-/** Constraints and flags after the type: `required`, `nullable`, `min 1`, `one of: a, b`, `default: x`. */
+/**
+ * Constraints and flags after the type: `required`, `nullable`, `min 1`, `one of: a, b`, `default: x`;
+ * for a list whose items are plain values, what each item must be (`each one of: a, b`), since the
+ * items get no line of their own.
+ */
 export function schemaFacts(schema: Schema, required: boolean): string[] {
   const facts: string[] = [];
   if (required) facts.push('required');
@@ -92,6 +96,16 @@ export function schemaFacts(schema: Schema, required: boolean): string[] {
   if (schema.deprecated) facts.push('deprecated');
   if (schema.readOnly) facts.push('read-only');
   if (schema.writeOnly) facts.push('write-only');
+  facts.push(...constraintFacts(schema));
+  if (schema.default !== undefined) facts.push(`default: ${code(json(schema.default))}`);
+  const items = types(schema).includes('array') && schema.items && typeof schema.items === 'object' ? mergeAllOf(schema.items) : undefined;
+  if (items && !items.properties && !items.oneOf && !items.anyOf) facts.push(...constraintFacts(items).map((fact) => `each ${fact}`));
+  return facts;
+}
+
+/** What a value must be: bounds, pattern, allowed values, uniqueness. */
+function constraintFacts(schema: Schema): string[] {
+  const facts: string[] = [];
   const bounds: [keyof Schema, string][] = [
     ['minLength', 'min length'],
     ['maxLength', 'max length'],
@@ -99,6 +113,9 @@ export function schemaFacts(schema: Schema, required: boolean): string[] {
     ['maximum', 'maximum'],
     ['minItems', 'min items'],
     ['maxItems', 'max items'],
+    ['multipleOf', 'a multiple of'],
+    ['minProperties', 'min keys'],
+    ['maxProperties', 'max keys'],
   ];
   for (const [key, label] of bounds) if (schema[key] !== undefined) facts.push(`${label} ${String(schema[key])}`);
   if (schema.exclusiveMinimum !== undefined && schema.exclusiveMinimum !== false) facts.push(`greater than ${String(schema.exclusiveMinimum === true ? schema.minimum : schema.exclusiveMinimum)}`);
@@ -106,7 +123,7 @@ export function schemaFacts(schema: Schema, required: boolean): string[] {
   if (schema.pattern) facts.push(`pattern ${code(schema.pattern)}`);
   if (schema.enum) facts.push(`one of: ${schema.enum.map((value) => code(json(value))).join(', ')}`);
   if (schema.const !== undefined) facts.push(`always ${code(json(schema.const))}`);
-  if (schema.default !== undefined) facts.push(`default: ${code(json(schema.default))}`);
+  if (schema.uniqueItems) facts.push('no repeated items');
   return facts;
 }
 
@@ -193,6 +210,8 @@ function childrenOf(schema: Schema, indent: number, ancestors: Set<Schema>, dept
     spend(expansion);
     lines.push(line);
   };
+  // A plain value (a string, a list of numbers) has no lines below it, however deep it is.
+  if (!hasChildren(schema)) return;
   if (ancestors.has(schema)) return add(`${' '.repeat(indent)}- *(recursive: the same structure as above)*`);
   if (depth >= MAX_DEPTH) return add(`${' '.repeat(indent)}- *(nested further)*`);
   const first = expansion.shown?.get(schema);
@@ -225,6 +244,14 @@ function childrenOf(schema: Schema, indent: number, ancestors: Set<Schema>, dept
     add(item(indent, `*any other key* ${code(typeLabel(value))}`, schemaFacts(value, false), value.description));
     childrenOf(value, indent + 2, inner, depth + 1, expansion, path ? `${path}.*` : '*', lines);
   }
+}
+
+/** True when `childrenOf` shows anything below `schema`: options, properties, items that have some, other keys. */
+function hasChildren(schema: Schema): boolean {
+  const flat = mergeAllOf(schema);
+  if (flat.oneOf || flat.anyOf || flat.properties || (flat.additionalProperties && typeof flat.additionalProperties === 'object')) return true;
+  const items = types(flat).includes('array') ? (flat.items as Schema | undefined) : undefined;
+  return items !== undefined && typeof items === 'object' && (mergeAllOf(items).properties !== undefined || items.oneOf !== undefined || items.anyOf !== undefined);
 }
 
 /** The discriminator value that selects `option`, from the mapping or the option's `const`/enum. */

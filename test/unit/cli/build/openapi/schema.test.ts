@@ -21,6 +21,28 @@ describe('cli/build/openapi/schema', () => {
     ]);
   });
 
+  it("shows what each item of a list of plain values must be, multiples and uniqueness, and nothing 'nested' under a plain value however deep", () => {
+    const schema: Schema = {
+      type: 'object',
+      properties: {
+        allergens: { type: 'array', uniqueItems: true, items: { type: 'string', enum: ['gluten', 'milk'] } },
+        beacon_ids: { type: 'array', minItems: 1, items: { type: 'string', pattern: '^bcn-[0-9]{3}$' } },
+        price: { type: 'number', minimum: 0, multipleOf: 0.01 },
+      },
+    };
+    expect(schemaTree(schema)).toEqual([
+      '- `allergens` `array of string` · no repeated items · each one of: `"gluten"`, `"milk"`',
+      '- `beacon_ids` `array of string` · min items 1 · each pattern `^bcn-[0-9]{3}$`',
+      '- `price` `number` · minimum 0 · a multiple of 0.01',
+    ]);
+    // Eight levels of objects, a string at the bottom: the string is a line, with nothing below it.
+    let deep: Schema = { type: 'object', properties: { opens: { type: 'string', pattern: '^[0-2][0-9]:[0-5][0-9]$' } } };
+    for (let level = 0; level < 7; level++) deep = { type: 'object', properties: { [`l${level}`]: deep } };
+    const lines = schemaTree(deep);
+    expect(lines.at(-1)).toMatch(/^ +- `opens` `string` · pattern/);
+    expect(lines.filter((line) => line.includes('nested further'))).toEqual([]);
+  });
+
   it('labels oneOf options, merges allOf, and cuts recursion', () => {
     const node: Schema = { type: 'object', properties: { id: { type: 'integer' } } };
     node.properties!.children = { type: 'array', items: node };
