@@ -76,7 +76,24 @@ export function readImage(contentDir: string, rel: string): { file: string; byte
   const dot = name.lastIndexOf('.');
   const digest = hash(bytes).slice(0, 8);
   const folder = dot > 0 && IMAGE.test(name.slice(dot)) ? 'images' : 'files';
-  return { file: `assets/${folder}/${dot > 0 ? `${name.slice(0, dot)}.${digest}${name.slice(dot)}` : `${name}.${digest}`}`, bytes };
+  // A file name takes 255 bytes at most: a long (legal) name keeps its start, the hash keeps it apart.
+  const extension = dot > 0 ? name.slice(dot) : '';
+  const stem = shortened(dot > 0 ? name.slice(0, dot) : name, MAX_NAME_BYTES - Buffer.byteLength(extension) - digest.length - 1);
+  return { file: `assets/${folder}/${stem}.${digest}${extension}`, bytes };
+}
+
+/** The longest output file name, in bytes: what the common filesystems take (ext4, APFS, NTFS), with room to spare. */
+const MAX_NAME_BYTES = 200;
+
+/** `text` cut to at most `bytes` bytes of UTF-8, never inside a character. */
+function shortened(text: string, bytes: number): string {
+  if (Buffer.byteLength(text) <= bytes) return text;
+  let cut = '';
+  for (const character of text) {
+    if (Buffer.byteLength(cut + character) > bytes) break;
+    cut += character;
+  }
+  return cut;
 }
 
 /**

@@ -227,6 +227,20 @@ describe('docs build never destroys or escapes', () => {
     }
   });
 
+  it('publishes an image whose (legal) name is too long for a name with a hash added: shortened, still its own', () => {
+    const { root, dist } = site();
+    const long = `${'p'.repeat(200)}-${'q'.repeat(47)}`;
+    cpSync(join(root, 'content', 'guide', 'img', 'diagram.svg'), join(root, 'content', 'guide', 'img', `${long}.svg`));
+    writeFileSync(join(root, 'content', 'guide', 'long.md'), `# Long name\n\n![The diagram](./img/${long}.svg)\n`);
+    const run = runDocs(['build'], { cwd: root });
+    expect(run.code, run.stderr).toBe(0);
+    const published = readdirSync(join(dist, 'assets', 'images')).filter((file) => file.startsWith('pppp'));
+    expect(published).toHaveLength(1);
+    expect(Buffer.byteLength(published[0]!)).toBeLessThanOrEqual(200);
+    expect(published[0]).toMatch(/^p+\.[0-9a-f]{8}\.svg$/);
+    expect(readRoute(dist, '/guide/long')).toContain(`src="/assets/images/${published[0]}"`);
+  });
+
   it('serves no dotfile a finished build was left with (.env, .git), and nothing in an SVG opened on its own runs', async () => {
     const { dist } = site();
     writeFileSync(join(dist, '.env'), 'DATABASE_PASSWORD=hunter2\n');
