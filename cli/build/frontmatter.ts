@@ -79,6 +79,26 @@ function frontmatterEnd(text: string): { lines: string[]; end: number } {
   return { lines, end: lines.findIndex((line, i) => i > 0 && FENCE.test(line.replace(/\r$/, ''))) };
 }
 
+/** A line of a frontmatter block: `key: value`, `key:`, a list item, a comment. */
+const SETTING = /^(?:[A-Za-z_][\w-]*\s*[:=]|\s+\S|-\s|#)/;
+
+/**
+ * A block that was meant as frontmatter and is not read as one, which the page would show as text:
+ * YAML after blank lines (frontmatter starts on the first line), or TOML between `+++` lines.
+ */
+function misplacedFrontmatter(lines: string[], file: string): Diagnostic[] {
+  let first = 0;
+  while (first < lines.length && lines[first]!.trim() === '') first++;
+  const fence = lines[first]?.replace(/\r$/, '').trimEnd();
+  if (fence !== '---' && fence !== '+++') return [];
+  const close = lines.findIndex((line, i) => i > first && line.replace(/\r$/, '').trimEnd() === fence);
+  const inside = close > first + 1 ? lines.slice(first + 1, close).filter((line) => line.trim() !== '') : [];
+  if (inside.length === 0 || !inside.every((line) => SETTING.test(line))) return [];
+  if (fence === '+++') return [{ file, line: first + 1, column: 1, message: 'holds TOML frontmatter (between +++ lines), which is not read: the page would show it as text', fix: 'write it as YAML between --- lines, e.g. `title: Install` instead of `title = "Install"`' }];
+  if (first === 0) return [];
+  return [{ file, line: first + 1, column: 1, message: `has its frontmatter after ${first === 1 ? 'a blank line' : `${first} blank lines`}, where it is not read: the page would show it as text`, fix: 'remove the blank lines above the opening ---: frontmatter starts on the first line' }];
+}
+
 /** The frontmatter lines blanked instead of cut, so markdown positions equal file lines. */
 function blanked(lines: string[], end: number): string {
   return '\n'.repeat(end + 1) + lines.slice(end + 1).join('\n');
@@ -96,7 +116,7 @@ export function frontmatterBody(text: string): string {
 /** Splits and validates the frontmatter of `text` (file path `file` for messages). */
 export function parseFrontmatter(text: string, file: string): SplitSource {
   const { lines, end } = frontmatterEnd(text);
-  if (end === 0) return { frontmatter: {}, body: text, problems: [] };
+  if (end === 0) return { frontmatter: {}, body: text, problems: misplacedFrontmatter(lines, file) };
   if (end === -1) {
     return {
       frontmatter: {},

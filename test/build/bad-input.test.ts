@@ -71,6 +71,18 @@ const ERRORS: Case[] = [
     says: ['content/guide/zebra.md:5:5: link to "./img/report.xml": content/guide/img/report.xml is a document that holds a script, an event handler or a javascript: link', 'fix: remove its scripts, event handlers and javascript: links, or link a PDF or plain-text copy instead'],
   },
   {
+    name: 'frontmatter after a blank line (published as the page\'s first text)',
+    change: (site) => write(site, 'content/guide/zebra.md', '\n---\ntitle: Zebra\ndescription: Stripes\n---\n\nThe rack.\n'),
+    code: 1,
+    says: ['content/guide/zebra.md:2:1: has its frontmatter after a blank line, where it is not read: the page would show it as text', 'fix: remove the blank lines above the opening ---'],
+  },
+  {
+    name: 'TOML frontmatter (published as text)',
+    change: (site) => write(site, 'content/guide/zebra.md', '+++\ntitle = "Zebra"\n+++\n\nThe rack.\n'),
+    code: 1,
+    says: ['content/guide/zebra.md:1:1: holds TOML frontmatter (between +++ lines), which is not read', 'fix: write it as YAML between --- lines'],
+  },
+  {
     name: 'a missing image',
     change: (site) => write(site, 'content/guide/zebra.md', '---\ntitle: Zebra\n---\n\n![The rack](./img/rack.png)\n'),
     code: 1,
