@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join } from 'node:path';
 import type { Browser, BrowserContextOptions, Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { collectProblems, openPage, usePortal, waitForHydration } from '../support/browser';
@@ -91,6 +93,38 @@ describe('client-side navigation', () => {
     await expect.poll(() => page.evaluate(() => scrollY)).toBe(300);
     expect(await sameWindow(page)).toBe(true);
     await page.context().close();
+  });
+
+  it('restores the position after a reload and on a return, on a host that redirects /a/b to /a/b/ (python -m http.server, nginx)', async () => {
+    const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.woff2': 'font/woff2' };
+    const host = createServer((request, response) => {
+      const url = new URL(request.url ?? '/', 'http://host');
+      const path = join(portal.site.dist, decodeURIComponent(url.pathname));
+      if (!url.pathname.endsWith('/') && existsSync(path) && statSync(path).isDirectory()) return void response.writeHead(301, { location: `${url.pathname}/${url.search}` }).end();
+      const file = url.pathname.endsWith('/') ? join(path, 'index.html') : path;
+      if (!existsSync(file) || !statSync(file).isFile()) return void response.writeHead(404).end();
+      response.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+    });
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+    const page = await openPage(portal.browser);
+    try {
+      await page.goto(origin + AUTH);
+      await waitForHydration(page);
+      await page.evaluate(() => scrollTo(0, 1400));
+      await clickUnseen(page, GIT);
+      await expect.poll(() => heading(page)).toBe('Git and merge requests');
+      await page.evaluate(() => scrollTo(0, 300));
+      await page.reload();
+      await waitForHydration(page);
+      await expect.poll(() => page.evaluate(() => scrollY)).toBe(300);
+      await page.goBack();
+      await expect.poll(() => heading(page)).toBe('Authentication');
+      await expect.poll(() => page.evaluate(() => scrollY)).toBe(1400);
+    } finally {
+      await page.context().close();
+      host.close();
+    }
   });
 
   it('shows the not-found page for an unknown path', async () => {
