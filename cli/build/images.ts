@@ -5,7 +5,7 @@
  * or markdown checks its images against their current bytes first.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { hash } from '../util/hash';
 import { leadsInside, publishableRoots } from '../util/fs';
 
@@ -111,4 +111,16 @@ export function imageChecker(contentDir: string): (images: PageImage[]) => boole
     return file;
   };
   return (images) => images.every((image) => fileOf(image.source) === image.file);
+}
+
+/** The images the pages show from outside `contentDir` (a path that does not start with it), by path. */
+export function imagesOutside(results: { images: PageImage[] }[], contentDir: string): Set<string> {
+  const outside = new Set<string>();
+  for (const result of results) {
+    for (const image of result.images) {
+      const path = resolve(contentDir, image.source);
+      if (!path.startsWith(contentDir + sep)) outside.add(path);
+    }
+  }
+  return outside;
 }

@@ -8,7 +8,7 @@ export { buildSite } from './start';
 export { manifestOf, manifestText } from './manifest';
 export { nameGeneratedSources, type ApiPages } from './openapi/api-pages';
 import { SHELL_DIR } from '../serve/gate';
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { HydrationData, LastUpdated } from '../../runtime/manifest';
 import type { ResolvedConfig } from './config';
 import { generateApiPages, nameGeneratedSources, type ApiPages } from './openapi/api-pages';
@@ -34,6 +34,7 @@ import { checkTemplate, templateFile } from './template';
 import { buildPages, outputKeys, previousResults, sameBytes } from './pages';
 import { markdownSalt, saveState, type BuildStore, type OutputRecord } from './store';
 import type { OnProgress } from './progress';
+import { imagesOutside } from './images';
 import { checkSourcesOutside, createStaging, discardStaging, insideOutput, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, publishInPlace, publishStaging, stagingPath } from './write';
 
 /** Options of `buildSite`. */
@@ -362,18 +363,6 @@ export function jobsOf({ content, config, lastUpdates, api, modified }: { conten
     // `custom_edit_url: null` is no link ('').
     editUrl: doc.frontmatter.custom_edit_url === null ? '' : (doc.frontmatter.custom_edit_url ?? api.editUrl.get(doc.rel)),
   }));
-}
-
-/** The images the pages show from outside `contentDir` (a path that does not start with it), by path. */
-function imagesOutside(results: PageResult[], contentDir: string): Set<string> {
-  const outside = new Set<string>();
-  for (const result of results) {
-    for (const image of result.images) {
-      const path = resolve(contentDir, image.source);
-      if (!path.startsWith(contentDir + sep)) outside.add(path);
-    }
-  }
-  return outside;
 }
 
 /** The page's last update with the frontmatter's `last_update` date and author in place of what git or the file says. */

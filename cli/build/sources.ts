@@ -96,6 +96,11 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
       const page = isPageName(entry.name);
       const wanted = page || CATEGORY_FILES.includes(entry.name);
       let isDirectory = entry.isDirectory();
+      // A name in another encoding (an old zip, a Windows share) comes decoded with U+FFFD, a path no one can open.
+      if (entry.name.includes('\uFFFD') && (wanted || isDirectory)) {
+        problems.push({ file: display, message: `is a ${isDirectory ? 'folder' : 'file'} whose name is not valid UTF-8 (written in another encoding, e.g. Latin-1 or Windows-1252), so it cannot be read by its name`, fix: 'rename it in UTF-8 (convmv -f latin1 -t utf8 -r --notest renames a whole tree)' });
+        continue;
+      }
       if (entry.isSymbolicLink()) {
         try {
           isDirectory = statSync(path).isDirectory();

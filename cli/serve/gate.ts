@@ -6,11 +6,12 @@
  * secret can run behind a load balancer. Without a session every route answers the sign-in shell and
  * every other file of the build answers 401, except the runtime's own code (default deny).
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { DocsError } from '../util/errors';
+import { EndedSessions, sessionOf, signSession } from './sessions';
 import type { ServeCall } from './static-files';
 
 /** Name of the session cookie. */
@@ -22,12 +23,6 @@ export const DEFAULT_SESSION_DAYS = 30;
 /** Failed logins from one address within `RATE_WINDOW_MS` after which the host answers 429 itself. */
 export const MAX_FAILURES = 10;
 export const RATE_WINDOW_MS = 60_000;
-/**
- * Logged-out sessions remembered for one reader at most. Past it, the reader's next logout ends every
- * session of theirs that began before it (`GateOptions` `ended`): one account logging in and out
- * forever costs the host no more memory, and no logout is ever forgotten.
- */
-export const MAX_ENDED_PER_READER = 1_000;
 /** The largest login body forwarded (a login is a few hundred bytes). */
 const MAX_LOGIN_BODY = 64 * 1024;
 
@@ -59,52 +54,6 @@ export function sessionSecret(env: Record<string, string | undefined>): Buffer {
     ]);
   }
   return Buffer.from(value);
-}
-
-/**
- * A signed session value: `base64url(JSON {u, e, n, i}).base64url(HMAC-SHA256)`: the reader, the
- * expiry (seconds since the epoch), a random `n`, so that each login is its own session (logging out on
- * one machine ends that one, not the reader's others), and when it began (`i`, milliseconds).
- */
-export function signSession(secret: Buffer, uid: string, expires: number, issued = Date.now()): string {
-  const payload = Buffer.from(JSON.stringify({ u: uid, e: expires, n: randomBytes(9).toString('base64url'), i: issued })).toString('base64url');
-  return `${payload}.${createHmac('sha256', secret).update(payload).digest('base64url')}`;
-}
-
-/** The uid of a session value that is signed with `secret` and not expired; undefined otherwise. */
-export function verifySession(secret: Buffer, value: string | undefined, now: number): string | undefined {
-  return sessionOf(secret, value, now)?.uid;
-}
-
-/** A session as its cookie says it: the reader, its expiry (seconds), its random name and when it began (milliseconds; 0 when unknown). */
-interface Session {
-  uid: string;
-  expires: number;
-  nonce: string;
-  issued: number;
-}
-
-/**
- * The session of a value signed with `secret` and not expired. The signature must be written exactly as
- * the host wrote it: base64url decoding skips characters outside its alphabet and the spare bits of the
- * last one, so `…=`, `…!` or a last letter one off would otherwise be the same session under another
- * name.
- */
-function sessionOf(secret: Buffer, value: string | undefined, now: number): Session | undefined {
-  if (!value) return undefined;
-  const dot = value.indexOf('.');
-  if (dot <= 0) return undefined;
-  const payload = value.slice(0, dot);
-  const given = Buffer.from(value.slice(dot + 1));
-  const expected = Buffer.from(createHmac('sha256', secret).update(payload).digest('base64url'));
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-  try {
-    const { u, e, n, i } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { u?: unknown; e?: unknown; n?: unknown; i?: unknown };
-    if (typeof u !== 'string' || typeof e !== 'number' || e <= now) return undefined;
-    return { uid: u, expires: e, nonce: typeof n === 'string' ? n : payload, issued: typeof i === 'number' ? i : 0 };
-  } catch {
-    return undefined;
-  }
 }
 
 /** The value of cookie `name` in a request. */
@@ -183,41 +132,10 @@ export function createGate(options: GateOptions): Gate {
   const now = options.now ?? Date.now;
   /** Failed logins by address: their times, within the window. */
   const failures = new Map<string, number[]>();
-  /**
-   * Sessions logged out, by reader and session name, until they would have expired (seconds): a cookie
-   * copied before the reader logged out opens nothing on this host. Kept in memory (see README, "The
-   * gated host"), `MAX_ENDED_PER_READER` a reader; past that, the reader's sessions begun before a time
-   * (milliseconds) are all ended, until the last of them would have expired (`cutoffs`).
-   */
-  const ended = new Map<string, Map<string, number>>();
-  const cutoffs = new Map<string, { before: number; until: number }>();
+  /** Sessions logged out (sessions.ts), a cookie copied before the logout opens nothing on this host. */
+  const ended = new EndedSessions(options.sessionSeconds, now);
   /** Logins from one address still waiting for the backend: they count towards `MAX_FAILURES` until it answers. */
   const pending = new Map<string, number>();
-  let logouts = 0;
-
-  const isEnded = (session: Session, seconds: number): boolean => {
-    const cutoff = cutoffs.get(session.uid);
-    return ended.get(session.uid)?.has(session.nonce) === true || (cutoff !== undefined && cutoff.until > seconds && session.issued < cutoff.before);
-  };
-  const endSession = (session: Session, seconds: number): void => {
-    // Now and then, what expired goes, for every reader.
-    if (++logouts % 1_000 === 0) {
-      for (const [uid, sessions] of ended) {
-        for (const [nonce, expires] of sessions) if (expires <= seconds) sessions.delete(nonce);
-        if (sessions.size === 0) ended.delete(uid);
-      }
-      for (const [uid, cutoff] of cutoffs) if (cutoff.until <= seconds) cutoffs.delete(uid);
-    }
-    const sessions = ended.get(session.uid) ?? new Map<string, number>();
-    for (const [nonce, expires] of sessions) if (expires <= seconds) sessions.delete(nonce);
-    if (sessions.size < MAX_ENDED_PER_READER) {
-      ended.set(session.uid, sessions.set(session.nonce, session.expires));
-      return;
-    }
-    // The reader's every session begun until now ends; none of theirs needs remembering one by one.
-    ended.delete(session.uid);
-    cutoffs.set(session.uid, { before: now(), until: seconds + options.sessionSeconds });
-  };
 
   const recentFailures = (address: string): number[] => {
     const list = (failures.get(address) ?? []).filter((at) => at > now() - RATE_WINDOW_MS);
@@ -287,7 +205,7 @@ export function createGate(options: GateOptions): Gate {
   const signedIn = (request: IncomingMessage): boolean => {
     const seconds = Math.floor(now() / 1000);
     const session = sessionOf(options.secret, cookieOf(request, SESSION_COOKIE), seconds);
-    return session !== undefined && !isEnded(session, seconds);
+    return session !== undefined && !ended.has(session, seconds);
   };
 
   return {
@@ -312,7 +230,7 @@ export function createGate(options: GateOptions): Gate {
       if (url.pathname === options.logoutPath && request.method === 'POST') {
         const seconds = Math.floor(now() / 1000);
         const session = sessionOf(options.secret, cookieOf(request, SESSION_COOKIE), seconds);
-        if (session && !isEnded(session, seconds)) endSession(session, seconds);
+        if (session && !ended.has(session, seconds)) ended.add(session, seconds);
         response.writeHead(204, { 'set-cookie': cookie(request, '', 0), 'cache-control': 'no-store' }).end();
         return;
       }

@@ -33,3 +33,15 @@ export function foreignHost(header: string | undefined, bound: string): string |
   if (name === 'localhost' || name.endsWith('.localhost') || isIP(name) !== 0 || name === hostName(bound)) return undefined;
   return `Forbidden: this server answers requests for localhost, 127.0.0.1 and [::1], not for "${name}" (a page of another site reaching it under its own name). To serve it under that name, start it with --host ${name}.`;
 }
+
+/**
+ * What a server behind the gate that other machines reach (`--host` a network address) says at start:
+ * what the gate then cannot do. Nothing when it serves this machine alone, or without a gate.
+ */
+export function networkNotes(host: string, gated: boolean, developmentAccounts: boolean): string[] {
+  if (!gated || isLoopback(host)) return [];
+  return [
+    ...(developmentAccounts ? [`Note: on ${host} anyone on the network can sign in with a development account and the password above; serve other machines with --backend URL.`] : []),
+    'Note: readers on other machines need HTTPS in front of this server (a TLS proxy that sets X-Forwarded-Proto: https): the session cookie is Secure, and a browser drops it over plain HTTP, which would bring a reader back to the login screen after each login.',
+  ];
+}

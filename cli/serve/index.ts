@@ -18,9 +18,10 @@ import { decodeUtf8 } from '../util/utf8';
 import { checkDist, listenProblem } from './start-checks';
 import { PACKAGE_ROOT } from '../util/package-root';
 import { posixRelative } from '../util/fs';
-import { answerLogin, DEV_ACCOUNTS, handleDevLogin } from './dev-login';
-import { backendLogin, createGate, DEFAULT_SESSION_DAYS, developmentSecret, isGatedBuild, readGatedBuild, sessionSecret, type Gate, type GateOptions } from './gate';
-import { foreignHost, isLoopback } from './host-check';
+import { DEV_ACCOUNTS, handleDevLogin } from './dev-login';
+import { createGate, developmentSecret, sessionSecret } from './gate';
+import { foreignHost, networkNotes } from './host-check';
+import { distGate, gateLogin, sessionSeconds } from './serve-gate';
 import { SiteSession, type ContentChange } from './incremental';
 import { RenderThread } from './render-thread';
 import { CLIENT_PATH, CLIENT_SCRIPT, CLIENT_TAG, EVENTS_PATH, LiveChannel } from './live';
@@ -86,43 +87,6 @@ function openBrowser(url: string): void {
   spawn(command, [url], { stdio: 'ignore', detached: true })
     .on('error', () => undefined)
     .unref();
-}
-
-/** How `docs serve` answers logins behind its gate: through `--backend`, or with the development accounts. */
-function gateLogin(options: ServeOptions): GateOptions['login'] {
-  if (options.backend) return backendLogin(options.backend);
-  return async ({ body }) => {
-    let json: unknown;
-    try {
-      json = JSON.parse(body.toString('utf8'));
-    } catch {
-      json = undefined;
-    }
-    const answer = answerLogin(json);
-    return { status: answer.status, headers: { 'content-type': 'application/json; charset=utf-8', ...answer.headers }, body: Buffer.from(JSON.stringify(answer.body)) };
-  };
-}
-
-/**
- * The gate in front of a finished build (`--dist`): on when the build was made for it (it holds the
- * sign-in shell) unless `--no-gate`, or with `--gate`; a real backend and `DOCS_SESSION_SECRET` required.
- */
-function distGate(options: ServeOptions & { dist: string }, serve: GateOptions['serve']): Gate | undefined {
-  const dist = resolve(options.dist);
-  if (options.gate === false || (options.gate === undefined && !isGatedBuild(dist))) return undefined;
-  const { roles, logoutPath } = readGatedBuild(dist);
-  if (!options.backend) {
-    throw new DocsError('usage', [
-      options.gate
-        ? { file: 'docs serve', message: '--gate with --dist needs --backend URL: a production host never answers logins itself', fix: 'e.g. --backend https://api.quad.example' }
-        : { file: options.dist, message: 'was built for the gate (gate: true or --gate), and serving it behind the gate needs --backend URL: a production host never answers logins itself', fix: 'e.g. --backend https://api.quad.example (with DOCS_SESSION_SECRET set), or --no-gate to serve it to anyone without a session' },
-    ]);
-  }
-  return createGate({ secret: sessionSecret(options.env), roles, logoutPath, login: gateLogin(options), serve, sessionSeconds: sessionSeconds(options) });
-}
-
-function sessionSeconds(options: ServeOptions): number {
-  return Math.round((options.sessionDays ?? DEFAULT_SESSION_DAYS) * 86_400);
 }
 
 /** Starts `docs serve`; resolves once the server listens (the first build may still be running). */
@@ -206,11 +170,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     options.log(`Development accounts, password ${DEV_ACCOUNTS[0]!.password}: ${DEV_ACCOUNTS.map((account) => `${account.email} (${account.roles.join(', ')}${account.otp ? `, one-time code ${account.otp}` : ''})`).join('; ')}`);
   }
   const gated = gate !== undefined || (options.gate !== false && (options.gate === true || config?.site.gated === true));
-  if (gated && !isLoopback(options.host)) {
-    // Served to other machines on purpose (--host), behind the gate: what the gate then cannot do, said once.
-    if (!options.backend) options.log(`Note: on ${options.host} anyone on the network can sign in with a development account and the password above; serve other machines with --backend URL.`);
-    options.log(`Note: readers on other machines need HTTPS in front of this server (a TLS proxy that sets X-Forwarded-Proto: https): the session cookie is Secure, and a browser drops it over plain HTTP, which would bring a reader back to the login screen after each login.`);
-  }
+  for (const note of networkNotes(options.host, gated, !options.backend)) options.log(note);
   if (options.open) openBrowser(url);
   if (options.dist) return { url, close: () => closeServer(server, live) };
 

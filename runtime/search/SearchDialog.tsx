@@ -9,7 +9,10 @@ let engine: SearchEngine | undefined;
 
 function searchEngine(): SearchEngine {
   engine ??= new SearchEngine(async (url, fresh) => {
-    const response = await fetch(url, { credentials: 'same-origin', cache: fresh ? 'no-cache' : 'default' });
+    // A request that never got an answer says only "Failed to fetch": said in words a reader can act on.
+    const response = await fetch(url, { credentials: 'same-origin', cache: fresh ? 'no-cache' : 'default' }).catch(() => {
+      throw new Error('the search index could not be reached (are you offline?); try again in a moment');
+    });
     if (!response.ok) throw Object.assign(new Error(response.status === 401 ? 'your session has expired; reload the page to sign in again' : `the index answered ${response.status}`), { status: response.status });
     return response.json() as Promise<unknown>;
   });

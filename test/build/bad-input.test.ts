@@ -83,6 +83,12 @@ const ERRORS: Case[] = [
     says: ['content/guide/zebra.md:1:1: holds TOML frontmatter (between +++ lines), which is not read', 'fix: write it as YAML between --- lines'],
   },
   {
+    name: 'a page whose file name is not UTF-8 (it was called a dangling symbolic link)',
+    change: (site) => writeFileSync(Buffer.concat([Buffer.from(join(site, 'content', 'guide', 'caf')), Buffer.from([0xe9]), Buffer.from('.md')]), '# Café\n\nOpen from nine.\n'),
+    code: 1,
+    says: ['content/guide/caf\uFFFD.md: is a file whose name is not valid UTF-8', 'fix: rename it in UTF-8'],
+  },
+  {
     name: 'a missing image',
     change: (site) => write(site, 'content/guide/zebra.md', '---\ntitle: Zebra\n---\n\n![The rack](./img/rack.png)\n'),
     code: 1,

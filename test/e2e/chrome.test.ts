@@ -159,6 +159,49 @@ describe('navbar', () => {
   });
 });
 
+describe('the drawer and the toggles, for assistive technology and small screens', () => {
+  it('opens the drawer at the current page, keeps the page behind still, and names what the menu button controls', async () => {
+    const page = await open('/backend/backend/ticket-feature/payments', 390);
+    const menu = page.getByRole('button', { name: 'Open the menu' });
+    expect(await menu.getAttribute('aria-controls')).toBeNull();
+    await menu.click();
+    const drawer = page.getByRole('dialog', { name: 'Menu' });
+    await drawer.waitFor();
+    expect(await menu.getAttribute('aria-controls')).toBe(await drawer.getAttribute('id'));
+    // The current page's link is in view in the drawer, not 1,200 px down.
+    const active = await drawer.locator('.drawer-sidebar a.active').boundingBox();
+    expect(active!.y).toBeGreaterThanOrEqual(0);
+    expect(active!.y + active!.height).toBeLessThanOrEqual(800);
+    // A wheel over the backdrop, or past the drawer's end, does not scroll the page behind.
+    await page.mouse.move(380, 400);
+    await page.mouse.wheel(0, 1200);
+    await page.mouse.move(100, 400);
+    for (let i = 0; i < 10; i++) await page.mouse.wheel(0, 2000);
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => scrollY)).toBe(0);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => drawer.count()).toBe(0);
+    // Closed, the page scrolls again.
+    await page.mouse.wheel(0, 600);
+    await expect.poll(() => page.evaluate(() => scrollY)).toBeGreaterThan(0);
+    // Breadcrumbs that wrap end a line with their separator, never start one with it.
+    const separators = await page.locator('.breadcrumbs li').evaluateAll((items) => items.map((item) => [getComputedStyle(item, '::before').content, getComputedStyle(item, '::after').content]));
+    expect(separators.slice(0, -1).every(([before, after]) => before === 'none' && after === '"›"')).toBe(true);
+    expect(separators.at(-1)).toEqual(['none', 'none']);
+    await page.context().close();
+  });
+
+  it('names the mode the colour toggle switches to, and the mode in force', async () => {
+    const page = await open(GIT);
+    const toggle = page.locator('.theme-toggle');
+    await expect.poll(() => toggle.getAttribute('aria-label')).toBe('Switch to light mode (currently dark mode)');
+    await toggle.click();
+    await expect.poll(() => toggle.getAttribute('aria-label')).toBe('Switch to dark mode (currently light mode)');
+    expect(await toggle.getAttribute('title')).toBe('Switch to dark mode (currently light mode)');
+    await page.context().close();
+  });
+});
+
 describe('sidebar, TOC and page furniture', () => {
   it('expands every category, offers no way to hide the sidebar, and scrolls the active item into view', async () => {
     const manifest = JSON.parse(readFileSync(join(portal.site.dist, 'manifest.json'), 'utf8')) as Manifest;

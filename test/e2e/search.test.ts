@@ -151,6 +151,18 @@ describe('search', () => {
     await page.context().close();
   });
 
+  it('says in words a reader can act on when the index cannot be reached', async () => {
+    const page = await openPage(portal.browser);
+    await page.route('**/assets/search/**', (route) => route.abort('internetdisconnected'));
+    await page.goto(`${portal.site.origin}/backend/onboarding/git`);
+    await waitForHydration(page);
+    await page.keyboard.press('Control+K');
+    await page.getByRole('combobox', { name: 'Search the documentation' }).fill('deploy');
+    await expect.poll(() => page.locator('.search-dialog').innerText()).toContain('Search is not available: the search index could not be reached (are you offline?); try again in a moment.');
+    expect(await page.locator('.search-dialog').innerText()).not.toContain('Failed to fetch');
+    await page.context().close();
+  });
+
   it('shows no search and fetches no index file for a signed-out reader', async () => {
     const page = await openPage(portal.browser, {}, { signedIn: false });
     const searchFiles: string[] = [];

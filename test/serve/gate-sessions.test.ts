@@ -7,7 +7,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createGate, MAX_ENDED_PER_READER, MAX_FAILURES, type LoginAnswer } from '../../cli/serve/gate';
+import { createGate, MAX_FAILURES, type LoginAnswer } from '../../cli/serve/gate';
+import { MAX_ENDED_PER_READER } from '../../cli/serve/sessions';
 
 const SECRET = Buffer.from('a test secret that is long enough for the gate, 48 bytes');
 const json = (status: number, body: unknown): LoginAnswer => ({ status, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(body)) });

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerLogin, readJson } from '../../cli/serve/dev-login';
-import { signSession } from '../../cli/serve/gate';
+import { signSession } from '../../cli/serve/sessions';
 import type { Manifest } from '../../runtime/manifest';
 import { buildPortal } from '../support/browser';
 import { startServe, type ServeProcess } from '../support/serve';

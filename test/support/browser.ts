@@ -99,7 +99,7 @@ export async function serveGated(dist: string): Promise<ServedSite> {
 /** A session cookie the gated test host accepts, for a context that should be signed in (none when ungated). */
 export async function gateCookies(): Promise<{ name: string; value: string; url: string }[]> {
   if (!gatedOrigin) return [];
-  const { signSession } = await import('../../cli/serve/gate');
+  const { signSession } = await import('../../cli/serve/sessions');
   return [{ name: 'docs_session', value: signSession(GATE_SECRET, 'member@quad.example', Math.floor(Date.now() / 1000) + 3600), url: gatedOrigin }];
 }
 

@@ -2,7 +2,7 @@ import { useEffect, useRef, type JSX } from 'react';
 import type { SiteData } from '../../manifest';
 import type { SidebarSource } from '../../router/use-router';
 import { NavbarEnd, NavItems, SiteMenus } from '../Navbar/Navbar';
-import { SidebarContent } from '../Sidebar/Sidebar';
+import { revealActiveLink, SidebarContent } from '../Sidebar/Sidebar';
 import { OPEN_SEARCH_EVENT } from '../../search/SearchButton';
 import { SearchIcon } from '../../search/SearchIcon';
 import './drawer.css';
@@ -35,6 +35,9 @@ export function Drawer({ site, route, section, sidebar, onClose }: DrawerProps):
   useEffect(() => {
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     close.current?.focus();
+    // The page behind stays where it is while the drawer is open, and the drawer opens at the current page.
+    document.documentElement.classList.add('drawer-open');
+    revealActiveLink(panel.current);
     const onKey = (event: KeyboardEvent): void => {
       // An Escape a menu inside the drawer took (it closed that menu) is not the drawer's.
       if (event.key === 'Escape') {
@@ -52,6 +55,7 @@ export function Drawer({ site, route, section, sidebar, onClose }: DrawerProps):
     document.addEventListener('keydown', onKey);
     return () => {
       document.removeEventListener('keydown', onKey);
+      document.documentElement.classList.remove('drawer-open');
       // Not after a link in it was followed: the new page has the reader's attention.
       if (dismissed.current && opener?.isConnected) opener.focus();
     };
@@ -59,7 +63,7 @@ export function Drawer({ site, route, section, sidebar, onClose }: DrawerProps):
   return (
     <div className="drawer-root">
       <div className="drawer-backdrop" onClick={() => dismiss.current()} />
-      <div className="drawer" role="dialog" aria-modal="true" aria-label="Menu" ref={panel}>
+      <div className="drawer" id="docs-drawer" role="dialog" aria-modal="true" aria-label="Menu" ref={panel}>
         <div className="drawer-header">
           <span className="navbar-title">{site.title}</span>
           <button type="button" className="drawer-close" aria-label="Close the menu" ref={close} onClick={() => dismiss.current()}>

@@ -2,7 +2,7 @@ import type { JSX } from 'react';
 import type { NavItem, SiteData } from '../../manifest';
 import { isActiveSection } from '../../routing';
 import { writeStorage } from '../../storage';
-import { toggleTheme } from '../../theme';
+import { toggleTheme, useColourMode } from '../../theme';
 import { NavbarDropdown } from './NavbarDropdown';
 import { SearchButton } from '../../search/SearchButton';
 import './navbar.css';
@@ -78,12 +78,23 @@ export function SiteMenus({ site, route }: { site: SiteData; route: string }): J
   );
 }
 
+/** The colour-mode switch; its name says the mode in force once the runtime knows it (as Docusaurus' does). */
+function ThemeToggle({ storageKey }: { storageKey: string }): JSX.Element {
+  const mode = useColourMode();
+  const label = mode === undefined ? 'Switch between dark and light mode' : `Switch to ${mode === 'dark' ? 'light' : 'dark'} mode (currently ${mode} mode)`;
+  return (
+    <button type="button" className="theme-toggle" aria-label={label} title={label} onClick={() => toggleTheme(storageKey)}>
+      <span aria-hidden="true" className="theme-icon" />
+    </button>
+  );
+}
+
 /** Top navigation: brand, the section items, and on the right locale, version, colour mode, repository and log out. */
 export function Navbar({ site, route, section, onOpenMenu, menuOpen }: NavbarProps): JSX.Element {
   return (
     <nav className="navbar" aria-label="Main">
       <div className="navbar-inner">
-        <button type="button" className="navbar-toggle" aria-label="Open the menu" aria-expanded={menuOpen} onClick={onOpenMenu}>
+        <button type="button" className="navbar-toggle" aria-label="Open the menu" aria-expanded={menuOpen} aria-controls={menuOpen ? 'docs-drawer' : undefined} onClick={onOpenMenu}>
           <span aria-hidden="true">☰</span>
         </button>
         <a className="navbar-brand" href="/">
@@ -96,9 +107,7 @@ export function Navbar({ site, route, section, onOpenMenu, menuOpen }: NavbarPro
           <SiteMenus site={site} route={route} />
           <NavbarEnd site={site} compact />
         </div>
-        <button type="button" className="theme-toggle" aria-label="Switch between dark and light mode" onClick={() => toggleTheme(site.storageKeys.theme)}>
-          <span aria-hidden="true" className="theme-icon" />
-        </button>
+        <ThemeToggle storageKey={site.storageKeys.theme} />
       </div>
     </nav>
   );
