@@ -130,6 +130,8 @@ export async function main(argv: string[]): Promise<number> {
         log: (line) => process.stdout.write(`${line}\n`),
       });
       starting = false;
+      // From now on a failure the config causes later (a timer of its own) is the server's to show, not the end of it.
+      configStray = server.report;
       await new Promise<void>((stop) => {
         stopServer = (): void => {
           process.stdout.write('Stopping docs serve…\n');
@@ -173,6 +175,8 @@ function checkOptions(command: 'docs build' | 'docs serve', argv: string[], opti
 /** How the last `main` reports an error (as text or JSON), for what no step caught (`guardProcess`). */
 let reportStray: (error: unknown) => number = (error) => reportError(error);
 let guarded = false;
+/** A running `docs serve`'s way of showing a failure of the config's own making (`DevServer.report`). */
+let configStray: ((error: unknown) => void) | undefined;
 
 /**
  * Reports what no step of a command caught, then ends the process: an error thrown from a config's
@@ -187,6 +191,7 @@ function guardProcess(): void {
   guarded = true;
   process.on('uncaughtException', (error) => {
     const problem = configOfError(error);
+    if (problem && configStray) return configStray(new DocsError('config', [problem]));
     process.exit(reportStray(problem ? new DocsError('config', [problem]) : error));
   });
   // A rejection nothing awaited ends the process as an uncaught exception does, but one: LMDB rejects
@@ -195,6 +200,7 @@ function guardProcess(): void {
   process.on('unhandledRejection', (reason) => {
     if (isCommitFailure(reason)) return;
     const problem = configOfError(reason);
+    if (problem && configStray) return configStray(new DocsError('config', [problem]));
     process.exit(reportStray(problem ? new DocsError('config', [problem]) : reason));
   });
   process.on('exit', () => {

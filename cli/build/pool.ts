@@ -149,13 +149,13 @@ export function startPool(options: PoolStart): RenderPool {
       );
       return results;
     },
-    // Each worker commits its cache writes first (a few milliseconds; never more than CLOSE_WAIT_MS); one
-    // that was never given a build has none, and stops at once, even while it still loads. Closing twice
-    // waits for the first close.
+    // Each worker commits its cache writes first (a few milliseconds; never more than CLOSE_WAIT_MS). One
+    // never given a build is waited for too: stopped while it loads its native modules (LMDB), Node ends
+    // the whole process with a fatal error. Closing twice waits for the first close.
     close: () =>
       (closing ??= Promise.all(
         workers.map(async (worker) => {
-          if (given.has(worker)) await committed(worker);
+          await committed(worker);
           await worker.terminate();
         }),
       ).then(() => undefined)),

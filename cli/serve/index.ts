@@ -12,7 +12,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { buildSite } from '../build/index';
 import { withGate, type ResolvedConfig } from '../build/config';
-import { realPath } from '../build/write';
+import { OUTPUT_MARKER, realPath } from '../build/write';
 import { DocsError, formatDiagnostic, warningLines, type Diagnostic } from '../util/errors';
 import { decodeUtf8 } from '../util/utf8';
 import { checkDist, listenProblem } from './start-checks';
@@ -74,6 +74,8 @@ export interface DevServer {
   url: string;
   /** Stops watching, ends the event streams and closes the server. */
   close: () => Promise<void>;
+  /** Shows a failure that came from outside a build (a timer of the config failing later) as a build's: the terminal and the overlay; the server goes on. */
+  report?: (error: unknown) => void;
 }
 
 /** The lines of a failed build, as the terminal and the overlay show them. */
@@ -189,7 +191,8 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     // The first build is the one a writer waits for: a live line on a terminal shows how far it is.
     session?.dispose();
     const progress = createProgressLine(process.stderr, !built && options.progress !== false);
-    const report = await buildSite({ root, outDir, env, workerUrl: options.workerUrl, renderThread: renderThread.current(), onProgress: progress.update, gate: options.gate, searchBlocks: true, keepSources: true }).finally(progress.clear);
+    // The folder is the server's own, in the cache: it is replaced even when its marker is gone (the cache was cleared meanwhile).
+    const report = await buildSite({ root, outDir, env, workerUrl: options.workerUrl, renderThread: renderThread.current(), onProgress: progress.update, gate: options.gate, searchBlocks: true, keepSources: true, force: true }).finally(progress.clear);
     // Never stopped early: docs serve does not ask for `unchanged`, so the state is there.
     const state = report.state!;
     renderThread.built(state.context.markdown);
@@ -267,7 +270,8 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
         const missed = paths.filter((path) => read(path) !== applied.get(path));
         if (missed.length > 0) schedule(missed);
       }, 80).unref();
-      const contentOnly = session !== undefined && paths.every((path) => !relative(contentDir, path).startsWith('..') && /\.mdx?$|\/_category_\.(json|ya?ml)$/.test(path));
+      // A page saved after the output was removed (the cache cleared) needs the whole site built again.
+      const contentOnly = session !== undefined && existsSync(join(outDir, OUTPUT_MARKER)) && paths.every((path) => !relative(contentDir, path).startsWith('..') && /\.mdx?$|\/_category_\.(json|ya?ml)$/.test(path));
       // A page saved in another encoding fails the update here, as it fails `docs build` (a full build reads every file itself).
       if (contentOnly && unreadable.length > 0) throw new DocsError('content', unreadable);
       let report = contentOnly ? await session!.update(paths.map((path): ContentChange => ({ rel: posixRelative(contentDir, path), text: applied.get(path) ?? null }))) : 'full';
@@ -359,6 +363,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
 
   return {
     url,
+    report: failed,
     close: async () => {
       closed = true;
       // A render under way fails at once (its update is dropped): the thread goes now.

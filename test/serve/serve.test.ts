@@ -357,6 +357,46 @@ describe('docs serve --dist and shutdown', () => {
   });
 });
 
+describe('docs serve when its cache is cleared or its config fails later', () => {
+  it('builds the whole site again after node_modules/.cache was cleared, and goes on building', async () => {
+    const site = copyFixture('basic');
+    const server = await startServe(site);
+    try {
+      rmSync(join(site, 'node_modules', '.cache'), { recursive: true, force: true });
+      const before = server.output().length;
+      const faq = join(site, 'content', 'guide', 'faq.md');
+      writeFileSync(faq, `${readFileSync(faq, 'utf8')}\nSaved after the cache was cleared.\n`);
+      await server.waitFor(/Built \d+ pages/, 30_000, before);
+      for (const path of ['/', '/guide/faq', '/guide/install']) expect((await rawRequest(server.url, path)).status, path).toBe(200);
+      expect((await rawRequest(server.url, '/guide/faq')).body.toString()).toContain('Saved after the cache was cleared.');
+      // A page added then is built too: the folder is the server's own, whatever its marker says.
+      const next = server.output().length;
+      writeFileSync(join(site, 'content', 'guide', 'later.md'), '# Later\n\nAdded after the cache was cleared.\n');
+      await server.waitFor(/Built \d+ pages/, 30_000, next);
+      expect((await rawRequest(server.url, '/guide/later')).status).toBe(200);
+      expect(server.output()).not.toContain('pass --force');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('shows a failure of a timer the saved config started, and keeps serving', async () => {
+    const site = copyFixture('basic');
+    const server = await startServe(site);
+    try {
+      const events = openEvents(server.url);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      writeFileSync(join(site, 'site.config.ts'), "import { fixtureConfig } from '../_shared/config';\n\nsetTimeout(() => {\n  throw new Error('late boom');\n}, 1500);\nexport default fixtureConfig({ tagline: 'The second tagline' });\n");
+      const failure = await events.next('build-error', 30_000);
+      expect(failure.data.errors!.join('\n')).toContain('late boom');
+      expect((await rawRequest(server.url, '/guide/faq')).status).toBe(200);
+      events.close();
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+});
+
 describe('docs serve behind the gate: the live-reload stream', () => {
   /** Opens the event stream with `cookie`; `ended` resolves once the server ends it. */
   async function stream(url: string, cookie?: string): Promise<{ status: number; ended: Promise<void> }> {
