@@ -34,7 +34,7 @@ describe('checkOutDir with --force', () => {
       .split('\n')
       .map((line) => line.split(':')[5] ?? '')
       .filter((home) => home.startsWith('/') && home !== '/' && !home.startsWith('/nonexistent') && existsSync(home));
-    if (existsSync('/home')) homes.push(...readdirSync('/home').map((name) => join('/home', name)));
+    if (existsSync('/home')) homes.push(...readdirSync('/home', { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => join('/home', entry.name)));
     expect(homes.length).toBeGreaterThan(0);
     for (const home of homes) expect(refusal(home), home).toMatch(/cannot be the output folder: it (is the home folder of an account|is your home folder|is the system folder)/);
   });
