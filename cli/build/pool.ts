@@ -93,6 +93,12 @@ export function startPool(options: PoolStart): RenderPool {
   /** The context each worker was given last: a kept pool (docs serve) sends what changed since (`contextPatch`). */
   const given = new Map<Worker, PageJobContext>();
   for (const worker of workers) worker.once('exit', () => (ended = true));
+  /** Each worker's load (its `ready`): a worker is never stopped before it, see worker.ts. */
+  const loaded = new Map(workers.map((worker) => [worker, readyOf(worker)]));
+  const stopOne = async (worker: Worker): Promise<void> => {
+    await loaded.get(worker);
+    await worker.terminate();
+  };
   return {
     get stopped() {
       return ended || closing !== undefined;
@@ -131,7 +137,7 @@ export function startPool(options: PoolStart): RenderPool {
                 worker.postMessage({ id: batch[0]!, jobs: batch.map((number) => jobs[number]!) } satisfies WorkerRequest);
               };
               const onMessage = (response: WorkerResponse): void => {
-                if ('closed' in response) return;
+                if ('closed' in response || 'ready' in response) return;
                 if ('failure' in response) return done(new Error(response.failure));
                 response.results.forEach((result, i) => (results[batch[i]!] = result));
                 onPages?.(response.results.length);
@@ -149,18 +155,18 @@ export function startPool(options: PoolStart): RenderPool {
       );
       return results;
     },
-    // Each worker commits its cache writes first (a few milliseconds; never more than CLOSE_WAIT_MS). One
-    // never given a build is waited for too: stopped while it loads its native modules (LMDB), Node ends
-    // the whole process with a fatal error. Closing twice waits for the first close.
+    // Each worker commits its cache writes first (a few milliseconds; never more than CLOSE_WAIT_MS once
+    // it has loaded). Closing twice waits for the first close.
     close: () =>
       (closing ??= Promise.all(
         workers.map(async (worker) => {
+          await loaded.get(worker);
           await committed(worker);
-          await worker.terminate();
+          await stopOne(worker);
         }),
       ).then(() => undefined)),
     commit: () => (closing ? Promise.resolve() : Promise.all(workers.map(committed)).then(() => undefined)),
-    stop: () => (closing ??= Promise.all(workers.map((worker) => worker.terminate())).then(() => undefined)),
+    stop: () => (closing ??= Promise.all(workers.map(stopOne)).then(() => undefined)),
   };
 }
 
@@ -177,6 +183,22 @@ export function contextPatch(last: PageJobContext, next: PageJobContext): Contex
   };
   const { markdown, ...rest } = changed(last, next);
   return markdown ? { ...rest, markdown: changed(last.markdown, next.markdown) } : rest;
+}
+
+/** Resolves once `worker` has loaded (it says `ready`), or is gone. */
+function readyOf(worker: Worker): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      worker.off('message', onMessage);
+      worker.off('exit', done);
+      resolve();
+    };
+    const onMessage = (response: WorkerResponse): void => {
+      if ('ready' in response) done();
+    };
+    worker.on('message', onMessage);
+    worker.once('exit', done);
+  });
 }
 
 /** Resolves once `worker` has committed its cache writes and let its store go (or CLOSE_WAIT_MS passed, or it is gone). */

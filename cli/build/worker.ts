@@ -25,7 +25,7 @@ export type WorkerRequest = { context: PageJobContext } | { patch: ContextPatch 
 export type ContextPatch = Partial<Omit<PageJobContext, 'markdown'>> & { markdown?: Partial<PageJobContext['markdown']> };
 
 /** The answer to a batch, or to `close` once the thread's cache writes are committed. */
-export type WorkerResponse = { id: number; results: PageResult[] } | { id: number; failure: string } | { closed: true };
+export type WorkerResponse = { id: number; results: PageResult[] } | { id: number; failure: string } | { closed: true } | { ready: true };
 
 let { highlighting } = workerData as WorkerData;
 // Started before any page arrives: the main thread is still reading the content meanwhile.
@@ -71,3 +71,7 @@ parentPort?.on('message', async (request: WorkerRequest) => {
     parentPort?.postMessage({ id: request.id, failure } satisfies WorkerResponse);
   }
 });
+
+// Loaded (its native modules among them): from now on the pool may stop this thread. Stopped while it
+// loads LMDB's native module, a thread ends the whole process with a fatal error.
+parentPort?.postMessage({ ready: true } satisfies WorkerResponse);
