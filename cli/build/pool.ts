@@ -162,7 +162,7 @@ export function startPool(options: PoolStart): RenderPool {
         workers.map(async (worker) => {
           await loaded.get(worker);
           await committed(worker);
-          await stopOne(worker);
+          await worker.terminate();
         }),
       ).then(() => undefined)),
     commit: () => (closing ? Promise.resolve() : Promise.all(workers.map(committed)).then(() => undefined)),

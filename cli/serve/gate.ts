@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { DocsError } from '../util/errors';
+import { isLoopback } from './host-check';
 import { EndedSessions, sessionOf, signSession } from './sessions';
 import type { ServeCall } from './static-files';
 
@@ -69,7 +70,7 @@ function cookieOf(request: IncomingMessage, name: string): string | undefined {
 function isLoopbackHttp(request: IncomingMessage): boolean {
   const address = request.socket.remoteAddress ?? '';
   const encrypted = (request.socket as { encrypted?: boolean }).encrypted === true;
-  return !encrypted && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
+  return !encrypted && isLoopback(address);
 }
 
 /** What a login answered, as the gate passes it on. */

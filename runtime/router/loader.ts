@@ -53,11 +53,7 @@ export class RouteLoader {
   /** The manifest, fetched on first use; a failed fetch is forgotten so the next call tries again. */
   loadManifest(): Promise<Manifest> {
     this.manifest ??= this.options.fetchJson(this.options.manifestUrl).then(
-      (value) => {
-        const manifest = value as Manifest;
-        this.routes = new Map(manifest.routes.map((route) => [route.path, route]));
-        return manifest;
-      },
+      (value) => this.take(value as Manifest),
       (error: unknown) => {
         this.manifest = undefined;
         throw error;
@@ -111,10 +107,15 @@ export class RouteLoader {
     const fresh = (await this.options.fetchJson(`${this.options.manifestUrl}${separator}t=${Date.now()}`)) as Manifest;
     const now = fresh.routes.find((entry) => entry.path === route.path);
     if (now?.data === route.data) return false;
-    this.manifest = Promise.resolve(fresh);
-    this.routes = new Map(fresh.routes.map((entry) => [entry.path, entry]));
+    this.manifest = Promise.resolve(this.take(fresh));
     this.pages.clear();
     return true;
+  }
+
+  /** Makes `manifest` the one routes are looked up in. */
+  private take(manifest: Manifest): Manifest {
+    this.routes = new Map(manifest.routes.map((route) => [route.path, route]));
+    return manifest;
   }
 
   /** Drops a route's cached data, so the next load fetches a fresh copy. */
