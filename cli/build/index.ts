@@ -31,7 +31,7 @@ import type { PageJob, PageJobContext, PageResult } from './page-job';
 import { limitHeapGrowth, type RenderPool } from './pool';
 import { renderPage } from './render';
 import { checkTemplate, templateFile } from './template';
-import { buildPages, outputKeys, previousResults, sameBytes } from './pages';
+import { buildPages, outputKeys, previousResults, renderEarly, sameBytes } from './pages';
 import { markdownSalt, saveState, type BuildStore, type OutputRecord } from './store';
 import type { OnProgress } from './progress';
 import { imagesOutside } from './images';
@@ -195,11 +195,6 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     sidebars: content.sidebars,
   };
   const jobs = jobsOf({ content, config, lastUpdates, api, modified: files.modified });
-  // What the output holds now: a page is kept only while every file it wrote is there.
-  const output = previous ? presentFiles(outDir, previous, last, now) : undefined;
-  const present = output?.files;
-  const keys = previous ? outputKeys(context, jobs) : undefined;
-  const reusable = store && present && keys ? previousResults(context, jobs, keys, (route) => store.pages.get(route), present) : [];
   let searchSeconds = 0;
   /** Why the build store could not be written, when it could not (the output is whole all the same). */
   let cacheProblem: string | undefined;
@@ -237,8 +232,16 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     await forgetRecord();
   };
   createStaging(staging, outDir);
+  const thread = options.renderThread ?? warm;
+  // The edited files' pages render on the warm thread while this one finds what else changed.
+  const early = previous && thread && kept ? renderEarly({ context, jobs, rels: kept.readAnew(), thread, store }) : undefined;
   try {
-    const { results, keys: pageKeys, rendered, storeFailed } = await buildPages({ context, jobs, keys, reusable, workerUrl: options.workerUrl, threads: options.threads, pool, thread: options.renderThread ?? warm, store, onProgress: options.onProgress });
+    // What the output holds now: a page is kept only while every file it wrote is there.
+    const output = previous ? presentFiles(outDir, previous, last, now) : undefined;
+    const present = output?.files;
+    const keys = previous ? outputKeys(context, jobs) : undefined;
+    const reusable = store && present && keys ? previousResults(context, jobs, keys, (route) => store.pages.get(route), present) : [];
+    const { results, keys: pageKeys, rendered, storeFailed } = await buildPages({ context, jobs, keys, reusable, workerUrl: options.workerUrl, threads: options.threads, pool, thread, store, onProgress: options.onProgress, early });
     // The render workers are done: they go now, not after the index (their heaps were 700 MB of a
     // 100,000-page build's peak while the main thread made the search index). This thread's heap
     // grows by less from now on (pool.ts `limitHeapGrowth`).
@@ -319,6 +322,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     // The workers stop before their staging folder goes: one still writing a page would make the
     // removal fail (ENOTEMPTY) and hide the error that matters.
     await pool?.close().catch(() => undefined);
+    await early?.results.catch(() => undefined);
     discardStaging(staging);
     throw error;
   }

@@ -52,7 +52,7 @@ export function limitHeapGrowth(): void {
  * than an even share of what is left) so the threads finish together instead of one waiting for
  * another's last batch.
  */
-const BATCH = 8;
+export const BATCH = 8;
 
 /** How long `close` waits for a worker to commit its cache writes before stopping it anyway. */
 const CLOSE_WAIT_MS = 10_000;

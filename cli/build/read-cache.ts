@@ -31,6 +31,8 @@ export interface ReadCache {
   known: (file: SourceFile, stats: FileStamp) => boolean;
   /** Records the files read anew (call after every page file was read). */
   save: (files: SourceFile[]) => void;
+  /** The paths (`SourceFile.rel`) of the files read anew: new, or changed since they were read. */
+  readAnew: () => ReadonlySet<string>;
 }
 
 export function readCache(store: BuildStore, options: ReadOptions): ReadCache {
@@ -63,5 +65,6 @@ export function readCache(store: BuildStore, options: ReadOptions): ReadCache {
       }
       for (const rel of store.reads.getKeys()) if (!present.has(rel)) store.reads.remove(rel).catch(() => undefined);
     },
+    readAnew: () => new Set(fresh.keys()),
   };
 }
