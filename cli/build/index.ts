@@ -5,6 +5,8 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dropUnchanged, outputPaths, presentFiles, stampOutputs, writeUnchanged, type OutputStamps, type TreeListing, type UnchangedRecord } from './unchanged';
 export { buildSite } from './start';
+export { jobsOf } from './jobs';
+import { jobsOf } from './jobs';
 export { manifestOf, manifestText } from './manifest';
 export { nameGeneratedSources, type ApiPages } from './openapi/api-pages';
 import { SHELL_DIR } from '../serve/gate';
@@ -305,7 +307,8 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     let unchanged: UnchangedRecord | undefined;
     const record: OutputRecord = { outDir, pages: jobs.length, search: index };
     if (inputs) {
-      const outputs = outputPaths(wanted, Object.keys(written));
+      // The same files as the last build's output (most rebuilds): the same paths, listed and sorted already.
+      const outputs = last && previous?.files && previous.digest === last.outputDigest && sameSet(wanted, previous.files) ? last.outputs : outputPaths(wanted, Object.keys(written));
       const { digest: outputDigest, stamps: outputStamps } = stampOutputs(outDir, outputs, untouched);
       if (outputDigest) {
         unchanged = { outDir, pages: jobs.length, warnings, inputs, refFiles: api.refFiles, outputs, outputDigest, outputStamps };
@@ -338,42 +341,16 @@ function crashPoint(point: 'publish' | 'mid-publish' | 'published'): void {
   if (process.env.DOCS_TEST_CRASH_AT === point) process.kill(process.pid, 'SIGKILL');
 }
 
+/** True when `list` holds the members of `set`, each once. */
+function sameSet(set: ReadonlySet<string>, list: readonly string[]): boolean {
+  return set.size === list.length && list.every((item) => set.has(item));
+}
+
 /** Writes `rel` below the staging folder, creating its folder. */
 function writeOutput(staging: string, rel: string, bytes: string | Buffer): void {
   const path = insideOutput(staging, rel);
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, bytes);
-}
-
-/** The page jobs of a content tree. */
-export function jobsOf({ content, config, lastUpdates, api, modified }: { content: ContentTree; config: ResolvedConfig; lastUpdates: Map<string, LastUpdated>; api: ApiPages; modified?: Map<string, number> }): PageJob[] {
-  return content.docs.map((doc) => ({
-    rel: doc.rel,
-    id: doc.id,
-    route: doc.route,
-    sidebar: doc.sidebar,
-    title: doc.title,
-    description: doc.frontmatter.description,
-    hideToc: doc.frontmatter.hide_table_of_contents ?? false,
-    ...(doc.frontmatter.hide_title ? { hideTitle: true } : {}),
-    ...(doc.frontmatter.toc_min_heading_level !== undefined || doc.frontmatter.toc_max_heading_level !== undefined ? { tocLevels: { minLevel: doc.frontmatter.toc_min_heading_level, maxLevel: doc.frontmatter.toc_max_heading_level } } : {}),
-    body: doc.body,
-    bodyHash: doc.bodyHash,
-    breadcrumbs: doc.breadcrumbs,
-    prev: doc.prev,
-    next: doc.next,
-    // Files git does not track fall back to their modification time (as the content walk found it, or one stat).
-    lastUpdated: withGivenUpdate(api.lastUpdated.get(doc.rel) ?? lastUpdates.get(doc.rel) ?? { timestamp: Math.round(modified?.get(doc.rel) ?? statSync(join(config.contentDir, doc.rel)).mtimeMs) }, doc.frontmatter.last_update),
-    // `custom_edit_url: null` is no link ('').
-    editUrl: doc.frontmatter.custom_edit_url === null ? '' : (doc.frontmatter.custom_edit_url ?? api.editUrl.get(doc.rel)),
-  }));
-}
-
-/** The page's last update with the frontmatter's `last_update` date and author in place of what git or the file says. */
-function withGivenUpdate(found: LastUpdated, given: Frontmatter['last_update']): LastUpdated {
-  if (!given) return found;
-  const timestamp = given.date === undefined ? undefined : lastUpdateTime(given.date);
-  return { ...found, ...(given.author !== undefined ? { author: given.author } : {}), ...(timestamp !== undefined ? { timestamp } : {}) };
 }
 
 /**
