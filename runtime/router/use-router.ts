@@ -9,6 +9,7 @@ import type { PageMeta, SidebarItem, SiteData } from '../manifest';
 import { normalisePath, pageTitle, routeOfPath, scrollToFragment } from '../routing';
 import { anchorOf, internalUrl, isPlainClick } from './links';
 import { currentConnection as connection, prefetchAllowed, type RouteLoader } from './loader';
+import { restoreFocus, takeFocusSnapshot, type FocusSnapshot } from './focus';
 import { ScrollMemory } from './scroll-memory';
 import { showPageTitle } from '../title';
 
@@ -75,6 +76,8 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
   const navigation = useRef(0);
   const intent = useRef<ScrollIntent | null>(null);
   const memory = useRef<ScrollMemory | null>(null);
+  /** Where focus was when the navigation being shown started, to put it back once it is in the DOM. */
+  const focus = useRef<FocusSnapshot | null>(null);
 
   const navigate = useCallback(
     async (url: URL, mode: Mode, restore?: number): Promise<void> => {
@@ -82,6 +85,8 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
       const id = ++navigation.current;
       const current = (): boolean => id === navigation.current;
       const path = normalisePath(url.pathname);
+      // Taken now: the loading animation may replace the focused link before the page comes.
+      const focused = takeFocusSnapshot();
       if (url.pathname !== path) url = new URL(path + url.search + url.hash, url);
       if (mode === 'push') memory.current?.push(href(url));
       else if (mode === 'replace') memory.current?.replace(href(url));
@@ -109,11 +114,14 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
               if (current()) location.reload();
               return;
             }
-            if (current()) setState((previous) => ({ ...previous, main: { kind: 'error', message: error instanceof Error ? error.message : String(error) }, progress: false }));
+            if (!current()) return;
+            focus.current = focused;
+            setState((previous) => ({ ...previous, main: { kind: 'error', message: error instanceof Error ? error.message : String(error) }, progress: false }));
             return;
           }
         }
         if (!current()) return;
+        focus.current = focused;
         intent.current = mode === 'pop' && restore !== undefined ? { y: restore } : { hash: url.hash || undefined };
         setState({ view, main: { kind: 'view' }, progress: false });
       } finally {
@@ -214,6 +222,12 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
     if (!wanted) return;
     if (!wanted.hash || !scrollToFragment(wanted.hash)) scrollTo(0, wanted.y ?? 0);
   }, [loader, site, state.view]);
+
+  // After a navigation or a load error is in the DOM: focus back where the reader was (see focus.ts).
+  useLayoutEffect(() => {
+    restoreFocus(focus.current);
+    focus.current = null;
+  }, [state.view, state.main]);
 
   const retry = useCallback(
     (fresh: boolean) => {

@@ -153,6 +153,8 @@ describe('navbar', () => {
     await drawer.locator('.drawer-sidebar').getByRole('link', { name: 'Authentication', exact: true }).click();
     await page.waitForURL(portal.site.origin + AUTH);
     await expect.poll(() => drawer.count()).toBe(0);
+    // The focus the drawer took with it goes to the new page's title, not to <body>.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.matches('#main h1') ?? false)).toBe(true);
     await page.getByRole('button', { name: 'Open the menu' }).click();
     expect(await drawer.locator('.drawer-sidebar a.active').textContent()).toBe('Authentication');
     await page.context().close();

@@ -139,6 +139,44 @@ describe('client-side navigation', () => {
     await page.context().close();
   });
 
+  it('keeps keyboard focus on the sidebar link pressed, from the first navigation on; a link that goes with the old page leaves focus on the new title', async () => {
+    const page = await open('/backend/onboarding');
+    const focused = (): Promise<string> => page.evaluate(() => {
+      const element = document.activeElement;
+      return element === document.body || !element ? 'body' : `${element.tagName.toLowerCase()} ${element.getAttribute('href') ?? ''} ${element.textContent?.trim() ?? ''}`;
+    });
+    // The link after `link` in the sidebar: where Tab should go from it.
+    const nextLink = (href: string): Promise<string> =>
+      page.evaluate((target) => {
+        const links = [...document.querySelectorAll('.sidebar a[href]')];
+        const next = links[links.findIndex((link) => link.getAttribute('href') === target) + 1]!;
+        return `a ${next.getAttribute('href')} ${next.textContent?.trim()}`;
+      }, href);
+    // First navigation after the full load (the pre-rendered sidebar makes way for the manifest's), then two more.
+    for (const [href, title] of [[GIT, 'Git and merge requests'], ['/backend/onboarding/install', 'Installation'], [AUTH, 'Authentication']] as const) {
+      await page.locator(`.sidebar a[href="${href}"]`).focus();
+      const after = await nextLink(href);
+      await page.keyboard.press('Enter');
+      await page.waitForURL(portal.site.origin + href);
+      await expect.poll(() => page.locator('.sidebar a.active').getAttribute('href')).toBe(href);
+      expect(await focused(), `focus after Enter on ${title}`).toBe(`a ${href} ${await page.locator('.sidebar a.active').textContent()}`);
+      await page.keyboard.press('Tab');
+      expect(await focused(), `Tab after ${title}`).toBe(after);
+    }
+    // A link in the page body goes away with the page: focus goes to the new page's title, and Tab on into it.
+    await page.evaluate(() => {
+      const link = Object.assign(document.createElement('a'), { href: '/backend/onboarding/git', textContent: 'in-page link' });
+      document.querySelector('#main .markdown')?.prepend(link);
+      link.focus();
+    });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => heading(page)).toBe('Git and merge requests');
+    expect(await focused()).toBe('h1  Git and merge requests');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.querySelector('#main article')?.contains(document.activeElement))).toBe(true);
+    await page.context().close();
+  });
+
   it('loads the route manifest only after hydration, never inlined in the page or the entry bundle', async () => {
     const html = readFileSync(join(portal.site.dist, 'backend/onboarding/git/index.html'), 'utf8');
     expect(html).not.toContain(WHY);

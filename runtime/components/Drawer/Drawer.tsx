@@ -3,6 +3,7 @@ import type { SiteData } from '../../manifest';
 import type { SidebarSource } from '../../router/use-router';
 import { NavbarEnd, NavItems, SiteMenus } from '../Navbar/Navbar';
 import { revealActiveLink, SidebarContent } from '../Sidebar/Sidebar';
+import { focusPageStart } from '../../router/focus';
 import { OPEN_SEARCH_EVENT } from '../../search/SearchButton';
 import { SearchIcon } from '../../search/SearchIcon';
 import './drawer.css';
@@ -56,8 +57,10 @@ export function Drawer({ site, route, section, sidebar, onClose }: DrawerProps):
     return () => {
       document.removeEventListener('keydown', onKey);
       document.documentElement.classList.remove('drawer-open');
-      // Not after a link in it was followed: the new page has the reader's attention.
+      // After a link in it was followed, the new page has the reader's attention: its main heading
+      // takes the focus the drawer took with it (router/focus.ts).
       if (dismissed.current && opener?.isConnected) opener.focus();
+      else if (!dismissed.current && (!document.activeElement || document.activeElement === document.body)) focusPageStart();
     };
   }, []);
   return (

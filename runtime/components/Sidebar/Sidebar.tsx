@@ -55,9 +55,11 @@ function linkClass(extra: string | undefined, active: boolean): string {
  * Rendered into the element `Tag`, which is the `<aside>` beside the page or a box in the drawer.
  */
 export function SidebarContent({ source, route, className, Tag = 'div', ref }: { source: SidebarSource; route: string; className: string; Tag?: 'aside' | 'div'; ref?: Ref<HTMLElement> }): JSX.Element {
-  if ('html' in source) return <Tag className={className} ref={ref as Ref<HTMLDivElement>} dangerouslySetInnerHTML={{ __html: source.html }} />;
+  // `data-keeps-focus`: the first navigation rebuilds this box's links; the router puts focus back on
+  // the one pressed (router/focus.ts).
+  if ('html' in source) return <Tag className={className} ref={ref as Ref<HTMLDivElement>} data-keeps-focus="" dangerouslySetInnerHTML={{ __html: source.html }} />;
   return (
-    <Tag className={className} ref={ref as Ref<HTMLDivElement>}>
+    <Tag className={className} ref={ref as Ref<HTMLDivElement>} data-keeps-focus="">
       <SidebarNav items={source.items} route={route} />
     </Tag>
   );

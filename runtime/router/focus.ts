@@ -1,0 +1,52 @@
+/**
+ * Where keyboard focus goes when the router changes the page. One rule for every navigation:
+ *
+ * - focus stays on what had it when that is still there after the change (a navbar link, a sidebar
+ *   link — also when the sidebar was rebuilt, as on the first navigation after a full load, which
+ *   swaps the pre-rendered sidebar for the manifest's tree: the link to the same address takes it);
+ * - focus that went away with the old page (a link in its body, its table of contents, the Retry
+ *   button, the drawer that closes) goes to the new page's main heading, where "Skip to main content"
+ *   leads, so a screen reader reads the new title and Tab goes on through the new page, never from
+ *   the top of the document (which is where `<body>` would send it).
+ */
+
+/** The focused element when a navigation started, and the box around it that outlives the change. */
+export interface FocusSnapshot {
+  element: HTMLElement;
+  /** `href` of the focused link, to find it again in a rebuilt box. */
+  href: string | null;
+  /** The nearest `[data-keeps-focus]` box around it (a sidebar), null when there is none. */
+  box: HTMLElement | null;
+}
+
+/** Attribute of a box whose links stay across navigations even when its DOM is rebuilt (the sidebars). */
+export const KEEPS_FOCUS = 'data-keeps-focus';
+
+/** What has focus now, or null when nothing does (`<body>`). */
+export function takeFocusSnapshot(): FocusSnapshot | null {
+  const element = document.activeElement;
+  if (!(element instanceof HTMLElement) || element === document.body) return null;
+  return { element, href: element.getAttribute('href'), box: element.closest<HTMLElement>(`[${KEEPS_FOCUS}]`) };
+}
+
+/**
+ * After the new page is in the DOM: gives focus back when the change took it away (the element of
+ * `snapshot` is gone and nothing else has taken focus since), as the module comment says.
+ */
+export function restoreFocus(snapshot: FocusSnapshot | null): void {
+  if (!snapshot || snapshot.element.isConnected) return;
+  if (document.activeElement && document.activeElement !== document.body) return;
+  const same = snapshot.href !== null && snapshot.box?.isConnected ? [...snapshot.box.querySelectorAll<HTMLElement>('a[href]')].find((link) => link.getAttribute('href') === snapshot.href) : undefined;
+  if (same) same.focus({ preventScroll: true });
+  else focusPageStart();
+}
+
+/** Focuses the main heading of the page shown (or its `<main>`), without scrolling: the router scrolls. */
+export function focusPageStart(): void {
+  const main = document.getElementById('main');
+  const target = main?.querySelector<HTMLElement>('h1') ?? main;
+  if (!target) return;
+  // Focusable by script only, so Tab does not stop on it (base.css gives it no focus ring).
+  if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
+  target.focus({ preventScroll: true });
+}
