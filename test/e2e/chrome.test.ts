@@ -287,6 +287,48 @@ describe('sidebar, TOC and page furniture', () => {
     await page.context().close();
   });
 
+  it('starts the text of a highlighted code line where the other lines start, and runs its band to the block’s right edge, also scrolled sideways', async () => {
+    for (const width of [1280, 390]) {
+      const page = await open('/24urenloop/development/getting-started/backend/context', width);
+      // The `{6}` block; the portal has no block with both `showLineNumbers` and a highlighted line, so
+      // the numbered case adds the class `showLineNumbers` gives the block.
+      for (const numbered of [false, true]) {
+        const measured = await page.evaluate((numbers) => {
+          const block = document.querySelector('.code-block:has(.line.highlighted)')!;
+          block.classList.toggle('code-block-numbered', numbers);
+          const pre = block.querySelector('pre')!;
+          const highlighted = block.querySelector<HTMLElement>('.line.highlighted')!;
+          const plain = highlighted.previousElementSibling as HTMLElement;
+          const textLeft = (line: HTMLElement): number => {
+            const range = document.createRange();
+            range.selectNodeContents(line.querySelector('span')!);
+            return Math.round(range.getClientRects()[0]!.left * 10) / 10;
+          };
+          const preBox = pre.getBoundingClientRect();
+          const measure = (): { highlighted: number; plain: number; bandRight: number } => ({ highlighted: textLeft(highlighted), plain: textLeft(plain), bandRight: Math.round(highlighted.getBoundingClientRect().right - (preBox.left + pre.clientLeft + pre.clientWidth)) });
+          // The lines keep the pre's spacing (1.55 of its font), not 1.55 of the code's smaller one.
+          const pitch = Math.round((highlighted.getBoundingClientRect().top - plain.getBoundingClientRect().top) * 10) / 10;
+          const spacing = Math.round(parseFloat(getComputedStyle(pre).lineHeight) * 10) / 10;
+          const start = { ...measure(), pitch, spacing };
+          pre.scrollLeft = pre.scrollWidth;
+          const scrolled = { ...measure(), scrolls: pre.scrollWidth > pre.clientWidth };
+          pre.scrollLeft = 0;
+          return { start, scrolled };
+        }, numbered);
+        const where = `${width} px${numbered ? ', numbered' : ''}`;
+        expect(measured.start.highlighted, `text x, ${where}`).toBe(measured.start.plain);
+        expect(measured.start.pitch, `line spacing, ${where}`).toBe(measured.start.spacing);
+        // Not short of the block's right edge (past it, hidden, where the block scrolls).
+        expect(measured.start.bandRight, `band end vs the block's right edge, ${where}`).toBeGreaterThanOrEqual(0);
+        expect(measured.scrolled.highlighted, `text x scrolled, ${where}`).toBe(measured.scrolled.plain);
+        expect(measured.scrolled.bandRight, `band end scrolled to the end, ${where}`).toBe(0);
+        // At 390 px the block's longest line is wider than the block: the sideways case is real there.
+        expect(measured.scrolled.scrolls).toBe(width === 390);
+      }
+      await page.context().close();
+    }
+  });
+
   it('shows the edit link, the last update and previous/next links, and updates them on navigation', async () => {
     const page = await open(GIT);
     expect(await page.locator('.edit-link').getAttribute('href')).toBe('https://git.quad.example/quad/docs/edit/master/content/backend/onboarding/git.md');
