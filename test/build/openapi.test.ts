@@ -72,6 +72,34 @@ describe('API reference of the portal', () => {
     expect(readRoute(dist, '/24urenloop/api/create-team')).toContain('each pattern <code>^bcn-[0-9]{3}$</code>');
   });
 
+  it('says on each overview what the API needs by default and each scheme once, joins no requirement\'s sentences with "and", marks a deprecated operation once, and shows the license', () => {
+    const text = (html: string): string => html.replace(/<[^>]+>/g, '');
+    const section = (html: string, id: string): string => new RegExp(`<h2 id="${id}">.*?(?=<h2 |</article>|$)`, 's').exec(html)?.[0] ?? '';
+    const users = readRoute(dist, '/backend/api/user-authentication');
+    const usersSecurity = text(section(users, 'security-schemes'));
+    // Three of its seven operations need the token headers: the overview does not say anyone may call "this operation".
+    expect(usersSecurity).not.toContain('anyone may call');
+    expect(usersSecurity).toContain('No authentication by default: 3 of the 7 operations need it, as their pages say.');
+    expect(usersSecurity).toContain('Schemes this API defines:');
+    for (const [route, scheme] of [['/24urenloop/api', 'operatorJwt'], ['/backend/api/cp-authentication/backend-cp-api-specification', 'providerToken']] as const) {
+      const security = section(readRoute(dist, route), 'security-schemes');
+      expect(security.split(`<strong>${scheme}</strong>`).length - 1, `${scheme} on ${route}`).toBe(1);
+      expect(text(security)).toContain('Unless its page says otherwise, an operation needs this:');
+      expect(security).not.toContain('Schemes this API defines');
+    }
+    expect(text(section(readRoute(dist, '/24urenloop/api'), 'security-schemes'))).toContain('5 of the 13 operations need no authentication.');
+    // A requirement of three schemes: a lead-in and one list item per scheme, not "…uid. and client: …".
+    const deleteUser = section(readRoute(dist, '/backend/api/user-authentication/delete-user'), 'security');
+    expect(text(deleteUser)).not.toMatch(/\.\s+and\s/);
+    expect(deleteUser).toMatch(/<p>All of these together:<\/p>\s*<ul>\s*<li><strong>accessToken<\/strong>[^]*?<\/li>\s*<li><strong>client<\/strong>[^]*?<\/li>\s*<li><strong>uid<\/strong>[^]*?<\/li>\s*<\/ul>/);
+    // The summary already ends with "(deprecated)": the listing does not add it again.
+    const scoreboard = /<li><a href="\/24urenloop\/api\/get-scoreboard">.*?<\/li>/.exec(readRoute(dist, '/24urenloop/api'))![0];
+    expect(text(scoreboard)).toBe('GET /scoreboard — Get the scoreboard (deprecated)');
+    for (const route of ['/backend/api/user-authentication', '/24urenloop/api', '/backend/api/cp-authentication/backend-cp-api-specification']) {
+      expect(section(readRoute(dist, route), 'license'), route).toContain('<a href="https://opensource.org/licenses/MIT" target="_blank" rel="noopener noreferrer">MIT</a>');
+    }
+  });
+
   it('lists operations in the sidebar grouped by tag, with method badges', () => {
     const html = readRoute(dist, '/backend/api/user-authentication/user-login');
     expect(html).toMatch(/<span class="sidebar-category-label">Session<\/span><ul[^>]*><li class="sidebar-item"><a class="sidebar-link api-method api-method-post active" href="\/backend\/api\/user-authentication\/user-login" aria-current="page">/);

@@ -8,6 +8,7 @@ import type { OpenAPIV3 } from 'openapi-types';
 import type { SourceFile } from '../content';
 import type { LoadedSpec } from './load';
 import { codeSamples, sampleRequest, type CodeSample } from './samples';
+import { operationSecurityLines, overviewSecurityLines } from './security';
 import { code, exampleOf, inline, json, schemaFacts, schemaTree, typeLabel, type Schema } from './schema';
 
 /** The HTTP methods of a path item, in the order pages list them. */
@@ -133,28 +134,6 @@ function firstSentence(text: string | undefined): string | undefined {
   return end === -1 ? plain : plain.slice(0, end + 1);
 }
 
-function securityLines(requirements: OpenAPIV3.SecurityRequirementObject[], schemes: Record<string, OpenAPIV3.SecuritySchemeObject>): string[] {
-  if (requirements.length === 0) return ['No authentication: anyone may call this operation.'];
-  const lines = requirements.length > 1 ? ['Any one of these:', ''] : [];
-  for (const requirement of requirements) {
-    const names = Object.keys(requirement);
-    if (names.length === 0) {
-      lines.push('- No authentication.');
-      continue;
-    }
-    const parts = names.map((name) => {
-      const scheme = schemes[name];
-      if (!scheme) return code(name);
-      const how =
-        scheme.type === 'apiKey' ? `API key in the ${code(scheme.name)} ${scheme.in}` : scheme.type === 'http' ? `HTTP ${scheme.scheme}${scheme.bearerFormat ? ` (${scheme.bearerFormat})` : ''}` : scheme.type;
-      const scopes = requirement[name]?.length ? ` with scopes ${requirement[name]!.map(code).join(', ')}` : '';
-      return `**${inline(name)}**: ${how}${scopes}${scheme.description ? ` — ${inline(scheme.description)}` : ''}`;
-    });
-    lines.push(`- ${parts.join(' **and** ')}`);
-  }
-  return lines;
-}
-
 /**
  * How a list in the query string is written (OpenAPI `style` and `explode`; a query parameter is
  * `form` and exploded unless it says otherwise): `status=active&status=spare` or `status=active,spare`.
@@ -255,7 +234,7 @@ function operationPage(spec: LoadedSpec, op: Operation, base: string, options: A
     lines.push(...mediaLines(response.content, 'Example'));
   }
 
-  lines.push('## Security', '', ...securityLines(op.security, schemesOf(document)), '');
+  lines.push('## Security', '', ...operationSecurityLines(op.security, schemesOf(document)), '');
   // Code samples call the API; a webhook's request is the API's to send.
   if (op.webhook !== undefined) return lines.join('\n');
   lines.push('## Code samples', '', ':::tabs');
@@ -335,19 +314,14 @@ function infoPage(spec: LoadedSpec, base: string, operations: Operation[], group
   if (servers.length === 0) lines.push(`The specification names no server, so the code samples call the site's backend, ${code(sampled)}.`, '');
   else lines.push(...serverLines(servers), '');
   if (servers.length > 0 && sampled !== serverUrl(servers[0]!)) lines.push(`The first address is relative: the code samples read it from the site's backend and call ${code(sampled)}.`, '');
-  const schemes = schemesOf(document);
-  lines.push('## Security schemes', '', ...securityLines(document.security ?? [], schemes), '');
-  if (Object.keys(schemes).length > 0) {
-    lines.push('Schemes this API defines:', '');
-    for (const [name, scheme] of Object.entries(schemes)) lines.push(...securityLines([{ [name]: [] }], { [name]: scheme }));
-    lines.push('');
-  }
+  const needs = operations.filter((op) => op.webhook === undefined).map((op) => op.security);
+  lines.push('## Security schemes', '', ...overviewSecurityLines(document.security ?? [], needs, schemesOf(document)));
   lines.push('## Operations', '');
   for (const [tag, members] of groups) {
     if (tag) lines.push(`### ${inline(tag)}`, '');
     const description = document.tags?.find((candidate) => candidate.name === tag)?.description;
     if (description) lines.push(description.trim(), '');
-    for (const op of members) lines.push(`- [${code(op.method.toUpperCase())} ${code(op.path)} — ${inline(op.title)}](${base}/${op.slug})${op.operation.deprecated ? ' *(deprecated)*' : ''}`);
+    for (const op of members) lines.push(`- [${code(op.method.toUpperCase())} ${code(op.path)} — ${inline(op.title)}](${base}/${op.slug})${op.operation.deprecated && !/\(deprecated\)\s*$/i.test(op.title) ? ' *(deprecated)*' : ''}`);
     lines.push('');
   }
   if (info.contact?.email || info.contact?.url) {
@@ -355,6 +329,7 @@ function infoPage(spec: LoadedSpec, base: string, operations: Operation[], group
     const ways = [email ? markdownLink(email, `mailto:${email}`) : '', url ? markdownLink(url, url) : ''].filter(Boolean);
     lines.push('## Contact', '', `${name ? asWritten(name) : 'The team'}: ${ways.join(', ')}`, '');
   }
+  if (info.license?.name) lines.push('## License', '', info.license.url ? markdownLink(info.license.name, info.license.url) : asWritten(info.license.name), '');
   return lines.join('\n');
 }
 
