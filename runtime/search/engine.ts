@@ -349,7 +349,8 @@ export class SearchEngine {
     const ranked = byScore(scored, meta.documents);
 
     // The best documents, at most PER_PAGE per page and one per heading (`pick`).
-    const isMatch = (word: string): boolean => matched.has(word) || queryWords.some((queryWord) => word.startsWith(queryWord) || (wordStems.get(queryWord) ?? []).some((stem) => word.startsWith(stem)));
+    // A common word is never marked: `the` being typed finds `theme`, and `the` itself matched nothing.
+    const isMatch = (word: string): boolean => matched.has(word) || (indexable(word) && queryWords.some((queryWord) => word.startsWith(queryWord) || (wordStems.get(queryWord) ?? []).some((stem) => word.startsWith(stem))));
     const fromChunk = (doc: number): Place | undefined => {
       const chunk = this.chunkData.get(Math.floor(doc / meta.chunkSize));
       const found = chunk?.docs[doc % meta.chunkSize];

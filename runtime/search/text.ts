@@ -56,8 +56,10 @@ export interface TermOptions {
   /** Identifiers (an API operation) also give their parts: `userLogin` gives `user` and `login`. */
   identifiers?: boolean;
   /**
-   * Each two adjacent words also give one term run together (`Deep linking` → `deeplinking`), for
-   * the short texts that name a page or a section: titles and headings.
+   * Each two adjacent words also give one term run together (`Deep linking` → `deeplinking`, `Log in`
+   * → `login`), for the short texts that name a page or a section: titles and headings. Not when the
+   * first is a common word: `the password` would make `thepassword`, which `the` being typed finds
+   * as the start of a longer word (it should find `theme`), and nobody types it on purpose.
    */
   pairs?: boolean;
 }
@@ -72,7 +74,7 @@ export function terms(text: string, options: TermOptions = {}): string[] {
   if (options.identifiers) more.push(...(text.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g) ?? []).map(fold).filter(indexable));
   if (options.pairs) {
     const all = words(text);
-    for (let i = 1; i < all.length; i++) if (indexable(all[i - 1]!) || indexable(all[i]!)) more.push(all[i - 1]! + all[i]!);
+    for (let i = 1; i < all.length; i++) if (indexable(all[i - 1]!)) more.push(all[i - 1]! + all[i]!);
   }
   for (const term of more) if (!found.includes(term)) found.push(term);
   return found;
