@@ -3,7 +3,7 @@
  * and the fix, the right exit code, and an untouched previous output. Warnings never stop a build.
  * (The cases of test/build/failures.test.ts and openapi.test.ts are not repeated here.)
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -214,6 +214,32 @@ const ERRORS: Case[] = [
     change: (site) => write(site, 'specs/api.yaml', readFileSync(join(site, 'specs/api.yaml'), 'utf8').replace("$ref: '#/components/schemas/Team'\ncomponents", "$ref: '#/components/schemas/Teem'\ncomponents")),
     code: 1,
     says: ['specs/api.yaml:26:23#/paths/~1teams~1{teamId}/get/responses/200/content/application~1json/schema/$ref: $ref "#/components/schemas/Teem" points at nothing', 'fix: point the $ref at a component that exists, e.g. one of: #/components/schemas/Team'],
+  },
+  {
+    name: 'an OpenAPI file with a $ref to __proto__ (it built, the response shown as "any")',
+    fixture: 'openapi',
+    change: (site) => write(site, 'specs/api.yaml', readFileSync(join(site, 'specs/api.yaml'), 'utf8').replace("$ref: '#/components/schemas/Team'\ncomponents", "$ref: '#/components/schemas/__proto__'\ncomponents")),
+    code: 1,
+    says: ['specs/api.yaml:26:23#/paths/~1teams~1{teamId}/get/responses/200/content/application~1json/schema/$ref: $ref "#/components/schemas/__proto__" points at nothing', 'fix: point the $ref at a component that exists, e.g. one of: #/components/schemas/Team'],
+  },
+  {
+    name: 'an OpenAPI file with $refs to constructor and toString at any level (an error with no place before)',
+    fixture: 'openapi',
+    change: (site) =>
+      write(site, 'specs/api.yaml', readFileSync(join(site, 'specs/api.yaml'), 'utf8').replace("$ref: '#/components/schemas/Team'\ncomponents", "$ref: '#/components/schemas/constructor'\ncomponents").replace("items:\n            $ref: '#/components/schemas/Team'", "items:\n            $ref: '#/components/toString/Team'")),
+    code: 1,
+    says: ['specs/api.yaml:26:23#/paths/~1teams~1{teamId}/get/responses/200/content/application~1json/schema/$ref: $ref "#/components/schemas/constructor" points at nothing', 'specs/api.yaml:40:19#/components/schemas/Team/properties/members/items/$ref: $ref "#/components/toString/Team" points at nothing', 'fix: point the $ref at a component that exists, e.g. one of: #/components/schemas'],
+  },
+  {
+    name: 'an OpenAPI file with a $ref to constructor in another file (an error with no place before)',
+    fixture: 'openapi',
+    change: (site) => {
+      mkdirSync(join(site, 'specs', 'schemas'));
+      write(site, 'specs/schemas/team.yaml', 'Team:\n  type: object\n');
+      write(site, 'specs/api.yaml', readFileSync(join(site, 'specs/api.yaml'), 'utf8').replace("$ref: '#/components/schemas/Team'\ncomponents", "$ref: './schemas/team.yaml#/constructor'\ncomponents"));
+    },
+    code: 1,
+    says: ['specs/api.yaml:26:23#/paths/~1teams~1{teamId}/get/responses/200/content/application~1json/schema/$ref: $ref "./schemas/team.yaml#/constructor" points at nothing in specs/schemas/team.yaml', 'fix: point the $ref at a place that exists, e.g. one of: ./schemas/team.yaml#/Team'],
   },
   {
     name: 'an OpenAPI file with a $ref cycle',

@@ -12,7 +12,7 @@ import type { OpenAPIV3 } from 'openapi-types';
 import { DocsError, type Diagnostic } from '../../util/errors';
 import type { OpenApiConfig } from '../config';
 import { statsKey } from '../unchanged';
-import { expansionProblem, refsIn, valueAt } from './refs';
+import { danglingRefs, expansionProblem, objectsWithRefs, refFix, refsIn, valueAt } from './refs';
 import { ALIAS_BOMB, dereferenceDepthProblem, findRef, isAliasBomb, isTooDeep, mapSource, namedPlace, readValidatorMessage, SELF_CONTAINING, selfContaining, specValue, TOO_DEEP_TO_READ } from './spec-errors';
 
 /** A valid spec, dereferenced (`$ref`s replaced by their targets; cycles stay as object cycles). */
@@ -90,6 +90,11 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
       problemAt(multiplied.pointer, multiplied.message, multiplied.fix);
       continue;
     }
+    const dangling = danglingRefs(spec);
+    if (dangling.length > 0) {
+      for (const [ref, pointer] of dangling) problemAt(pointer, `$ref "${ref}" points at nothing`, refFix(spec, ref));
+      continue;
+    }
     // `$ref`s to other files are read relative to the file that holds them, from the site's folder
     // only and never from the network (refFileResolver); the parser is given the spec with those
     // paths made absolute, since it is handed an object, not a file.
@@ -118,7 +123,7 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
         const named = framed === undefined && missing === undefined ? namedPlace(text, spec, source.lineOf) : {};
         const pointer = framed ?? (missing === undefined ? named.pointer : findRef(spec, missing));
         const place = pointer === undefined ? undefined : source.lineOf(pointer);
-        const fix = missing === undefined ? (named.fix ?? SPEC_FIX) : `point the $ref at a component that exists${componentHint(spec, missing)}`;
+        const fix = missing === undefined ? (named.fix ?? SPEC_FIX) : refFix(spec, missing);
         problems.push({ file, line: place?.line, column: place?.column, pointer, message: missing === undefined ? text : `$ref "${missing}" points at nothing`, fix });
       }
       if (result.additionalErrors > 0) problems.push({ file, message: `has ${result.additionalErrors} more problem${result.additionalErrors === 1 ? '' : 's'} the validator reports once these are fixed` });
@@ -237,6 +242,25 @@ function refFileResolver(siteRoot: string, specPath: string, spec: Record<string
     problem ??= { file: at.file, line: at.line, pointer: at.pointer, message: message(at.ref), fix };
     return new Error(problem.message);
   };
+  /**
+   * The first `$ref` into the file at `path` (whose data is `value`) — from the spec, a file read
+   * before, or the file itself — whose place holds nothing there, own keys only (see danglingRefs).
+   */
+  const danglingInto = (path: string, value: unknown): Diagnostic | undefined => {
+    const holders: [string, unknown, () => string][] = [[specPath, spec, () => readFileSync(specPath, 'utf8')], ...[...read].map(([holder, file]): [string, unknown, () => string] => [holder, file.value, () => file.text])];
+    for (const [holder, document, text] of holders) {
+      for (const [ref, pointer] of refsIn(document)) {
+        const hash = ref.indexOf('#');
+        if (hash === -1 || !ref.startsWith('/', hash + 1) || withScheme(ref)) continue;
+        const target = hash === 0 ? holder : resolve(dirname(holder), decodePath(ref.slice(0, hash)));
+        // The spec's own `#/…` $refs are danglingRefs', checked before the parser runs.
+        if (target !== path || (hash === 0 && holder === specPath) || valueAt(value, ref.slice(hash + 1)) !== undefined) continue;
+        const place = mapSource(normaliseText(text())).lineOf(pointer);
+        return { file: display(holder), line: place?.line, column: place?.column, pointer, message: `$ref "${ref}" points at nothing in ${display(path)}`, fix: refFix(value, ref) };
+      }
+    }
+    return undefined;
+  };
   const resolver = {
     order: 1,
     canRead: true,
@@ -289,6 +313,11 @@ function refFileResolver(siteRoot: string, specPath: string, spec: Record<string
         throw new Error(problem.message);
       }
       read.set(path, { text, value, stats: statsKey(stats) });
+      const dangling = danglingInto(path, value);
+      if (dangling) {
+        problem ??= dangling;
+        throw new Error(problem.message);
+      }
       return text;
     },
   };
@@ -340,21 +369,6 @@ function refFileResolver(siteRoot: string, specPath: string, spec: Record<string
     },
     files: (): [string, string][] => [...read].map(([path, { stats }]) => [path, stats]),
   };
-}
-
-/** Every object below `node` that has a `$ref`. */
-function objectsWithRefs(node: unknown, seen = new Set<object>(), found: { $ref?: unknown }[] = []): { $ref: string }[] {
-  if (node === null || typeof node !== 'object' || seen.has(node)) return found as { $ref: string }[];
-  seen.add(node);
-  if (typeof (node as { $ref?: unknown }).$ref === 'string') found.push(node as { $ref?: unknown });
-  for (const child of Object.values(node)) objectsWithRefs(child, seen, found);
-  return found as { $ref: string }[];
-}
-
-/** `, e.g. one of: A, B` — the schema names the spec does have, when the missing one is a schema. */
-function componentHint(spec: Record<string, unknown>, missing: string): string {
-  const schemas = Object.keys(((spec.components as Record<string, unknown> | undefined)?.schemas as object | undefined) ?? {});
-  return missing.startsWith('#/components/schemas/') && schemas.length > 0 ? `, e.g. one of: ${schemas.map((name) => `#/components/schemas/${name}`).join(', ')}` : '';
 }
 
 /**

@@ -12,15 +12,68 @@ export function* refsIn(node: unknown, pointer = '', seen = new Set<object>()): 
   for (const [key, child] of Object.entries(node)) yield* refsIn(child, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, seen);
 }
 
-/** The value at JSON pointer `pointer` (`/components/schemas/Team`, percent-escapes allowed) of `value`; `''` is `value` itself. */
+/** Every object below `node` that has a `$ref`. */
+export function objectsWithRefs(node: unknown, seen = new Set<object>(), found: { $ref?: unknown }[] = []): { $ref: string }[] {
+  if (node === null || typeof node !== 'object' || seen.has(node)) return found as { $ref: string }[];
+  seen.add(node);
+  if (typeof (node as { $ref?: unknown }).$ref === 'string') found.push(node as { $ref?: unknown });
+  for (const child of Object.values(node)) objectsWithRefs(child, seen, found);
+  return found as { $ref: string }[];
+}
+
+/** The fix of a `$ref` to a place of `document` that holds nothing: what exists near it. */
+export function refFix(document: unknown, ref: string): string {
+  const hash = ref.indexOf('#');
+  return `point the $ref at ${ref.slice(hash).startsWith('#/components/') ? 'a component' : 'a place'} that exists${refTargetHint(document, ref.slice(hash + 1), ref.slice(0, hash + 1))}`;
+}
+
+/**
+ * The value at JSON pointer `pointer` (`/components/schemas/Team`, percent-escapes allowed) of `value`;
+ * `''` is `value` itself; undefined when it names nothing. Each token must be an own key of its object
+ * (an index of its list): `node[token]` would find `__proto__`, `constructor` or `toString` in every
+ * object, and a list's `length`, which no spec wrote.
+ */
 export function valueAt(value: unknown, pointer: string): unknown {
   let node = value;
   for (const token of pointer.split('/').slice(1)) {
     if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[pointerToken(token)];
+    const key = pointerToken(token);
+    if (Array.isArray(node) ? !/^(0|[1-9]\d*)$/.test(key) || Number(key) >= node.length : !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
   }
   return node;
 }
+
+/**
+ * The `$ref`s of `spec` to a place in the spec itself (`#/components/schemas/Team`) that holds
+ * nothing, each with its own JSON pointer. Found here, not left to the OpenAPI parser: it looks each
+ * name up as `node[name]`, so a `$ref` to `#/components/schemas/__proto__` found Object.prototype
+ * (shown as "any") and one to `constructor` a function (an error with no place).
+ */
+export function danglingRefs(spec: unknown): [ref: string, pointer: string][] {
+  return [...refsIn(spec)].filter(([ref]) => ref.startsWith('#/') && valueAt(spec, ref.slice(1)) === undefined);
+}
+
+/**
+ * `, e.g. one of: #/components/schemas/A, …` — what the deepest place on `pointer` that exists in
+ * `document` holds, each written after `prefix` (`#`, `./team.yaml#`): the fix of a `$ref` that
+ * points at nothing. Empty when that place holds nothing to name.
+ */
+export function refTargetHint(document: unknown, pointer: string, prefix: string): string {
+  const tokens = pointer.split('/').slice(1);
+  for (let held = tokens.length - 1; held >= 0; held--) {
+    const parent = tokens.slice(0, held).map((token) => `/${token}`).join('');
+    const node = valueAt(document, parent);
+    if (node === undefined) continue;
+    const keys = node !== null && typeof node === 'object' ? Object.keys(node) : [];
+    const shown = keys.slice(0, HINTED).map((key) => `${prefix}${parent}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    return keys.length === 0 ? '' : `, e.g. one of: ${shown.join(', ')}${keys.length > HINTED ? ` (and ${keys.length - HINTED} more)` : ''}`;
+  }
+  return '';
+}
+
+/** The most names a `$ref`'s fix offers. */
+const HINTED = 12;
 
 /** A JSON pointer token as a key: percent-escapes decoded where they are well formed (a key "100%" is taken as written), `~1` and `~0` undone. */
 export function pointerToken(token: string): string {
