@@ -8,6 +8,7 @@ import type { SourceFile } from './content';
 import { compareNames, type CategoryMeta } from './sidebar-tree';
 import type { Diagnostic } from '../util/errors';
 import { jsonErrorPlace } from '../util/json-place';
+import { categoryLabelProblem } from './label-length';
 import { textPlace } from '../util/text-place';
 import { s, validateShape } from '../util/validate';
 
@@ -71,7 +72,9 @@ export function readCategories(files: SourceFile[], displayPrefix: string, probl
     const own = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).filter(([key]) => !IGNORED_CATEGORY_KEYS.has(key))) : value;
     const found = validateShape(own, categoryShape);
     for (const p of found) problems.push({ file: display, pointer: `/${p.path.replace(/\./g, '/')}`, message: `\`${p.path}\` ${p.message}`, fix: p.fix });
-    if (found.length === 0) meta.set(folder, own as CategoryMeta);
+    const long = found.length === 0 && !file.generatedBy ? categoryLabelProblem(display, file.text, (own as CategoryMeta).label) : undefined;
+    if (long) problems.push(long);
+    else if (found.length === 0) meta.set(folder, own as CategoryMeta);
   }
   return meta;
 }

@@ -11,6 +11,7 @@ import { isFolderPage, splitNumberPrefix, withoutNumberPrefixes, withoutPageExte
 import { mdxProblems } from './markdown/plugins/mdx';
 import { readCategories } from './categories';
 import { frontmatterKeyLine, parseFrontmatter, type Frontmatter } from './frontmatter';
+import { pageLabelProblems } from './label-length';
 import { routeProblem, safeName } from './routes';
 import { buildTree, compareNames, humanise, linkNeighbours, paginate } from './sidebar-tree';
 import { DocsError, suggest, type Diagnostic } from '../util/errors';
@@ -257,7 +258,14 @@ function readFile(file: SourceFile, options: FileRead['options']): FileRead {
   const folder = file.rel.slice(0, file.rel.lastIndexOf('/') + 1);
   let id = withoutNumberPrefixes(folder) + name.name;
   if (fm.id) id = id.replace(/[^/]+$/, fm.id);
-  const title = fm.title ?? leadingHeading(split.body) ?? humanise(id.split('/').pop()!);
+  const heading = fm.title === undefined ? leadingHeading(split.body) : undefined;
+  const title = fm.title ?? heading?.text ?? humanise(id.split('/').pop()!);
+  // A generated page's names come from its spec, which says where they are written (not a file here).
+  if (!file.generatedBy) {
+    const titleFrom = fm.title !== undefined ? { key: 'title' as const, line: frontmatterKeyLine(file.text, 'title') } : heading ? { key: 'heading' as const, line: heading.line } : { key: 'file' as const };
+    const sidebarLabel = fm.sidebar_label === undefined ? undefined : { text: fm.sidebar_label, line: frontmatterKeyLine(file.text, 'sidebar_label') };
+    read.problems.push(...pageLabelProblems({ file: display, title, titleFrom, sidebarLabel }));
+  }
   const route = routeOf(id, fm.slug, options.homepageDoc, !fm.id && isFolderPage(file.rel, fm));
   const problem = routeProblem(route);
   const key = fm.slug !== undefined ? 'slug' : fm.id !== undefined ? 'id' : undefined;
@@ -334,16 +342,18 @@ export function routeOf(id: string, slug: string | undefined, homepageDoc: strin
   return route;
 }
 
-/** The text of the page's leading `# h1`, as a reader sees it (markup gone: `The \`docs\` **CLI**` → `The docs CLI`). */
-function leadingHeading(body: string): string | undefined {
+/** The text of the page's leading `# h1`, as a reader sees it (markup gone: `The \`docs\` **CLI**` → `The docs CLI`), and its line. */
+function leadingHeading(body: string): { text: string; line: number } | undefined {
   const match = /^\s*# (.+?)\s*#*\s*$/m.exec(body);
   if (!match || body.slice(0, match.index).trim() !== '') return undefined;
+  // The body's lines are the file's (its frontmatter is blanked).
+  const line = body.slice(0, match.index + match[0].indexOf('#')).split('\n').length;
   // Without Docusaurus' explicit id (`# Set-up {#install}`), which the page does not show either.
   const source = match[1]!.replace(/\s*\{#[^\s{}]+\}$/, '');
   // Most headings are plain words: parsed only when they may hold markup, an escape or an entity.
-  if (!/[\\`*_~[\]<>&!]/.test(source)) return source;
+  if (!/[\\`*_~[\]<>&!]/.test(source)) return { text: source, line };
   const heading = fromMarkdown(`# ${source}`).children[0];
-  return (heading && textOf(heading).trim()) || source;
+  return { text: (heading && textOf(heading).trim()) || source, line };
 }
 
 /** The text of an mdast node: text, code and image descriptions; raw HTML tags say nothing. */

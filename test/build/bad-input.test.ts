@@ -89,6 +89,26 @@ const ERRORS: Case[] = [
     says: ['content/guide/caf\uFFFD.md: is a file whose name is not valid UTF-8', 'fix: rename it in UTF-8'],
   },
   {
+    name: 'labels longer than 1,000 characters (every page embeds its sidebar: 40 pages with a 250 kB label wrote 503 MB)',
+    change: (site) => {
+      write(site, 'content/guide/long-label.md', `---\ndescription: Stripes\nsidebar_label: "${'L'.repeat(250_000)}"\n---\n\nThe rack.\n`);
+      write(site, 'content/guide/long-title.md', `---\ntitle: ${'T'.repeat(1_001)}\n---\n\nThe rack.\n`);
+      write(site, 'content/guide/long-heading.md', `\n# ${'H'.repeat(2_000)}\n\nThe rack.\n`);
+      mkdirSync(join(site, 'content', 'guide', 'racks'));
+      write(site, 'content/guide/racks/index.md', '# Racks\n');
+      write(site, 'content/guide/racks/_category_.yml', `position: 2\nlabel: ${'C'.repeat(1_500)}\n`);
+    },
+    code: 1,
+    says: [
+      'content/guide/long-label.md:3: frontmatter `sidebar_label` is 250,000 characters long, more than a sidebar label may be (1,000): every page of its sidebar shows it',
+      'content/guide/long-title.md:2: frontmatter `title` is 1,001 characters long, more than a page title may be (1,000)',
+      "content/guide/long-heading.md:2:1: its leading `# heading`, the page's title, is 2,000 characters long, more than a page title may be (1,000)",
+      'fix: shorten the heading, or give the page a short `title` in its frontmatter (the heading still shows in full)',
+      'content/guide/racks/_category_.yml:2#/label: `label` is 1,500 characters long, more than a category label may be (1,000)',
+      'fix: shorten it; a sidebar label is shown in a column 288 px wide',
+    ],
+  },
+  {
     name: 'a missing image',
     change: (site) => write(site, 'content/guide/zebra.md', '---\ntitle: Zebra\n---\n\n![The rack](./img/rack.png)\n'),
     code: 1,
