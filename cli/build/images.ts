@@ -78,8 +78,10 @@ export function readImage(contentDir: string, rel: string): { file: string; byte
   const folder = dot > 0 && IMAGE.test(name.slice(dot)) ? 'images' : 'files';
   // A file name takes 255 bytes at most: a long (legal) name keeps its start, the hash keeps it apart.
   const extension = dot > 0 ? name.slice(dot) : '';
-  const stem = shortened(dot > 0 ? name.slice(0, dot) : name, MAX_NAME_BYTES - Buffer.byteLength(extension) - digest.length - 1);
-  return { file: `assets/${folder}/${stem}.${digest}${extension}`, bytes };
+  // Never a dotfile, which hosts often refuse to serve (nginx's `location ~ /\.`, Jekyll, Apache's
+  // defaults): `.hidden.svg` is `hidden.HASH.svg`, `...svg` is `HASH.svg`.
+  const stem = shortened(dot > 0 ? name.slice(0, dot) : name, MAX_NAME_BYTES - Buffer.byteLength(extension) - digest.length - 1).replace(/^\.+/, '');
+  return { file: `assets/${folder}/${stem === '' ? '' : `${stem}.`}${digest}${extension}`, bytes };
 }
 
 /** The longest output file name, in bytes: what the common filesystems take (ext4, APFS, NTFS), with room to spare. */

@@ -241,6 +241,22 @@ describe('docs build never destroys or escapes', () => {
     expect(readRoute(dist, '/guide/long')).toContain(`src="/assets/images/${published[0]}"`);
   });
 
+  it('publishes hidden and dot-named images under names that do not start with a dot (hosts refuse dotfiles)', () => {
+    const { root, dist } = site();
+    for (const name of ['.hidden.svg', '...svg', '.dotted.name.svg']) cpSync(join(root, 'content', 'guide', 'img', 'diagram.svg'), join(root, 'content', 'guide', 'img', name));
+    writeFileSync(join(root, 'content', 'guide', 'hidden.md'), '# Hidden\n\n![One](./img/.hidden.svg)\n\n![Two](./img/...svg)\n\n![Three](./img/.dotted.name.svg)\n');
+    const run = runDocs(['build'], { cwd: root });
+    expect(run.code, run.stderr).toBe(0);
+    const sources = [...readRoute(dist, '/guide/hidden').matchAll(/<img[^>]* src="([^"]+)"/g)].map((match) => match[1]!);
+    expect(sources).toHaveLength(3);
+    for (const src of sources) {
+      expect(src).toMatch(/^\/assets\/images\/[^/]+\.svg$/);
+      expect(src.split('/').filter((segment) => segment.startsWith('.')), src).toEqual([]);
+      expect(existsSync(join(dist, src)), src).toBe(true);
+    }
+    expect(sources[0]).toMatch(/^\/assets\/images\/hidden\.[0-9a-f]{8}\.svg$/);
+  });
+
   it('serves no dotfile a finished build was left with (.env, .git), and nothing in an SVG opened on its own runs', async () => {
     const { dist } = site();
     writeFileSync(join(dist, '.env'), 'DATABASE_PASSWORD=hunter2\n');
