@@ -252,12 +252,7 @@ function readFile(file: SourceFile, options: FileRead['options']): FileRead {
     return read;
   }
   const fm = split.frontmatter;
-  // Number prefixes order the sidebar and are no part of ids and routes (file-names.ts).
-  const fileName = withoutPageExtension(file.rel.slice(file.rel.lastIndexOf('/') + 1));
-  const name = fm.parse_number_prefixes === false ? { name: fileName, prefix: undefined } : splitNumberPrefix(fileName);
-  const folder = file.rel.slice(0, file.rel.lastIndexOf('/') + 1);
-  let id = withoutNumberPrefixes(folder) + name.name;
-  if (fm.id) id = id.replace(/[^/]+$/, fm.id);
+  const { id, prefix } = pageId(file.rel, fm);
   const heading = fm.title === undefined ? leadingHeading(split.body) : undefined;
   const title = fm.title ?? heading?.text ?? humanise(id.split('/').pop()!);
   // A generated page's names come from its spec, which says where they are written (not a file here).
@@ -275,12 +270,28 @@ function readFile(file: SourceFile, options: FileRead['options']): FileRead {
       file: display,
       line: routeLine,
       message: `its route ${JSON.stringify(route)} ${problem}`,
-      fix: key ? `give \`${key}\` a value of plain path segments, e.g. ${key}: ${key === 'slug' ? '/guide/my-page' : 'my-page'}` : `rename the file or folder (e.g. to ${safeName(file.rel)}), or set \`slug:\` in its frontmatter`,
+      fix: key ? `give \`${key}\` a value of plain path segments, e.g. ${key}: ${key === 'slug' ? '/guide/my-page' : 'my-page'}` : `rename the file or folder${renamedExample(file.rel, fm, options.homepageDoc)}, or set \`slug:\` in its frontmatter`,
     });
     return read;
   }
-  read.doc = { id, rel: file.rel, route, sidebar: sidebar.id, title, label: fm.sidebar_label ?? title, position: fm.sidebar_position ?? name.prefix, frontmatter: fm, body: split.body, bodyHash: hash(split.body), ...(key && !file.generatedBy ? { routeFrom: { key, ...(routeLine ? { line: routeLine } : {}) } } : {}), ...(file.generatedBy ? { generatedBy: file.generatedBy } : {}), ...paginationLines(file.text, fm) };
+  read.doc = { id, rel: file.rel, route, sidebar: sidebar.id, title, label: fm.sidebar_label ?? title, position: fm.sidebar_position ?? prefix, frontmatter: fm, body: split.body, bodyHash: hash(split.body), ...(key && !file.generatedBy ? { routeFrom: { key, ...(routeLine ? { line: routeLine } : {}) } } : {}), ...(file.generatedBy ? { generatedBy: file.generatedBy } : {}), ...paginationLines(file.text, fm) };
   return read;
+}
+
+/** A page's id from its path and frontmatter, and the number prefix of its file name. */
+function pageId(rel: string, fm: Frontmatter): { id: string; prefix?: number } {
+  // Number prefixes order the sidebar and are no part of ids and routes (file-names.ts).
+  const fileName = withoutPageExtension(rel.slice(rel.lastIndexOf('/') + 1));
+  const name = fm.parse_number_prefixes === false ? { name: fileName, prefix: undefined } : splitNumberPrefix(fileName);
+  const id = withoutNumberPrefixes(rel.slice(0, rel.lastIndexOf('/') + 1)) + name.name;
+  return { id: fm.id ? id.replace(/[^/]+$/, fm.id) : id, prefix: name.prefix };
+}
+
+/** ` (e.g. to guide/notes-html.md)`: a name for the page file at `rel` whose route is accepted, when safeName finds one. */
+function renamedExample(rel: string, fm: Frontmatter, homepageDoc: string | undefined): string {
+  const renamed = safeName(rel);
+  const accepted = renamed !== rel && routeProblem(routeOf(pageId(renamed, fm).id, fm.slug, homepageDoc, !fm.id && isFolderPage(renamed, fm))) === undefined;
+  return accepted ? ` (e.g. to ${renamed})` : '';
 }
 
 /**

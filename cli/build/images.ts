@@ -7,6 +7,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { hash } from '../util/hash';
+import { shortenUtf8 } from '../util/utf8';
 import { leadsInside, publishableRoots } from '../util/fs';
 
 /** An image a page uses: its path below the content folder and its output file (below the output folder). */
@@ -80,23 +81,12 @@ export function readImage(contentDir: string, rel: string): { file: string; byte
   const extension = dot > 0 ? name.slice(dot) : '';
   // Never a dotfile, which hosts often refuse to serve (nginx's `location ~ /\.`, Jekyll, Apache's
   // defaults): `.hidden.svg` is `hidden.HASH.svg`, `...svg` is `HASH.svg`.
-  const stem = shortened(dot > 0 ? name.slice(0, dot) : name, MAX_NAME_BYTES - Buffer.byteLength(extension) - digest.length - 1).replace(/^\.+/, '');
+  const stem = shortenUtf8(dot > 0 ? name.slice(0, dot) : name, MAX_NAME_BYTES - Buffer.byteLength(extension) - digest.length - 1).replace(/^\.+/, '');
   return { file: `assets/${folder}/${stem === '' ? '' : `${stem}.`}${digest}${extension}`, bytes };
 }
 
 /** The longest output file name, in bytes: what the common filesystems take (ext4, APFS, NTFS), with room to spare. */
 const MAX_NAME_BYTES = 200;
-
-/** `text` cut to at most `bytes` bytes of UTF-8, never inside a character. */
-function shortened(text: string, bytes: number): string {
-  if (Buffer.byteLength(text) <= bytes) return text;
-  let cut = '';
-  for (const character of text) {
-    if (Buffer.byteLength(cut + character) > bytes) break;
-    cut += character;
-  }
-  return cut;
-}
 
 /**
  * A check that images still have the bytes their output files were named after. Each image is read

@@ -3,6 +3,7 @@
  * path of a URL, so it must stay inside the output and survive the trip through a browser and a host:
  * no `.` or `..` segment, and none of the characters a URL path cannot carry as written.
  */
+import { shortenUtf8 } from '../util/utf8';
 
 /** Characters a route must not hold, with the reason a reader sees. */
 const RESERVED: [RegExp, string][] = [
@@ -32,7 +33,24 @@ export function routeProblem(route: string): string | undefined {
   return undefined;
 }
 
-/** A file or folder name with the reserved characters replaced, for the fix of a message. */
-export function safeName(name: string): string {
-  return name.replace(/#/g, '-sharp').replace(/[?%\\\u0000-\u001f\u007f]+/g, '-').replace(/-+/g, '-').replace(/\s+(?=\.mdx?$|\/|$)|(^|\/)\s+/g, '$1');
+/** The first route segments the site's own files and the servers take (see routeProblem). */
+const TAKEN_FIRST = ['assets', '__docs', 'manifest.json', 'favicon.svg'];
+
+/**
+ * A page file's path (`guide/notes.html.md`) with each segment made one routeProblem accepts, for the
+ * fix of a message: reserved characters replaced (`C#` → `C-sharp`), spaces at the ends gone, a
+ * `.html` ending spelt out (`notes-html`), a name the site takes suffixed (`assets-pages`), a long one
+ * cut to 200 bytes.
+ */
+export function safeName(rel: string): string {
+  const segments = rel.split('/');
+  return segments
+    .map((segment, at) => {
+      const extension = at === segments.length - 1 ? (/\.mdx?$/i.exec(segment)?.[0] ?? '') : '';
+      let name = segment.slice(0, segment.length - extension.length).replace(/#/g, '-sharp').replace(/[?%\\\u0000-\u001f\u007f]+/g, '-').replace(/-+/g, '-').trim();
+      name = name.replace(/\.(html?)$/i, '-$1').replace(/^\.+/, '');
+      if (at === 0 && TAKEN_FIRST.includes(name)) name = name.includes('.') ? name.replace(/\./g, '-') : `${name}-pages`;
+      return shortenUtf8(name, 200) + extension;
+    })
+    .join('/');
 }

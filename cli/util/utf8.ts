@@ -15,3 +15,14 @@ export function decodeUtf8(bytes: Buffer, file: string, problems: Diagnostic[]):
     return undefined;
   }
 }
+
+/** `text` cut to at most `bytes` bytes of UTF-8, never inside a character. */
+export function shortenUtf8(text: string, bytes: number): string {
+  if (Buffer.byteLength(text) <= bytes) return text;
+  let cut = '';
+  for (const character of text) {
+    if (Buffer.byteLength(cut + character) > bytes) break;
+    cut += character;
+  }
+  return cut;
+}

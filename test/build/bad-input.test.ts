@@ -109,6 +109,21 @@ const ERRORS: Case[] = [
     ],
   },
   {
+    name: 'page and folder names ending in .html (the fix suggested the same name)',
+    change: (site) => {
+      write(site, 'content/guide/notes.html.md', '# Notes\n');
+      mkdirSync(join(site, 'content', 'guide', 'old.HTM'));
+      write(site, 'content/guide/old.HTM/page.md', '# Old page\n');
+    },
+    code: 1,
+    says: [
+      'content/guide/notes.html.md: its route "/guide/notes.html" ends a segment in `.html`, which a browser address drops',
+      'fix: rename the file or folder (e.g. to guide/notes-html.md), or set `slug:` in its frontmatter',
+      'content/guide/old.HTM/page.md: its route "/guide/old.HTM/page" ends a segment in `.html`',
+      'fix: rename the file or folder (e.g. to guide/old-HTM/page.md), or set `slug:` in its frontmatter',
+    ],
+  },
+  {
     name: 'a missing image',
     change: (site) => write(site, 'content/guide/zebra.md', '---\ntitle: Zebra\n---\n\n![The rack](./img/rack.png)\n'),
     code: 1,
