@@ -12,15 +12,21 @@ import { categoryLabelProblem } from './label-length';
 import { textPlace } from '../util/text-place';
 import { s, validateShape } from '../util/validate';
 
-/** `_category_.json` keys of Docusaurus accepted and left out (README, "Categories"). */
-const IGNORED_CATEGORY_KEYS = new Set(['link', 'className', 'customProps', 'key']);
-
+/**
+ * Every key a category file may hold, the one list of them (an unknown key's fix names them all). Only
+ * `label` and `position` change anything: the other Docusaurus keys are accepted and left out, since a
+ * category is its folder's index page and always expanded here (README, "Categories").
+ */
 const categoryShape = s.object({
   label: s.optional(s.string()),
   position: s.optional(s.number()),
   description: s.optional(s.string()),
   collapsed: s.optional(s.boolean()),
   collapsible: s.optional(s.boolean()),
+  link: s.ignored(),
+  className: s.ignored(),
+  customProps: s.ignored(),
+  key: s.ignored(),
 });
 
 /**
@@ -68,13 +74,14 @@ export function readCategories(files: SourceFile[], displayPrefix: string, probl
       continue;
     }
     described.add(folder);
-    // Docusaurus category keys that change nothing here (a category is its folder's index page, always expanded).
-    const own = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).filter(([key]) => !IGNORED_CATEGORY_KEYS.has(key))) : value;
-    const found = validateShape(own, categoryShape);
+    const found = validateShape(value, categoryShape);
     for (const p of found) problems.push({ file: display, pointer: `/${p.path.replace(/\./g, '/')}`, message: `\`${p.path}\` ${p.message}`, fix: p.fix });
-    const long = found.length === 0 && !file.generatedBy ? categoryLabelProblem(display, file.text, (own as CategoryMeta).label) : undefined;
+    if (found.length > 0) continue;
+    // What changes the sidebar, and only that.
+    const { label, position } = value as CategoryMeta;
+    const long = file.generatedBy ? undefined : categoryLabelProblem(display, file.text, label);
     if (long) problems.push(long);
-    else if (found.length === 0) meta.set(folder, own as CategoryMeta);
+    else meta.set(folder, { ...(label !== undefined ? { label } : {}), ...(position !== undefined ? { position } : {}) });
   }
   return meta;
 }

@@ -11,7 +11,9 @@ export type Shape =
   | { kind: 'boolean'; optional?: boolean; doc?: string }
   | { kind: 'array'; of: Shape; optional?: boolean; nonEmpty?: boolean; doc?: string }
   | { kind: 'object'; fields: Record<string, Shape>; optional?: boolean; doc?: string }
-  | { kind: 'union'; of: Shape[]; optional?: boolean; doc?: string };
+  | { kind: 'union'; of: Shape[]; optional?: boolean; doc?: string }
+  /** Any value: a key another tool reads (Docusaurus) that is accepted and changes nothing here. */
+  | { kind: 'any'; optional?: boolean; doc?: string };
 
 /** One validation problem. */
 export interface ShapeProblem {
@@ -32,6 +34,8 @@ export const s = {
   object: (fields: Record<string, Shape>, doc?: string): Shape => ({ kind: 'object', fields, doc }),
   union: (...of: Shape[]): Shape => ({ kind: 'union', of }),
   optional: (shape: Shape): Shape => ({ ...shape, optional: true }),
+  /** An optional key of any value, accepted and left out (listed among the known keys all the same). */
+  ignored: (): Shape => ({ kind: 'any', optional: true }),
 };
 
 /** Checks `value` against `shape`, returning every problem found (empty when valid). */
@@ -63,6 +67,8 @@ function expected(shape: Shape): string {
       return 'an object';
     case 'union':
       return shape.of.map(expected).join(' or ');
+    case 'any':
+      return 'any value';
   }
 }
 
@@ -94,6 +100,8 @@ function check(value: unknown, shape: Shape, path: string, problems: ShapeProble
       return;
     case 'union':
       if (!shape.of.some((option) => validateShape(value, option, path).length === 0)) mismatch();
+      return;
+    case 'any':
       return;
     case 'object': {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return mismatch();

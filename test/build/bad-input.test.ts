@@ -124,6 +124,16 @@ const ERRORS: Case[] = [
     ],
   },
   {
+    name: 'an unknown key in _category_.json (its fix listed five of the nine keys a category file may hold)',
+    change: (site) => {
+      mkdirSync(join(site, 'content', 'guide', 'racks'));
+      write(site, 'content/guide/racks/index.md', '# Racks\n');
+      write(site, 'content/guide/racks/_category_.json', JSON.stringify({ label: 'Racks', link: { type: 'generated-index' }, className: 'racks', customProps: { size: 2 }, key: 'racks', icon: 'rack' }, null, 2));
+    },
+    code: 1,
+    says: ['content/guide/racks/_category_.json#/icon: `icon` is not a known key', 'fix: known keys: label, position, description, collapsed, collapsible, link, className, customProps, key\n'],
+  },
+  {
     name: 'a missing image',
     change: (site) => write(site, 'content/guide/zebra.md', '---\ntitle: Zebra\n---\n\n![The rack](./img/rack.png)\n'),
     code: 1,
