@@ -344,6 +344,15 @@ describe('bad input', () => {
     expect(snapshotTree(join(site, 'dist'))).toEqual(before);
   });
 
+  it('warns about a showLineNumbers start that is no line number, and numbers the lines from 1 (they lost their numbers in silence)', () => {
+    const site = builtCopy('basic');
+    write(site, 'content/guide/zebra.md', '---\ntitle: Zebra\n---\n\n```bash showLineNumbers=99999999999999999999\nnpm ci\n```\n');
+    const run = runDocs(['build'], { cwd: site });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stderr).toContain("warning content/guide/zebra.md:5:1: `showLineNumbers=99999999999999999999` is no line number: the first line's number is a whole number from 0 to 1,000,000,000; the lines are numbered from 1\n  fix: write the number of the first line, e.g. showLineNumbers=40, or showLineNumbers alone to start at 1");
+    expect(readFileSync(join(site, 'dist', 'guide', 'zebra', 'index.html'), 'utf8')).toContain('class="code-block code-block-numbered"');
+  });
+
   it('warns about a repeated heading without stopping the build', () => {
     const site = builtCopy('basic');
     write(site, 'content/guide/zebra.md', '---\ntitle: Zebra\n---\n\n## Setup\n\nOn Linux.\n\n## Setup\n\nOn macOS.\n');

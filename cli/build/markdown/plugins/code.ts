@@ -21,7 +21,12 @@ export interface FenceMeta {
   highlight: Set<number>;
   /** `showLineNumbers` (Docusaurus; `showLineNumbers=5` starts at 5): the number of the first line. */
   lineNumbers?: number;
+  /** What `showLineNumbers=` says when it is no first line's number (0 to MAX_FIRST_LINE): the lines are numbered from 1, with a warning. */
+  badLineNumbers?: string;
 }
+
+/** The highest number `showLineNumbers=` may start at: past it, CSS counters lose precision (they are 32-bit in browsers) and no file is that long. */
+const MAX_FIRST_LINE = 1_000_000_000;
 
 /** Lines one range may mark when the code's length is not known (a tab's label needs none). */
 const MAX_MARKED_LINES = 100_000;
@@ -42,8 +47,10 @@ export function parseFenceMeta(lang: string | null | undefined, meta: string | n
       for (let line = Math.max(1, from), last = Math.min(to ?? from, lines, from + MAX_MARKED_LINES); line <= last; line++) highlight.add(line);
     }
   }
-  const numbered = /(?:^|\s)showLineNumbers(?:=(\d{1,9}))?(?=\s|$)/.exec(info);
-  return { lang: (lang ?? '').toLowerCase(), title: title ? (title[1] ?? title[2] ?? title[3]) : undefined, highlight, ...(numbered ? { lineNumbers: Number(numbered[1] ?? 1) } : {}) };
+  const numbered = /(?:^|\s)showLineNumbers(?:=(\S*))?(?=\s|$)/.exec(info);
+  const start = numbered?.[1] === undefined ? 1 : /^\d{1,10}$/.test(numbered[1]) ? Number(numbered[1]) : Number.NaN;
+  const lineNumbers = !numbered ? {} : start <= MAX_FIRST_LINE ? { lineNumbers: start } : { lineNumbers: 1, badLineNumbers: numbered[1]! };
+  return { lang: (lang ?? '').toLowerCase(), title: title ? (title[1] ?? title[2] ?? title[3]) : undefined, highlight, ...lineNumbers };
 }
 
 /** True when shiki knows `lang` (or it is plain text). */
@@ -99,6 +106,16 @@ export function renderFence(node: Code, options: CodeHandlerOptions): Element {
       fix: 'use a language shiki knows (https://shiki.style/languages), or `text`',
     });
     lang = 'text';
+  }
+  if (meta.badLineNumbers !== undefined) {
+    const written = meta.badLineNumbers.length > 40 ? `${meta.badLineNumbers.slice(0, 40)}…` : meta.badLineNumbers;
+    options.warnings.push({
+      file: options.file,
+      line: node.position?.start.line,
+      column: node.position?.start.column,
+      message: `\`showLineNumbers=${written}\` is no line number: the first line's number is a whole number from 0 to ${MAX_FIRST_LINE.toLocaleString('en-GB')}; the lines are numbered from 1`,
+      fix: 'write the number of the first line, e.g. showLineNumbers=40, or showLineNumbers alone to start at 1',
+    });
   }
   // Docusaurus' magic comments mark lines unless the fence's {ranges} do (then they are code as written).
   const { code, marked } = meta.highlight.size > 0 ? { code: node.value, marked: meta.highlight } : takeMagicComments(node.value);

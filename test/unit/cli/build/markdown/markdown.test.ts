@@ -301,6 +301,16 @@ describe('cli/build/markdown', () => {
     expect(parseFenceMeta('ts', 'title="showLineNumbers.ts"').lineNumbers).toBeUndefined();
   });
 
+  it('numbers a fence whose showLineNumbers start is no line number from 1, warning at the fence (it lost its numbers in silence)', async () => {
+    const out = await render('Intro.\n\n```js showLineNumbers=99999999999999999999\na\n```\n\n```js showLineNumbers=-5\nb\n```\n\n```js showLineNumbers=1000000000\nc\n```\n');
+    expect(out.html.match(/class="code-block code-block-numbered"/g)).toHaveLength(3);
+    expect(out.html).toContain('counter-reset:line 999999999');
+    expect(out.warnings.map(({ line, column, message, fix }) => [line, column, message, fix])).toEqual([
+      [3, 1, "`showLineNumbers=99999999999999999999` is no line number: the first line's number is a whole number from 0 to 1,000,000,000; the lines are numbered from 1", 'write the number of the first line, e.g. showLineNumbers=40, or showLineNumbers alone to start at 1'],
+      [7, 1, "`showLineNumbers=-5` is no line number: the first line's number is a whole number from 0 to 1,000,000,000; the lines are numbered from 1", 'write the number of the first line, e.g. showLineNumbers=40, or showLineNumbers alone to start at 1'],
+    ]);
+  });
+
   it('reads an .mdx page as markdown: its comments taken out, each JSX component warned of once, code left as written', async () => {
     const body = 'Intro {/* a note to the next writer */} text.\n\n{/*\nA comment\nover lines\n*/}\n\n<Tabs>\n<TabItem value="mac">Mac</TabItem>\n<TabItem value="linux">Linux</TabItem>\n</Tabs>\n\n```jsx\n{/* kept in code */}\n<Tabs />\n```\n\n## After {#after}\n';
     const out = await render(body, 'docs/page.mdx');
