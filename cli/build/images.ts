@@ -8,6 +8,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { hash } from '../util/hash';
 import { shortenUtf8 } from '../util/utf8';
+import type { ResolvedFile } from './markdown/index';
 import { leadsInside, publishableRoots } from '../util/fs';
 
 /** An image a page uses: its path below the content folder and its output file (below the output folder). */
@@ -83,6 +84,20 @@ export function readImage(contentDir: string, rel: string): { file: string; byte
   // defaults): `.hidden.svg` is `hidden.HASH.svg`, `...svg` is `HASH.svg`.
   const stem = shortenUtf8(dot > 0 ? name.slice(0, dot) : name, MAX_NAME_BYTES - Buffer.byteLength(extension) - digest.length - 1).replace(/^\.+/, '');
   return { file: `assets/${folder}/${stem === '' ? '' : `${stem}.`}${digest}${extension}`, bytes };
+}
+
+/**
+ * A `resolveImage` (markdown/index.ts) that reads each image as a page's is and keeps its output file
+ * and bytes in `into`, to be written with the site-wide files: the announcement's images.
+ */
+export function imageCollector(contentDir: string, into: Map<string, Buffer>): (rel: string) => ResolvedFile {
+  return (rel) => {
+    const image = readImage(contentDir, rel);
+    if (image === 'outside') return false;
+    if (!image || 'problem' in image) return image;
+    into.set(image.file, image.bytes);
+    return `/${image.file}`;
+  };
 }
 
 /** The longest output file name, in bytes: what the common filesystems take (ext4, APFS, NTFS), with room to spare. */

@@ -24,7 +24,7 @@ import { readContentFolder, type ContentFiles } from './sources';
 import { readCache } from './read-cache';
 import { readLastUpdates } from './git';
 import { checkLinks, type LinkReport } from './links';
-import { checkAnnouncement } from './announcement';
+import { announcementAnchors, checkAnnouncement } from './announcement';
 import { lastUpdateTime, type Frontmatter } from './frontmatter';
 import { SEARCH_ENTRY } from './search/index';
 import { blocksOf, makeBuildIndex, searchPagesOf } from './search/source';
@@ -36,7 +36,7 @@ import { checkTemplate, templateFile } from './template';
 import { buildPages, outputKeys, previousResults, renderEarly, sameBytes } from './pages';
 import { markdownSalt, saveState, type BuildStore, type OutputRecord } from './store';
 import type { OnProgress } from './progress';
-import { imagesOutside } from './images';
+import { imageCollector, imagesOutside } from './images';
 import { checkSourcesOutside, createStaging, discardStaging, insideOutput, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, publishInPlace, publishStaging, stagingPath } from './write';
 
 /** Options of `buildSite`. */
@@ -182,7 +182,9 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   const staging = stagingPath(outDir);
   const markdown = { ...config.markdown, displayPrefix, routeOfFile: content.routeOfFile };
   // The announcement bar is on every page: its HTML held to a page's rules, its links checked (announcement.ts).
-  const announcement = checkAnnouncement(config.site, new Set(content.docs.map((doc) => doc.route)));
+  // Its images are copied as a page's are, and written with the site-wide files.
+  const announcementImages = new Map<string, Buffer>();
+  const announcement = checkAnnouncement(config.site, new Set(content.docs.map((doc) => doc.route)), { displayPrefix, resolve: imageCollector(config.contentDir, announcementImages) });
   const context: PageJobContext = {
     site: announcement.site,
     markdown,
@@ -254,13 +256,14 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
 
     options.onProgress?.({ stage: 'links' });
     nameGeneratedSources(results, api.source, displayPrefix, root);
-    const warnings = checkResults(results, undefined, announcement);
+    const warnings = checkResults(results, undefined, { errors: announcement.errors, warnings: [...announcement.warnings, ...announcementAnchors(announcement.anchors, results)] });
     // The pages passed their checks: a build that rendered some will change the output.
     if (rendered.length > 0) void forgetRecord();
 
     options.onProgress?.({ stage: 'write' });
     const written: Record<string, string | Buffer> = { [OUTPUT_MARKER]: OUTPUT_MARKER_TEXT, 'favicon.svg': favicon, '404.html': notFoundHtml(context), 'manifest.json': manifestText(config, content, results) };
     if (config.site.gated) written[`${SHELL_DIR}/index.html`] = gateShellHtml(context);
+    for (const [file, bytes] of announcementImages) written[file] = bytes;
 
     // The index is made from the pages alone: with every page kept, and the same pages, it is the
     // previous one (its files are named by their content's hash, so present is as good as compared).

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { copyFixture, runDocs, snapshotTree } from '../support/site';
@@ -57,7 +57,7 @@ describe('docs build with bad input', () => {
     const config = join(site, 'site.config.ts');
     const announce = (content: string): void =>
       writeFileSync(config, `import { fixtureConfig } from '../_shared/config';\n\nexport default fixtureConfig({ announcement: { id: 'a1', content: ${JSON.stringify(content)}, backgroundColor: '#1f4e8c', textColor: '#ffffff', isCloseable: true } });\n`);
-    const hostile = 'Read <a href="javascript:alert(1)">this</a><img src="x" onerror="alert(2)"><script>alert(3)</script> first.';
+    const hostile = 'Read <a href="javascript:alert(1)">this</a><img src="https://quad.example/x.png" onerror="alert(2)"><script>alert(3)</script> first.';
     announce(`${hostile} Then <a href="/guide/gone#setup">the setup</a>.`);
     const broken = runDocs(['build', '--root', site]);
     expect(broken.code).toBe(1);
@@ -77,6 +77,33 @@ describe('docs build with bad input', () => {
     const html = readFileSync(join(dist, 'guide', 'faq', 'index.html'), 'utf8');
     expect(html).toContain('<a href="/guide/faq/">the FAQ</a>');
     expect(html).not.toMatch(/javascript:|onerror|alert\(3\)/);
+  });
+
+  it("checks the announcement's images and anchors as a page's, and warns about what the cleaning removes (all passed in silence)", () => {
+    const config = join(site, 'site.config.ts');
+    const announce = (content: string): void =>
+      writeFileSync(config, `import { fixtureConfig } from '../_shared/config';\n\nexport default fixtureConfig({ announcement: { id: 'a1', content: ${JSON.stringify(content)}, backgroundColor: '#1f4e8c', textColor: '#ffffff', isCloseable: true } });\n`);
+    // A relative image loads from a different address on every page.
+    announce('New: <img src="./img/banner.png" alt="banner"> read on.');
+    const relative = runDocs(['build', '--root', site]);
+    expect(relative.code).toBe(1);
+    expect(relative.stderr).toContain('error site.config.ts#/announcement/content: image "./img/banner.png" is relative: the announcement is on every page, so it would load from a different address on each');
+    expect(relative.stderr).toContain('fix: give its path from the content folder, e.g. /img/banner.png (it is copied as a page\'s image is), or its full URL');
+    expect(snapshotTree(dist)).toEqual(before);
+    announce('New: <img src="/guide/img/diagram.svg" alt="the rack"> <img src="/img/gone.png" alt="gone"> <a href="/guide/faq#nope">the FAQ</a>, <a href="/guide/faq#why-ruby">why Ruby</a>, <a href="https://quad.example" onclick="track()">the app</a><style>body{display:none}</style>');
+    const run = runDocs(['build', '--root', site]);
+    expect(run.code, run.stderr).toBe(0);
+    for (const warning of [
+      'warning site.config.ts#/announcement/content: image "/img/gone.png": no file content/img/gone.png, so it is left as written for the host to serve',
+      'warning site.config.ts#/announcement/content: link → /guide/faq#nope: /guide/faq has no heading with the id "nope"',
+      'warning site.config.ts#/announcement/content: the event handler `onclick` is removed: the announcement runs no scripts, as no page does',
+      'warning site.config.ts#/announcement/content: `<style>` is not allowed in a page, so it is removed with what it holds',
+    ]) expect(run.stderr).toContain(warning);
+    expect(run.stderr).not.toContain('why-ruby');
+    const html = readFileSync(join(dist, 'guide', 'index.html'), 'utf8');
+    const src = /<img src="([^"]+)" alt="the rack">/.exec(html)?.[1];
+    expect(src).toMatch(/^\/assets\/images\/diagram\.[0-9a-f]{8}\.svg$/);
+    expect(existsSync(join(dist, src!))).toBe(true);
   });
 
   it('fails on a navbar item that leads to no page (it is on every page), naming the item', () => {
