@@ -44,6 +44,28 @@ export interface Frontmatter {
   last_update?: { date?: string; author?: string };
 }
 
+/**
+ * Docusaurus keys a page may carry that change nothing here (pagination, tags, per-page TOC depth, a
+ * social image…): accepted and left out, so a Docusaurus docs folder builds as it is. README lists them.
+ */
+const IGNORED_DOCUSAURUS_KEYS = new Set([
+  'sidebar_key',
+  'sidebar_custom_props',
+  'displayed_sidebar',
+  'image',
+  'tags',
+]);
+
+/** Docusaurus keys that keep a page from readers there: every page of the content folder is published here, so `true` is refused. */
+const HIDING_KEYS: Record<string, string> = { draft: 'leaves the page out of a Docusaurus production build', unlisted: 'hides the page from Docusaurus sidebars and search' };
+
+/**
+ * The keys `validated` reads one by one (their values may be null, or they change nothing here): in
+ * the shape as keys of any value, never checked there, so that an unknown key's fix names every key
+ * a page may set and a typo of one of them gets its guess.
+ */
+const KEYS_READ_APART = ['custom_edit_url', 'pagination_next', 'pagination_prev', ...Object.keys(HIDING_KEYS), ...IGNORED_DOCUSAURUS_KEYS];
+
 const frontmatterShape: Shape = s.object({
   id: s.optional(s.string()),
   title: s.optional(s.string()),
@@ -60,6 +82,7 @@ const frontmatterShape: Shape = s.object({
   sidebar_class_name: s.optional(s.string()),
   parse_number_prefixes: s.optional(s.boolean()),
   last_update: s.optional(s.object({ date: s.optional(s.string('e.g. "2025-03-14"')), author: s.optional(s.string()) }, '{ date: 2025-03-14, author: Jane Doe }')),
+  ...Object.fromEntries(KEYS_READ_APART.map((key) => [key, s.ignored()])),
 });
 
 /** A markdown source split into frontmatter and body. */
@@ -157,21 +180,6 @@ export function parseFrontmatter(text: string, file: string): SplitSource {
   }
   return validated(value, lines, end, body, file);
 }
-
-/**
- * Docusaurus keys a page may carry that change nothing here (pagination, tags, per-page TOC depth, a
- * social image…): accepted and left out, so a Docusaurus docs folder builds as it is. README lists them.
- */
-const IGNORED_DOCUSAURUS_KEYS = new Set([
-  'sidebar_key',
-  'sidebar_custom_props',
-  'displayed_sidebar',
-  'image',
-  'tags',
-]);
-
-/** Docusaurus keys that keep a page from readers there: every page of the content folder is published here, so `true` is refused. */
-const HIDING_KEYS: Record<string, string> = { draft: 'leaves the page out of a Docusaurus production build', unlisted: 'hides the page from Docusaurus sidebars and search' };
 
 /** The frontmatter checked against the keys a page may set. */
 function validated(value: unknown, lines: string[], end: number, body: string, file: string): SplitSource {

@@ -130,6 +130,12 @@ describe('docs build with bad input', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('content/guide/zebra.md:3: frontmatter `sidebar_postion` is not a known key\n  fix: did you mean `sidebar_position`?');
     expect(snapshotTree(dist)).toEqual(before);
+    // The keys read on their own (a value that may be null, a Docusaurus key that changes nothing) are keys too.
+    writeFileSync(join(site, 'content/guide/zebra.md'), '---\ntitle: Zebra\ncustom_edit_ur: null\ncolour: red\n---\n\nText.\n');
+    const other = runDocs(['build', '--root', site]);
+    expect(other.stderr).toContain('content/guide/zebra.md:3: frontmatter `custom_edit_ur` is not a known key\n  fix: did you mean `custom_edit_url`?');
+    const known = /zebra\.md:4: frontmatter `colour` is not a known key\n {2}fix: known keys: (.*)/.exec(other.stderr)?.[1]?.split(', ');
+    expect(known).toEqual(expect.arrayContaining(['title', 'sidebar_position', 'custom_edit_url', 'pagination_next', 'pagination_prev', 'draft', 'unlisted', 'tags', 'image', 'displayed_sidebar']));
   });
 
   it('rejects a page outside every sidebar folder', () => {
