@@ -23,6 +23,8 @@ export interface FenceMeta {
   lineNumbers?: number;
   /** What `showLineNumbers=` says when it is no first line's number (0 to MAX_FIRST_LINE): the lines are numbered from 1, with a warning. */
   badLineNumbers?: string;
+  /** The parts of the `{…}` line ranges that mark no line (`3-1`, `0`, `x`, a line past the code's end), with a warning; the others mark theirs. */
+  badRanges?: string[];
 }
 
 /** The highest number `showLineNumbers=` may start at: past it, CSS counters lose precision (they are 32-bit in browsers) and no file is that long. */
@@ -39,18 +41,24 @@ export function parseFenceMeta(lang: string | null | undefined, meta: string | n
   const info = meta ?? '';
   const title = /title=(?:"([^"]*)"|'([^']*)'|(\S+))/.exec(info);
   const highlight = new Set<number>();
-  const ranges = /\{([\d,\s-]+)\}/.exec(info);
-  if (ranges) {
-    for (const part of ranges[1]!.split(',')) {
-      const [from, to] = part.trim().split('-').map(Number);
-      if (from === undefined || Number.isNaN(from)) continue;
-      for (let line = Math.max(1, from), last = Math.min(to ?? from, lines, from + MAX_MARKED_LINES); line <= last; line++) highlight.add(line);
+  const badRanges: string[] = [];
+  // The first {…} outside the title: `{1,3-4}` marks lines 1, 3 and 4.
+  const ranges = /\{([^{}]*)\}/.exec(title ? info.replace(title[0], '') : info);
+  for (const part of ranges ? ranges[1]!.split(',').map((text) => text.trim()) : []) {
+    const range = /^(\d{1,10})(?:\s*-\s*(\d{1,10}))?$/.exec(part);
+    // `{0-3}` marks lines 1 to 3, as it always did.
+    const from = Math.max(1, Number(range?.[1]));
+    const to = range?.[2] === undefined ? Number(range?.[1]) : Number(range[2]);
+    if (!range || to < from || from > lines) {
+      if (part !== '' || ranges![1]!.trim() === '') badRanges.push(part);
+      continue;
     }
+    for (let line = from, last = Math.min(to, lines, from + MAX_MARKED_LINES); line <= last; line++) highlight.add(line);
   }
   const numbered = /(?:^|\s)showLineNumbers(?:=(\S*))?(?=\s|$)/.exec(info);
   const start = numbered?.[1] === undefined ? 1 : /^\d{1,10}$/.test(numbered[1]) ? Number(numbered[1]) : Number.NaN;
   const lineNumbers = !numbered ? {} : start <= MAX_FIRST_LINE ? { lineNumbers: start } : { lineNumbers: 1, badLineNumbers: numbered[1]! };
-  return { lang: (lang ?? '').toLowerCase(), title: title ? (title[1] ?? title[2] ?? title[3]) : undefined, highlight, ...lineNumbers };
+  return { lang: (lang ?? '').toLowerCase(), title: title ? (title[1] ?? title[2] ?? title[3]) : undefined, highlight, ...lineNumbers, ...(badRanges.length > 0 ? { badRanges } : {}) };
 }
 
 /** True when shiki knows `lang` (or it is plain text). */
@@ -115,6 +123,17 @@ export function renderFence(node: Code, options: CodeHandlerOptions): Element {
       column: node.position?.start.column,
       message: `\`showLineNumbers=${written}\` is no line number: the first line's number is a whole number from 0 to ${MAX_FIRST_LINE.toLocaleString('en-GB')}; the lines are numbered from 1`,
       fix: 'write the number of the first line, e.g. showLineNumbers=40, or showLineNumbers alone to start at 1',
+    });
+  }
+  if (meta.badRanges) {
+    const lines = node.value.split('\n').length;
+    const shown = meta.badRanges.map((part) => (part === '' ? '{}' : part.length > 20 ? `${part.slice(0, 20)}…` : part));
+    options.warnings.push({
+      file: options.file,
+      line: node.position?.start.line,
+      column: node.position?.start.column,
+      message: `the highlighted lines ${shown.map((part) => `\`${part}\``).join(', ')} mark no line of this ${lines}-line block: a line range is a first and last line from 1 to ${lines}, the first not past the last`,
+      fix: 'write the lines to highlight, e.g. {1,3-4} for lines 1, 3 and 4',
     });
   }
   // Docusaurus' magic comments mark lines unless the fence's {ranges} do (then they are code as written).

@@ -311,6 +311,22 @@ describe('cli/build/markdown', () => {
     ]);
   });
 
+  it('warns at the fence of line ranges that mark no line (they were dropped in silence), and marks the lines of the others', async () => {
+    const fence = (meta: string): string => `\`\`\`js ${meta}\na\nb\nc\n\`\`\`\n\n`;
+    const out = await render(`Intro.\n\n${fence('{3-1,2}')}${fence('{0} title="{9}"')}${fence('{x}')}${fence('{9}')}${fence('{0-2,}')}${fence('{2-99}')}${fence('{}')}`);
+    const marked = [...out.html.matchAll(/<pre[^]*?<\/pre>/g)].map(([pre]) => [...pre.matchAll(/<span class="line( highlighted)?">/g)].flatMap((line, i) => (line[1] ? [i + 1] : [])));
+    expect(marked).toEqual([[2], [], [], [], [1, 2], [2, 3], []]);
+    const rule = 'a line range is a first and last line from 1 to 3, the first not past the last';
+    expect(out.warnings.map(({ line, column, message }) => [line, column, message])).toEqual([
+      [3, 1, `the highlighted lines \`3-1\` mark no line of this 3-line block: ${rule}`],
+      [9, 1, `the highlighted lines \`0\` mark no line of this 3-line block: ${rule}`],
+      [15, 1, `the highlighted lines \`x\` mark no line of this 3-line block: ${rule}`],
+      [21, 1, `the highlighted lines \`9\` mark no line of this 3-line block: ${rule}`],
+      [39, 1, `the highlighted lines \`{}\` mark no line of this 3-line block: ${rule}`],
+    ]);
+    expect(out.warnings[0]!.fix).toBe('write the lines to highlight, e.g. {1,3-4} for lines 1, 3 and 4');
+  });
+
   it('reads an .mdx page as markdown: its comments taken out, each JSX component warned of once, code left as written', async () => {
     const body = 'Intro {/* a note to the next writer */} text.\n\n{/*\nA comment\nover lines\n*/}\n\n<Tabs>\n<TabItem value="mac">Mac</TabItem>\n<TabItem value="linux">Linux</TabItem>\n</Tabs>\n\n```jsx\n{/* kept in code */}\n<Tabs />\n```\n\n## After {#after}\n';
     const out = await render(body, 'docs/page.mdx');
