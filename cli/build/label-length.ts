@@ -14,10 +14,10 @@ import type { Diagnostic } from '../util/errors';
 export const MAX_LABEL_CHARACTERS = 1_000;
 
 /** What the fix of each of these problems says about why a label is short. */
-const WHY = 'a sidebar label is shown in a column 288 px wide';
+export const WHY = 'a sidebar label is shown in a column 288 px wide';
 
 /** The characters (code points) of `text` when more than MAX_LABEL_CHARACTERS, else undefined. */
-function overLimit(text: string): number | undefined {
+export function overLimit(text: string): number | undefined {
   // Counted only when it may be over: a UTF-16 length within the limit holds fewer code points still.
   if (text.length <= MAX_LABEL_CHARACTERS) return undefined;
   const count = [...text].length;
@@ -25,7 +25,7 @@ function overLimit(text: string): number | undefined {
 }
 
 /** `is 250,003 characters long, more than … may be (1,000)`. */
-const tooLong = (length: number, what: string): string => `is ${length.toLocaleString('en-GB')} characters long, more than ${what} may be (${MAX_LABEL_CHARACTERS.toLocaleString('en-GB')})`;
+export const tooLong = (length: number, what: string): string => `is ${length.toLocaleString('en-GB')} characters long, more than ${what} may be (${MAX_LABEL_CHARACTERS.toLocaleString('en-GB')})`;
 
 /** A page's names as content.ts reads them, and where each is written. */
 export interface PageNames {

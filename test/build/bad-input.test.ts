@@ -89,6 +89,17 @@ const ERRORS: Case[] = [
     says: ['content/guide/caf\uFFFD.md: is a file whose name is not valid UTF-8', 'fix: rename it in UTF-8'],
   },
   {
+    name: 'a spec whose sidebar names are longer than 1,000 characters (its reference pages embed them all)',
+    fixture: 'openapi',
+    change: (site) => write(site, 'specs/api.yaml', readFileSync(join(site, 'specs/api.yaml'), 'utf8').replace('title: Teams API', `title: ${'A'.repeat(1_200)}`).replace('summary: Get a team', `summary: ${'S'.repeat(250_000)}`)),
+    code: 1,
+    says: [
+      'specs/api.yaml:3:10#/info/title: `info.title` is 1,200 characters long, more than a sidebar label may be (1,000): it names the API in the sidebar',
+      "specs/api.yaml:12:16#/paths/~1teams~1{teamId}/get/summary: the operation's `summary` is 250,000 characters long, more than a sidebar label may be (1,000): it titles the operation's page",
+      'fix: shorten it to 1,000 characters or fewer (the longer text belongs in `description`); a sidebar label is shown in a column 288 px wide',
+    ],
+  },
+  {
     name: 'labels longer than 1,000 characters (every page embeds its sidebar: 40 pages with a 250 kB label wrote 503 MB)',
     change: (site) => {
       write(site, 'content/guide/long-label.md', `---\ndescription: Stripes\nsidebar_label: "${'L'.repeat(250_000)}"\n---\n\nThe rack.\n`);

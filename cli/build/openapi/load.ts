@@ -3,6 +3,7 @@
  * problem names the file, the line and the JSON pointer.
  */
 import { schemaProblems } from './schema-check';
+import { specLabelProblems } from './spec-labels';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { normaliseText } from '../sources';
 import { decodeUtf8 } from '../../util/utf8';
@@ -130,7 +131,8 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
       continue;
     }
     // 3.1 schemas are JSON Schema, which the parser does not look into: the keywords the pages read, checked here.
-    const wrong = schemaProblems(spec);
+    // And the names the sidebar shows, held to the length a label may have.
+    const wrong = [...schemaProblems(spec), ...specLabelProblems(spec)];
     if (wrong.length > 0) {
       for (const problem of wrong) problemAt(problem.pointer, problem.message, problem.fix);
       continue;
