@@ -16,7 +16,7 @@ import { decodePercent } from '../../runtime/routing';
 import type { Diagnostic } from '../util/errors';
 import { missingAnchor, type PageLinks } from './links';
 import type { ResolvedFile } from './markdown/index';
-import { RAW_HTML_SCHEMA, removedElements } from './markdown/plugins/raw-html';
+import { RAW_HTML_SCHEMA, removedElements, removedHandlers } from './markdown/plugins/raw-html';
 import { browserRoute, disguisedLink, linkResolver, otherSite } from './markdown/plugins/links';
 import { removeUnsafeUrls, schemeOf } from './markdown/plugins/safe-urls';
 import { walk, type WalkNode } from './markdown/walk';
@@ -63,7 +63,7 @@ export function checkAnnouncement(site: SiteData, routes: ReadonlySet<string>, i
   removeUnsafeUrls(parsed, AT.file, found);
   const elements: Element[] = [];
   walk(parsed as unknown as WalkNode, (node) => void (node.type === 'element' && elements.push(node as unknown as Element)));
-  found.push(...removedElements(elements, AT.file, announcement.content, found), ...removedHandlers(elements));
+  found.push(...removedElements(elements, AT.file, announcement.content, found), ...removedHandlers(elements, AT.file, 'the announcement runs no scripts, as no page does'));
   // The line and column are the HTML string's, not the config file's: the pointer says where it is.
   for (const { message, fix } of found) warnings.push({ ...AT, message, fix });
   const clean = sanitize(parsed, RAW_HTML_SCHEMA) as Root;
@@ -108,9 +108,3 @@ export function announcementAnchors(anchors: CheckedAnnouncement['anchors'], pag
   });
 }
 
-/** Warnings for the event handlers (`onclick`…) the cleaning removes, once per name: the bar runs no scripts. */
-function removedHandlers(elements: Element[]): Diagnostic[] {
-  const names = new Set<string>();
-  for (const element of elements) for (const key of Object.keys(element.properties)) if (/^on[A-Z]/.test(key)) names.add(key.toLowerCase());
-  return [...names].map((name) => ({ ...AT, message: `the event handler \`${name}\` is removed: the announcement runs no scripts, as no page does`, fix: 'remove it; a link (<a href="/guide/…">) can lead where the handler would have taken the reader' }));
-}

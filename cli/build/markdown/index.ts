@@ -34,7 +34,7 @@ import { normaliseAdmonitionTitles, remarkAdmonitions } from './plugins/admoniti
 import { collectLanguages, renderFence } from './plugins/code';
 import { measureDiagrams, type DiagramBox } from './diagrams';
 import type { Code } from 'mdast';
-import { removedElements, sanitizeRawHtml } from './plugins/raw-html';
+import { removedElements, removedHandlers, sanitizeRawHtml } from './plugins/raw-html';
 import { removeUnsafeUrls } from './plugins/safe-urls';
 import { remarkTabs } from './plugins/tabs';
 import { findUnclosed } from './plugins/unclosed';
@@ -182,7 +182,7 @@ export async function createMarkdownRenderer(options: MarkdownOptions, started?:
             }
           }
           removeUnsafeUrls(tree, file, warnings);
-          warnings.push(...removedElements(fromRaw, file, source, warnings));
+          warnings.push(...removedElements(fromRaw, file, source, warnings), ...removedHandlers(fromRaw, file));
         },
         source,
       );

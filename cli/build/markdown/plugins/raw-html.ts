@@ -81,6 +81,26 @@ export function removedElements(fromRaw: Element[], file: string, source: string
   return warnings;
 }
 
+/**
+ * Warnings for the event handlers (`onclick`…) of raw HTML (`fromRaw`) the cleaning removes, once per
+ * name, at the first one's element: the writer's button did nothing, without a word. `scripts` says
+ * why they go.
+ */
+export function removedHandlers(fromRaw: Element[], file: string, scripts = 'a page runs no scripts of its own'): Diagnostic[] {
+  const seen = new Set<string>();
+  const warnings: Diagnostic[] = [];
+  for (const element of fromRaw) {
+    for (const key of Object.keys(element.properties)) {
+      const name = key.toLowerCase();
+      if (!/^on[A-Z]/.test(key) || seen.has(name)) continue;
+      seen.add(name);
+      const place = element.position?.start;
+      warnings.push({ file, ...(place ? { line: place.line, column: place.column } : {}), message: `the event handler \`${name}\` is removed: ${scripts}`, fix: 'remove it; a link (<a href="/guide/…">) can lead where the handler would have taken the reader' });
+    }
+  }
+  return warnings;
+}
+
 /** Classes of generated elements set aside while raw HTML is cleaned. */
 const TRUSTED = ['code-block', 'mermaid', 'tab-list', 'api-endpoint'];
 

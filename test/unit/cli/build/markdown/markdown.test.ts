@@ -265,6 +265,15 @@ describe('cli/build/markdown', () => {
     expect(out.html).not.toContain('<video');
   });
 
+  it('warns once a page, at the first element, of each event handler the cleaning removes (a button that did nothing, without a word)', async () => {
+    const out = await render('# Race day\n\nText.\n\n<details onToggle="track()"><summary onclick="a()">Kit</summary>Beacons.</details>\n\n<a href="/x" onclick="b()">Go</a>\n');
+    expect(out.warnings.map(({ line, column, message, fix }) => [line, column, message, fix])).toEqual([
+      [5, 1, 'the event handler `ontoggle` is removed: a page runs no scripts of its own', 'remove it; a link (<a href="/guide/…">) can lead where the handler would have taken the reader'],
+      [5, 29, 'the event handler `onclick` is removed: a page runs no scripts of its own', 'remove it; a link (<a href="/guide/…">) can lead where the handler would have taken the reader'],
+    ]);
+    expect(out.html).not.toMatch(/onclick|ontoggle/i);
+  });
+
   it('warns of a `:::` line no block took: an opening whose title is never closed, a closing with nothing open', async () => {
     const out = await render(
       ':::note[Before you race\nCharge the beacons.\n:::\n\n:::tip\nOne block.\n:::\n:::\n\n- :::warning[Lap counter\n  Reset it.\n\n> :::\n\nEscaped on purpose: \\:::note[x\n\n```md\n:::note[Shown as written\n:::\n```\n\nMeet at 12:30, ratio 3:::4.\n',
