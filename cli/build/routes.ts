@@ -30,17 +30,28 @@ export function routeProblem(route: string): string | undefined {
   if (segments.some((segment) => /^\s|\s$/.test(segment))) return 'has a segment that starts or ends with a space, which a browser address drops, so no link reaches the page';
   // A segment is a folder name: most filesystems hold 255 bytes (not characters: one CJK character is three).
   if (route.split('/').some((segment) => Buffer.byteLength(segment) > 200)) return 'has a segment longer than 200 bytes (a letter with an accent takes two, a CJK character three), more than a file name may safely hold';
+  // A writer building on Windows would be stopped by the file system, or write to a device.
+  const windows = WINDOWS_CHARACTERS.exec(route)?.[0];
+  if (windows !== undefined) return `holds \`${windows}\`, which no file or folder name may hold on Windows: the output could not be written there`;
+  const device = segments.find((segment) => WINDOWS_DEVICE.test(segment));
+  if (device !== undefined) return `has the segment \`${device}\`, a device name on Windows (CON, PRN, AUX, NUL, COM1–9, LPT1–9, with any extension), which no file or folder there may have`;
   return undefined;
 }
+
+/** Characters no file name may hold on Windows (the control characters are refused above). */
+const WINDOWS_CHARACTERS = /[<>:"|*]/;
+
+/** A segment Windows takes for a device, whatever its letter case and extension (`con`, `Aux.txt`). */
+const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(?:\.|$)/i;
 
 /** The first route segments the site's own files and the servers take (see routeProblem). */
 const TAKEN_FIRST = ['assets', '__docs', 'manifest.json', 'favicon.svg'];
 
 /**
  * A page file's path (`guide/notes.html.md`) with each segment made one routeProblem accepts, for the
- * fix of a message: reserved characters replaced (`C#` → `C-sharp`), spaces at the ends gone, a
- * `.html` ending spelt out (`notes-html`), a name the site takes suffixed (`assets-pages`), a long one
- * cut to 200 bytes.
+ * fix of a message: reserved characters replaced (`C#` → `C-sharp`, `a:b` → `a-b`), spaces at the ends
+ * gone, a `.html` ending spelt out (`notes-html`), a name the site or Windows takes suffixed
+ * (`assets-pages`, `con-page`), a long one cut to 200 bytes.
  */
 export function safeName(rel: string): string {
   const segments = rel.split('/');
@@ -48,7 +59,8 @@ export function safeName(rel: string): string {
     .map((segment, at) => {
       const extension = at === segments.length - 1 ? (/\.mdx?$/i.exec(segment)?.[0] ?? '') : '';
       let name = segment.slice(0, segment.length - extension.length).replace(/#/g, '-sharp').replace(/[?%\\\u0000-\u001f\u007f]+/g, '-').replace(/-+/g, '-').trim();
-      name = name.replace(/\.(html?)$/i, '-$1').replace(/^\.+/, '');
+      name = name.replace(/\.(html?)$/i, '-$1').replace(/^\.+/, '').replace(/[<>:"|*]+/g, '-');
+      if (WINDOWS_DEVICE.test(name)) name = name.replace(/^([^.]+)/, '$1-page');
       if (at === 0 && TAKEN_FIRST.includes(name)) name = name.includes('.') ? name.replace(/\./g, '-') : `${name}-pages`;
       return shortenUtf8(name, 200) + extension;
     })

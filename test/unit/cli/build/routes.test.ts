@@ -7,7 +7,7 @@ const routeOfFile = (rel: string): string => routeOf(rel.replace(/\.mdx?$/, ''),
 
 describe('cli/build/routes', () => {
   it('suggests, for every page name whose route is refused, a name whose route is accepted', () => {
-    const refused = ['guide/notes.html.md', 'guide/Old.HTM/index.md', 'guide/c#.md', 'guide/what?.md', 'guide/100%.md', 'guide/trail .md', ' lead/a.md', 'assets/a.md', '__docs/a.md', 'manifest.json.md', 'favicon.svg.md', '404.html.md', `guide/${'é'.repeat(120)}.md`];
+    const refused = ['guide/notes.html.md', 'guide/Old.HTM/index.md', 'guide/c#.md', 'guide/what?.md', 'guide/100%.md', 'guide/trail .md', ' lead/a.md', 'assets/a.md', '__docs/a.md', 'manifest.json.md', 'favicon.svg.md', '404.html.md', `guide/${'é'.repeat(120)}.md`, 'guide/con.md', 'guide/Aux.txt/a.md', 'guide/LPT1.md', 'guide/a:b.md', 'guide/what*.md', 'guide/"quoted".md', 'guide/a|b<c>.md'];
     for (const rel of refused) {
       expect(routeProblem(routeOfFile(rel)), rel).toBeDefined();
       expect(routeProblem(routeOfFile(safeName(rel))), `${rel} → ${safeName(rel)}`).toBeUndefined();
@@ -16,5 +16,15 @@ describe('cli/build/routes', () => {
     expect(safeName('guide/Old.HTM/index.md')).toBe('guide/Old-HTM/index.md');
     expect(safeName('assets/a.md')).toBe('assets-pages/a.md');
     expect(safeName('manifest.json.md')).toBe('manifest-json.md');
+    expect(safeName('guide/con.md')).toBe('guide/con-page.md');
+    expect(safeName('guide/Aux.txt/a.md')).toBe('guide/Aux-page.txt/a.md');
+    expect(safeName('guide/a:b.md')).toBe('guide/a-b.md');
+  });
+
+  it('refuses the routes a writer on Windows could not build: its reserved characters and device names', () => {
+    expect(routeProblem('/guide/C:/win')).toBe('holds `:`, which no file or folder name may hold on Windows: the output could not be written there');
+    expect(routeProblem('/guide/con')).toBe('has the segment `con`, a device name on Windows (CON, PRN, AUX, NUL, COM1–9, LPT1–9, with any extension), which no file or folder there may have');
+    for (const route of ['/NUL', '/a/com1', '/a/Com9/b', '/lpt²', '/aux.json/x']) expect(routeProblem(route), route).toMatch(/a device name on Windows/);
+    for (const route of ['/console', '/a/icon', '/comm', '/com10', '/nullable', '/auxiliary', '/guide/contact']) expect(routeProblem(route), route).toBeUndefined();
   });
 });
