@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../runtime/manifest';
 import { copyFixture, readRoute, REPO, runDocs, type CliRun } from '../support/site';
@@ -434,6 +436,14 @@ describe('a spec split over files', () => {
       writeFileSync(join(site, 'specs', 'schemas', 'team.yaml'), "type: object\nproperties:\n  captain:\n    $ref: './notes.md'\n");
     }, 'specs/schemas/team.yaml:4#/properties/captain/$ref: $ref "./notes.md" names specs/schemas/notes.md, which is not a YAML or JSON file'],
     ['a file that is not YAML', (site: string) => writeFileSync(join(site, 'specs', 'schemas', 'member.yaml'), 'type: object\nproperties:\n  nickname: [string\n'), 'specs/schemas/member.yaml:4:1: is not valid YAML'],
+    ['a file: URL outside the site (named by its path, with no line, before)', (site: string) => {
+      writeFileSync(join(site, '..', 'secret.yaml'), 'type: string\ndescription: not for the docs\n');
+      writeFileSync(join(site, 'specs', 'schemas', 'team.yaml'), `type: object\nproperties:\n  captain:\n    $ref: '${pathToFileURL(join(site, '..', 'secret.yaml')).href}'\n`);
+    }, `specs/schemas/team.yaml:4#/properties/captain/$ref: $ref "file://`],
+    ['a named pipe (called a folder before)', (site: string) => {
+      execFileSync('mkfifo', [join(site, 'specs', 'schemas', 'stream.yaml')]);
+      writeFileSync(join(site, 'specs', 'schemas', 'team.yaml'), "type: object\nproperties:\n  captain:\n    $ref: './stream.yaml'\n");
+    }, 'specs/schemas/team.yaml:4#/properties/captain/$ref: $ref "./stream.yaml" names a pipe, a socket or a device, not a file'],
   ] as const) {
     it(`fails on a $ref to ${what}, naming the file and line of the $ref, and keeps the output`, () => {
       const site = splitSite();
