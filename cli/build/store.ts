@@ -32,7 +32,7 @@
  */
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { open, type Database, type RootDatabase } from 'lmdb';
+import { open, type Database } from 'lmdb';
 import { collectPacks, openPacks, PACKS_DIR, type PackedDb, type Place } from './packs';
 import type { SearchBlock } from '../../runtime/search/format';
 import type { StoredTerms } from './search/terms';
@@ -141,7 +141,7 @@ export function openStore(cacheDir: string): BuildStore | undefined {
       // pages): with it, the commit of a whole rebuild over an existing store failed with MDB_BAD_TXN
       // in two runs of three at 10,000 pages (lmdb 3.5.6), and the build with it.
       const opened = Date.now();
-      const root = open({ path, maxDbs: 10, ...mapSizeOption() });
+      const root = open({ path, maxDbs: 8, ...mapSizeOption() });
       const packs = openPacks(join(cacheDir, PACKS_DIR));
       // Where each large value is in the packs; the values themselves are read with pread (packs.ts).
       const places = ['markdown', 'search', 'terms'].map((name) => root.openDB<Place, string>({ name }));
@@ -154,10 +154,10 @@ export function openStore(cacheDir: string): BuildStore | undefined {
       const store: BuildStore = {
         markdown: packs.db<MarkdownEntry>(places[0]!),
         // Compressed: a result is mostly routes and paths (links, ids, files), half the size in LZ4.
-        pages: root.openDB<PageOutput, string>({ name: 'pages-shared', compression: true, ...SHARED }),
+        pages: root.openDB<PageOutput, string>({ name: 'pages', compression: true }),
         search: packs.db<SearchBlock[]>(places[1]!),
         terms: packs.db<StoredTerms>(places[2]!),
-        reads: root.openDB<KeptRead, string>({ name: 'reads-shared', ...SHARED }),
+        reads: root.openDB<KeptRead, string>({ name: 'reads' }),
         meta: meta as Database<OutputRecord, string>,
         transaction: async (action) => {
           try {
@@ -201,7 +201,6 @@ export function openStore(cacheDir: string): BuildStore | undefined {
           }),
       };
       store.meta.get('output'); // reads the file now, so a damaged one fails here and not mid-build
-      dropUnshared(root, meta);
       return store;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
@@ -218,29 +217,6 @@ export function openStore(cacheDir: string): BuildStore | undefined {
     }
   }
   return undefined;
-}
-
-/**
- * The key under which `pages` and `reads` keep the structures their records share (msgpackr's record
- * extension): each record then holds its values only, not its keys. Decoding every page's result and
- * every file's doc of a 10,000-page site took 120 and 92 ms with the keys in each record, 52 and 52 ms
- * shared — a rebuild decodes all of them.
- */
-const SHARED = { sharedStructuresKey: Symbol.for('structures') };
-
-/**
- * Removes, once, the databases of `pages` and `reads` that a version before shared structures wrote
- * (named `pages` and `reads`): their entries are of no use to this version, and the store holds eight
- * databases at most. (Those names are not reused: an older version would misread shared records.)
- */
-function dropUnshared(root: RootDatabase, meta: Database<OutputRecord | number, string>): void {
-  if (meta.get('unshared-dropped') !== undefined) return;
-  try {
-    for (const name of ['pages', 'reads']) root.openDB({ name }).dropSync();
-    meta.putSync('unshared-dropped', 1);
-  } catch {
-    // A store that takes no write: the old entries cost disk space, nothing else.
-  }
 }
 
 /**
@@ -301,8 +277,7 @@ export async function saveState(store: BuildStore, { record, jobs, results, keys
   try {
     // Every write of the build committed, so the counts below are of what the store holds.
     await store.flush();
-    // (Less the entry of the structures its records share.)
-    const storedRoutes = entryCount(store.pages) - ((store.pages as Database<PageOutput, string | symbol>).doesExist(SHARED.sharedStructuresKey) ? 1 : 0);
+    const storedRoutes = entryCount(store.pages);
     const stored = markdownDbs.map(entryCount);
     await store.transaction(() => {
       // The markdown keys of the pages rendered again, as their previous entries name them.

@@ -7,8 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { open } from 'lmdb';
-import { openStore, saveState, STORE_FILE, type BuildStore, type OutputRecord } from '../../../../cli/build/store';
+import { openStore, saveState, type BuildStore, type OutputRecord } from '../../../../cli/build/store';
 import type { PageJob, PageResult } from '../../../../cli/build/page-job';
 
 let stores: BuildStore[] = [];
@@ -86,31 +85,5 @@ describe('the store a build leaves', () => {
     await build(store, { '/a': 'ka', '/b': 'kb', '/d': 'kd' }, ['/d']);
     expect(scans).toEqual({ markdown: 1, search: 1, terms: 1, pages: 1 });
     expect(keysOf(store)).toEqual({ markdown: ['ka', 'kb', 'kd'], search: ['ka', 'kb', 'kd'], terms: ['ka', 'kb', 'kd'], pages: ['/a', '/b', '/d'] });
-  });
-
-  it('reads its records back in a new process’s handle, and drops the databases of the layout before shared records', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'docs-save-state-'));
-    // The layout before: `pages` and `reads`, each record with its own keys.
-    const old = open({ path: join(dir, STORE_FILE), maxDbs: 8 });
-    await old.openDB({ name: 'pages' }).put('/a', { key: 'k', result: { route: '/a' } });
-    await old.openDB({ name: 'reads' }).put('a.md', { key: 'k', stats: '1:2:3', doc: { route: '/a' } });
-    await old.close();
-
-    const first = openStore(dir)!;
-    await build(first, { '/a': 'ka', '/b': 'kb' }, ['/a', '/b']);
-    await first.close();
-    const again = openStore(dir)!;
-    stores.push(again);
-    expect(again.pages.get('/b')).toMatchObject({ key: 'out-kb', result: { route: '/b', markdownKey: 'kb', files: [], links: [] } });
-    expect([...again.pages.getKeys()].sort()).toEqual(['/a', '/b']);
-    const root = open({ path: join(dir, STORE_FILE), maxDbs: 10, readOnly: true });
-    try {
-      // Read-only, a database that is not there is no database at all.
-      expect(root.openDB({ name: 'pages' })).toBeUndefined();
-      expect(root.openDB({ name: 'reads' })).toBeUndefined();
-      expect(root.openDB({ name: 'pages-shared' })).toBeDefined();
-    } finally {
-      await root.close();
-    }
   });
 });
