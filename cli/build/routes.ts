@@ -33,8 +33,8 @@ export function routeProblem(route: string): string | undefined {
   // A writer building on Windows would be stopped by the file system, or write to a device.
   const windows = WINDOWS_CHARACTERS.exec(route)?.[0];
   if (windows !== undefined) return `holds \`${windows}\`, which no file or folder name may hold on Windows: the output could not be written there`;
-  const device = segments.find((segment) => WINDOWS_DEVICE.test(segment));
-  if (device !== undefined) return `has the segment \`${device}\`, a device name on Windows (CON, PRN, AUX, NUL, COM1–9, LPT1–9, with any extension), which no file or folder there may have`;
+  const device = segments.find(isWindowsDevice);
+  if (device !== undefined) return `has the segment \`${device}\`, a device name on Windows (CON, PRN, AUX, NUL, COM0–9, LPT0–9, with any extension), which no file or folder there may have`;
   return undefined;
 }
 
@@ -43,6 +43,11 @@ const WINDOWS_CHARACTERS = /[<>:"|*]/;
 
 /** A segment Windows takes for a device, whatever its letter case and extension (`con`, `Aux.txt`). */
 const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(?:\.|$)/i;
+
+/** True when Windows takes `segment` (a file or folder name) for a device: `con`, `nul`, `com1`, `Aux.txt`. */
+export function isWindowsDevice(segment: string): boolean {
+  return WINDOWS_DEVICE.test(segment);
+}
 
 /** The first route segments the site's own files and the servers take (see routeProblem). */
 const TAKEN_FIRST = ['assets', '__docs', 'manifest.json', 'favicon.svg'];
@@ -60,7 +65,7 @@ export function safeName(rel: string): string {
       const extension = at === segments.length - 1 ? (/\.mdx?$/i.exec(segment)?.[0] ?? '') : '';
       let name = segment.slice(0, segment.length - extension.length).replace(/#/g, '-sharp').replace(/[?%\\\u0000-\u001f\u007f]+/g, '-').replace(/-+/g, '-').trim();
       name = name.replace(/\.(html?)$/i, '-$1').replace(/^\.+/, '').replace(/[<>:"|*]+/g, '-');
-      if (WINDOWS_DEVICE.test(name)) name = name.replace(/^([^.]+)/, '$1-page');
+      if (isWindowsDevice(name)) name = name.replace(/^([^.]+)/, '$1-page');
       if (at === 0 && TAKEN_FIRST.includes(name)) name = name.includes('.') ? name.replace(/\./g, '-') : `${name}-pages`;
       return shortenUtf8(name, 200) + extension;
     })

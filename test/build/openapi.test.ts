@@ -156,15 +156,18 @@ describe('operation pages whose names clash or vanish', () => {
         '  /:',
         '    get: {operationId: index, responses: {"200": {description: ok}}}',
         '    head: {operationId: "!!", responses: {"200": {description: ok}}}',
+        '  /ports:',
+        '    get: {operationId: aux, tags: [Con], responses: {"200": {description: ok}}}',
       ].join('\n'),
     );
-    // (An operationId of only Japanese or punctuation, two alike summaries, `index`: "the route is already taken by content/guide/api/.md".)
+    // (An operationId of only Japanese or punctuation, two alike summaries, `index`: "the route is already taken by content/guide/api/.md";
+    // an operationId Windows keeps for a device, `aux`: a route no build may write, named in a generated file.)
     const run = runDocs(['build'], { cwd: site, env: { DOCS_TEST_SPEC: 'specs/names.yaml' } });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const manifest = JSON.parse(readFileSync(join(site, 'dist', 'manifest.json'), 'utf8')) as Manifest;
     expect(manifest.routes.map((route) => route.path).filter((path) => path.startsWith('/guide/api')).sort()).toEqual(
-      ['', '/get-teams', '/list-laps', '/list-laps-post-laps', '/get-user', '/get-user-put-users-id', '/index-get', '/head'].map((slug) => `/guide/api${slug}`).sort(),
+      ['', '/get-teams', '/list-laps', '/list-laps-post-laps', '/get-user', '/get-user-put-users-id', '/index-get', '/head', '/aux-get-ports'].map((slug) => `/guide/api${slug}`).sort(),
     );
     const overview = readRoute(join(site, 'dist'), '/guide/api');
     expect(overview).toContain('<code>{env}</code>: <code>live</code> by default, one of <code>live</code>, <code>test</code> — the race or a rehearsal');

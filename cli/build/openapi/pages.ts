@@ -8,6 +8,7 @@ import type { OpenAPIV3 } from 'openapi-types';
 import type { SourceFile } from '../content';
 import type { LoadedSpec } from './load';
 import { codeSamples, sampleRequest, type CodeSample } from './samples';
+import { isWindowsDevice } from '../routes';
 import { operationSecurityLines, overviewSecurityLines } from './security';
 import { code, exampleOf, inline, json, schemaFacts, schemaTree, typeLabel, type Schema } from './schema';
 
@@ -120,7 +121,8 @@ function giveSlugs(operations: Operation[]): void {
   for (const op of operations) {
     const fallback = kebab(`${op.method} ${op.path}`) || op.method;
     const named = kebab(op.operation.operationId ?? '') || kebab(op.operation.summary ?? '') || fallback;
-    let slug = taken.has(named) ? (named === fallback ? fallback : `${named}-${fallback}`) : named;
+    // A name Windows keeps for a device (`aux`, `con`) is no folder name there: taken too.
+    let slug = taken.has(named) || isWindowsDevice(named) ? (named === fallback ? fallback : `${named}-${fallback}`) : named;
     for (let n = 2; taken.has(slug); n++) slug = `${named}-${n}`;
     taken.add(slug);
     op.slug = slug;

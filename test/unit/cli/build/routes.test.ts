@@ -23,7 +23,7 @@ describe('cli/build/routes', () => {
 
   it('refuses the routes a writer on Windows could not build: its reserved characters and device names', () => {
     expect(routeProblem('/guide/C:/win')).toBe('holds `:`, which no file or folder name may hold on Windows: the output could not be written there');
-    expect(routeProblem('/guide/con')).toBe('has the segment `con`, a device name on Windows (CON, PRN, AUX, NUL, COM1–9, LPT1–9, with any extension), which no file or folder there may have');
+    expect(routeProblem('/guide/con')).toBe('has the segment `con`, a device name on Windows (CON, PRN, AUX, NUL, COM0–9, LPT0–9, with any extension), which no file or folder there may have');
     for (const route of ['/NUL', '/a/com1', '/a/Com9/b', '/lpt²', '/aux.json/x']) expect(routeProblem(route), route).toMatch(/a device name on Windows/);
     for (const route of ['/console', '/a/icon', '/comm', '/com10', '/nullable', '/auxiliary', '/guide/contact']) expect(routeProblem(route), route).toBeUndefined();
   });
