@@ -42,8 +42,12 @@ export function parseFenceMeta(lang: string | null | undefined, meta: string | n
   const title = /title=(?:"([^"]*)"|'([^']*)'|(\S+))/.exec(info);
   const highlight = new Set<number>();
   const badRanges: string[] = [];
-  // The first {…} outside the title: `{1,3-4}` marks lines 1, 3 and 4.
-  const ranges = /\{([^{}]*)\}/.exec(title ? info.replace(title[0], '') : info);
+  // The meta without its title: a title may say anything (`title="{9} showLineNumbers.ts"`).
+  const rest = title ? info.replace(title[0], '') : info;
+  // The line ranges: `{1,3-4}` marks lines 1, 3 and 4. The first {…} of numbers, commas and dashes;
+  // else one standing alone that holds a number and no more than words, commas and dashes (`{1-x}`,
+  // `{1..3}`), to warn about. Other braces are some other tool's (`{cmd=true}`, `ins={"A":1}`).
+  const ranges = /(?:^|\s)\{([\d\s,-]*)\}/.exec(rest) ?? /(?:^|\s)\{((?=[^}]*\d)[\w\s,.-]+)\}(?=\s|$)/.exec(rest);
   for (const part of ranges ? ranges[1]!.split(',').map((text) => text.trim()) : []) {
     const range = /^(\d{1,10})(?:\s*-\s*(\d{1,10}))?$/.exec(part);
     // `{0-3}` marks lines 1 to 3, as it always did.
@@ -55,7 +59,7 @@ export function parseFenceMeta(lang: string | null | undefined, meta: string | n
     }
     for (let line = from, last = Math.min(to, lines, from + MAX_MARKED_LINES); line <= last; line++) highlight.add(line);
   }
-  const numbered = /(?:^|\s)showLineNumbers(?:=(\S*))?(?=\s|$)/.exec(info);
+  const numbered = /(?:^|\s)showLineNumbers(?:=(\S*))?(?=\s|$)/.exec(rest);
   const start = numbered?.[1] === undefined ? 1 : /^\d{1,10}$/.test(numbered[1]) ? Number(numbered[1]) : Number.NaN;
   const lineNumbers = !numbered ? {} : start <= MAX_FIRST_LINE ? { lineNumbers: start } : { lineNumbers: 1, badLineNumbers: numbered[1]! };
   return { lang: (lang ?? '').toLowerCase(), title: title ? (title[1] ?? title[2] ?? title[3]) : undefined, highlight, ...lineNumbers, ...(badRanges.length > 0 ? { badRanges } : {}) };

@@ -308,6 +308,7 @@ describe('cli/build/markdown', () => {
     expect(parseFenceMeta('ts', 'showLineNumbers title="a.ts"').lineNumbers).toBe(1);
     expect(parseFenceMeta('ts', '{2} showLineNumbers=40').lineNumbers).toBe(40);
     expect(parseFenceMeta('ts', 'title="showLineNumbers.ts"').lineNumbers).toBeUndefined();
+    expect(parseFenceMeta('ts', 'title="Run showLineNumbers=x here"')).toEqual({ lang: 'ts', title: 'Run showLineNumbers=x here', highlight: new Set() });
   });
 
   it('numbers a fence whose showLineNumbers start is no line number from 1, warning at the fence (it lost its numbers in silence)', async () => {
@@ -322,14 +323,15 @@ describe('cli/build/markdown', () => {
 
   it('warns at the fence of line ranges that mark no line (they were dropped in silence), and marks the lines of the others', async () => {
     const fence = (meta: string): string => `\`\`\`js ${meta}\na\nb\nc\n\`\`\`\n\n`;
-    const out = await render(`Intro.\n\n${fence('{3-1,2}')}${fence('{0} title="{9}"')}${fence('{x}')}${fence('{9}')}${fence('{0-2,}')}${fence('{2-99}')}${fence('{}')}`);
+    const out = await render(`Intro.\n\n${fence('{3-1,2}')}${fence('{0} title="{9}"')}${fence('{1-x}')}${fence('{9}')}${fence('{0-2,}')}${fence('{2-99}')}${fence('{}')}${fence('{cmd=true} {1}')}${fence('ins={"A":1} {x}')}`);
     const marked = [...out.html.matchAll(/<pre[^]*?<\/pre>/g)].map(([pre]) => [...pre.matchAll(/<span class="line( highlighted)?">/g)].flatMap((line, i) => (line[1] ? [i + 1] : [])));
-    expect(marked).toEqual([[2], [], [], [], [1, 2], [2, 3], []]);
+    // Braces of other tools (`{cmd=true}`, `ins={…}`, a word) are not line ranges: the `{1}` after them is.
+    expect(marked).toEqual([[2], [], [], [], [1, 2], [2, 3], [], [1], []]);
     const rule = 'a line range is a first and last line from 1 to 3, the first not past the last';
     expect(out.warnings.map(({ line, column, message }) => [line, column, message])).toEqual([
       [3, 1, `the highlighted lines \`3-1\` mark no line of this 3-line block: ${rule}`],
       [9, 1, `the highlighted lines \`0\` mark no line of this 3-line block: ${rule}`],
-      [15, 1, `the highlighted lines \`x\` mark no line of this 3-line block: ${rule}`],
+      [15, 1, `the highlighted lines \`1-x\` mark no line of this 3-line block: ${rule}`],
       [21, 1, `the highlighted lines \`9\` mark no line of this 3-line block: ${rule}`],
       [39, 1, `the highlighted lines \`{}\` mark no line of this 3-line block: ${rule}`],
     ]);
