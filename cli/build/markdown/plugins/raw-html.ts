@@ -92,7 +92,7 @@ export function removedHandlers(fromRaw: Element[], file: string, scripts = 'a p
   for (const element of fromRaw) {
     for (const key of Object.keys(element.properties)) {
       const name = key.toLowerCase();
-      if (!/^on[A-Z]/.test(key) || seen.has(name)) continue;
+      if (!/^on[a-z]/i.test(key) || seen.has(name)) continue;
       seen.add(name);
       const place = element.position?.start;
       warnings.push({ file, ...(place ? { line: place.line, column: place.column } : {}), message: `the event handler \`${name}\` is removed: ${scripts}`, fix: 'remove it; a link (<a href="/guide/…">) can lead where the handler would have taken the reader' });
