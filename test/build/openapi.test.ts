@@ -175,6 +175,18 @@ describe('operation pages whose names clash or vanish', () => {
   });
 });
 
+describe('an API with nothing to call yet', () => {
+  it('builds its overview without an empty "Security schemes" section', () => {
+    const site = copyFixture('openapi');
+    writeFileSync(join(site, 'specs', 'empty.yaml'), 'openapi: 3.0.3\ninfo: {title: Timing, version: "1", description: The timing API; its first operations come with the next race.}\npaths: {}\n');
+    const run = runDocs(['build'], { cwd: site, env: { DOCS_TEST_SPEC: 'specs/empty.yaml' } });
+    expect(run.code).toBe(0);
+    const overview = readRoute(join(site, 'dist'), '/guide/api');
+    expect(overview).toContain('its first operations come with the next race');
+    expect(overview).not.toContain('Security schemes');
+  });
+});
+
 describe('tags and contact details that would clash with markdown', () => {
   it('keeps tags apart that differ only in case, and shows a contact address of any characters as a link', () => {
     const site = copyFixture('openapi');

@@ -317,7 +317,8 @@ function infoPage(spec: LoadedSpec, base: string, operations: Operation[], group
   else lines.push(...serverLines(servers), '');
   if (servers.length > 0 && sampled !== serverUrl(servers[0]!)) lines.push(`The first address is relative: the code samples read it from the site's backend and call ${code(sampled)}.`, '');
   const needs = operations.filter((op) => op.webhook === undefined).map((op) => op.security);
-  lines.push('## Security schemes', '', ...overviewSecurityLines(document.security ?? [], needs, schemesOf(document)));
+  const security = overviewSecurityLines(document.security ?? [], needs, schemesOf(document));
+  if (security.length > 0) lines.push('## Security schemes', '', ...security);
   lines.push('## Operations', '');
   for (const [tag, members] of groups) {
     if (tag) lines.push(`### ${inline(tag)}`, '');

@@ -63,12 +63,14 @@ function share(count: number, total: number, verb: string): string {
  * The overview's "Security schemes": what an operation needs unless its page says otherwise (the
  * spec's `security`) and how many depart from that, then every other scheme the API defines, each
  * once. `operations` are the security requirements that apply to each operation the reader calls.
+ * No lines when there is nothing to say (no operation, no scheme).
  */
 export function overviewSecurityLines(defaults: Requirement[], operations: Requirement[][], schemes: Schemes): string[] {
   const lines: string[] = [];
   const total = operations.length;
   const secured = operations.filter((requirements) => !open(requirements)).length;
-  if (defaults.length === 0) {
+  // `security: [{}]` says no authentication by default, as no `security` does.
+  if (defaults.every((requirement) => Object.keys(requirement).length === 0)) {
     if (total > 0) lines.push(secured === 0 ? 'No operation needs authentication.' : `No authentication by default: ${share(secured, total, 'need')} it, as ${secured === 1 ? 'its page says' : 'their pages say'}.`, '');
   } else {
     const { lead, items } = requirementList(defaults, schemes);
