@@ -22,6 +22,8 @@ export function specLabelProblems(spec: unknown): SchemaProblem[] {
     if (length !== undefined) problems.push({ pointer, message: `${what} ${tooLong(length, 'a sidebar label')}: ${shown}`, fix: `shorten it to ${MAX_LABEL_CHARACTERS.toLocaleString('en-GB')} characters or fewer (the longer text belongs in \`description\`); ${WHY}` });
   };
   if (!isObject(spec)) return problems;
+  /** Tags already reported: one is named by many operations, and said once, at its first. */
+  const tags = new Set<string>();
   if (isObject(spec.info)) check(spec.info.title, '/info/title', '`info.title`', 'it names the API in the sidebar and titles its overview, on every page of the sidebar');
   for (const group of ['paths', 'webhooks']) {
     const items = spec[group];
@@ -34,7 +36,11 @@ export function specLabelProblems(spec: unknown): SchemaProblem[] {
         const at = `/${group}/${escape(name)}/${method}`;
         check(operation.summary, `${at}/summary`, 'the operation\'s `summary`', 'it titles the operation\'s page and names it in the sidebar, on every page of the sidebar');
         if (operation.summary === undefined) check(operation.operationId, `${at}/operationId`, 'the operation\'s `operationId`, its page\'s title without a `summary`,', 'it names the page in the sidebar, on every page of the sidebar');
-        if (Array.isArray(operation.tags)) check(operation.tags[0], `${at}/tags/0`, 'the operation\'s first tag', 'it names a category of the sidebar, on every page of the sidebar');
+        const tag: unknown = Array.isArray(operation.tags) ? operation.tags[0] : undefined;
+        if (typeof tag === 'string' && !tags.has(tag)) {
+          tags.add(tag);
+          check(tag, `${at}/tags/0`, 'the operation\'s first tag', 'it names a category of the sidebar, on every page of the sidebar');
+        }
       }
     }
   }
