@@ -298,6 +298,18 @@ const ERRORS: Case[] = [
     says: ['specs/api.yaml:26:23#/paths/~1teams~1{teamId}/get/responses/200/content/application~1json/schema/$ref: $ref "./schemas/team.yaml#/constructor" points at nothing in specs/schemas/team.yaml', 'fix: point the $ref at a place that exists, e.g. one of: ./schemas/team.yaml#/Team'],
   },
   {
+    name: 'an OpenAPI file whose $ref back into a file read before names constructor (the parser\'s message, naming no line, before)',
+    fixture: 'openapi',
+    change: (site) => {
+      mkdirSync(join(site, 'specs', 'schemas'));
+      write(site, 'specs/schemas/team.yaml', "Team:\n  type: object\n  properties:\n    captain:\n      $ref: './member.yaml#/Member'\n");
+      write(site, 'specs/schemas/member.yaml', "Member:\n  type: object\n  properties:\n    team:\n      $ref: './team.yaml#/constructor'\n");
+      write(site, 'specs/api.yaml', readFileSync(join(site, 'specs/api.yaml'), 'utf8').replace("$ref: '#/components/schemas/Team'\ncomponents", "$ref: './schemas/team.yaml#/Team'\ncomponents"));
+    },
+    code: 1,
+    says: ['specs/schemas/member.yaml:5:13#/Member/properties/team/$ref: $ref "./team.yaml#/constructor" points at nothing in specs/schemas/team.yaml', 'fix: point the $ref at a place that exists, e.g. one of: ./team.yaml#/Team'],
+  },
+  {
     name: 'an OpenAPI file with a $ref cycle',
     fixture: 'openapi',
     change: (site) =>

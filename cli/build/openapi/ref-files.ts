@@ -78,20 +78,24 @@ export function refFileResolver(siteRoot: string, specPath: string, spec: Record
     return new Error(problem.message);
   };
   /**
-   * The first `$ref` into the file at `path` (whose data is `value`) — from the spec, a file read
-   * before, or the file itself — whose place holds nothing there, own keys only (see danglingRefs).
+   * The first `$ref` — of the spec or a file read so far — into the spec or a file read so far whose
+   * place holds nothing there, own keys only (see danglingRefs). Checked each time a file is read: a
+   * `$ref` into the new file, or from it back into one read before.
    */
-  const danglingInto = (path: string, value: unknown): Diagnostic | undefined => {
+  const danglingAmong = (): Diagnostic | undefined => {
     const holders: [string, unknown, () => string][] = [[specPath, spec, () => readFileSync(specPath, 'utf8')], ...[...read].map(([holder, file]): [string, unknown, () => string] => [holder, file.value, () => file.text])];
+    const documents = new Map(holders.map(([holder, document]) => [holder, document]));
     for (const [holder, document, text] of holders) {
       for (const [ref, pointer] of refsIn(document)) {
         const hash = ref.indexOf('#');
         if (hash === -1 || !ref.startsWith('/', hash + 1) || withScheme(ref)) continue;
         const target = hash === 0 ? holder : resolve(dirname(holder), decodePath(ref.slice(0, hash)));
-        // The spec's own `#/…` $refs are danglingRefs', checked before the parser runs.
-        if (target !== path || (hash === 0 && holder === specPath) || valueAt(value, ref.slice(hash + 1)) !== undefined) continue;
+        // The spec's own `#/…` $refs are danglingRefs', checked before the parser runs; a file not read yet is checked once it is.
+        if ((hash === 0 && holder === specPath) || !documents.has(target)) continue;
+        const value = documents.get(target);
+        if (valueAt(value, ref.slice(hash + 1)) !== undefined) continue;
         const place = mapSource(normaliseText(text())).lineOf(pointer);
-        return { file: display(holder), line: place?.line, column: place?.column, pointer, message: `$ref "${ref}" points at nothing in ${display(path)}`, fix: refFix(value, ref) };
+        return { file: display(holder), line: place?.line, column: place?.column, pointer, message: `$ref "${ref}" points at nothing in ${display(target)}`, fix: refFix(value, ref) };
       }
     }
     return undefined;
@@ -148,7 +152,7 @@ export function refFileResolver(siteRoot: string, specPath: string, spec: Record
         throw new Error(problem.message);
       }
       read.set(path, { text, value, stats: statsKey(stats) });
-      const dangling = danglingInto(path, value);
+      const dangling = danglingAmong();
       if (dangling) {
         problem ??= dangling;
         throw new Error(problem.message);
