@@ -63,7 +63,7 @@ export function checkAnnouncement(site: SiteData, routes: ReadonlySet<string>, i
   removeUnsafeUrls(parsed, AT.file, found);
   const elements: Element[] = [];
   walk(parsed as unknown as WalkNode, (node) => void (node.type === 'element' && elements.push(node as unknown as Element)));
-  found.push(...removedElements(elements, AT.file, announcement.content, found), ...removedHandlers(elements, AT.file, 'the announcement runs no scripts, as no page does'));
+  found.push(...removedElements(elements, AT.file, announcement.content, found, 'the announcement'), ...removedHandlers(elements, AT.file, 'the announcement runs no scripts, as no page does'));
   // The line and column are the HTML string's, not the config file's: the pointer says where it is.
   for (const { message, fix } of found) warnings.push({ ...AT, message, fix });
   const clean = sanitize(parsed, RAW_HTML_SCHEMA) as Root;
@@ -73,14 +73,15 @@ export function checkAnnouncement(site: SiteData, routes: ReadonlySet<string>, i
   walk(clean as unknown as WalkNode, (node) => {
     if (node.type !== 'element') return;
     const properties = (node as unknown as Element).properties;
-    const src = properties.src;
+    // A browser takes a URL attribute without the spaces around it (`src=" /img/a.png"` is /img/a.png).
+    const src = typeof properties.src === 'string' ? properties.src.trim() : undefined;
     if ((node as unknown as Element).tagName === 'img' && typeof src === 'string' && src !== '' && schemeOf(src) === undefined) {
       // The bar is on every page: a relative image (`./x.png`) would load from somewhere else on each.
       if (!src.startsWith('/')) errors.push({ ...AT, message: `image "${src}" is relative: the announcement is on every page, so it would load from a different address on each`, fix: 'give its path from the content folder, e.g. /img/banner.png (it is copied as a page\'s image is), or its full URL' });
       else if (resolver) properties.src = resolver.image(src, {});
     }
-    const href = properties.href;
-    if (typeof href !== 'string' || href === '' || href.startsWith('#') || schemeOf(href) !== undefined) return;
+    const href = typeof properties.href === 'string' ? properties.href.trim() : undefined;
+    if (href === undefined || href === '' || href.startsWith('#') || schemeOf(href) !== undefined) return;
     const disguised = disguisedLink(href, '/');
     if (disguised) return void errors.push({ ...AT, message: `link to "${href}" ${disguised.message}`, fix: disguised.fix });
     if (otherSite(href, '/') !== undefined) return;

@@ -90,14 +90,15 @@ describe('docs build with bad input', () => {
     expect(relative.stderr).toContain('error site.config.ts#/announcement/content: image "./img/banner.png" is relative: the announcement is on every page, so it would load from a different address on each');
     expect(relative.stderr).toContain('fix: give its path from the content folder, e.g. /img/banner.png (it is copied as a page\'s image is), or its full URL');
     expect(snapshotTree(dist)).toEqual(before);
-    announce('New: <img src="/guide/img/diagram.svg" alt="the rack"> <img src="/img/gone.png" alt="gone"> <a href="/guide/faq#nope">the FAQ</a>, <a href="/guide/faq#why-ruby">why Ruby</a>, <a href="https://quad.example" onclick="track()">the app</a><style>body{display:none}</style>');
+    // (A browser takes " /guide/img/…" as /guide/img/…: no relative image.)
+    announce('New: <img src=" /guide/img/diagram.svg" alt="the rack"> <img src="/img/gone.png" alt="gone"> <a href="/guide/faq#nope">the FAQ</a>, <a href="/guide/faq#why-ruby">why Ruby</a>, <a href="https://quad.example" onclick="track()">the app</a><style>body{display:none}</style>');
     const run = runDocs(['build', '--root', site]);
     expect(run.code, run.stderr).toBe(0);
     for (const warning of [
       'warning site.config.ts#/announcement/content: image "/img/gone.png": no file content/img/gone.png, so it is left as written for the host to serve',
       'warning site.config.ts#/announcement/content: link → /guide/faq#nope: /guide/faq has no heading with the id "nope"',
       'warning site.config.ts#/announcement/content: the event handler `onclick` is removed: the announcement runs no scripts, as no page does',
-      'warning site.config.ts#/announcement/content: `<style>` is not allowed in a page, so it is removed with what it holds',
+      'warning site.config.ts#/announcement/content: `<style>` is not allowed in the announcement, so it is removed with what it holds',
     ]) expect(run.stderr).toContain(warning);
     expect(run.stderr).not.toContain('why-ruby');
     const html = readFileSync(join(dist, 'guide', 'index.html'), 'utf8');

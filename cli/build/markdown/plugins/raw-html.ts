@@ -48,9 +48,10 @@ const INSTEAD: Record<string, string> = {
 /**
  * Warnings for the elements of raw HTML (`fromRaw`) the cleaning will remove, once per element name a
  * page, at the first one's line: a `<video>` or an inline `<svg>` vanished from the page without a word.
- * `script`, `style` and `template` go with what they hold; the others leave their text.
+ * `script`, `style` and `template` go with what they hold; the others leave their text. `where` names
+ * what holds them (the announcement's HTML is checked here too).
  */
-export function removedElements(fromRaw: Element[], file: string, source: string, earlier: Diagnostic[]): Diagnostic[] {
+export function removedElements(fromRaw: Element[], file: string, source: string, earlier: Diagnostic[], where = 'a page'): Diagnostic[] {
   // Most pages hold only allowed elements, or none: the page is not split into lines for them.
   if (fromRaw.every((element) => ALLOWED.has(element.tagName))) return [];
   const lines = source.split('\n');
@@ -74,7 +75,7 @@ export function removedElements(fromRaw: Element[], file: string, source: string
     warnings.push({
       file,
       ...(place ? { line: place.line, column: place.column } : {}),
-      message: `\`<${name}>\` is not allowed in a page, so it is removed${STRIPPED.has(name) ? ' with what it holds' : ' (its text stays)'}`,
+      message: `\`<${name}>\` is not allowed in ${where}, so it is removed${STRIPPED.has(name) ? ' with what it holds' : ' (its text stays)'}`,
       fix: INSTEAD[name] ?? 'use markdown, or an element of the allowed raw HTML (README, "Raw HTML")',
     });
   }
