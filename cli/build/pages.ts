@@ -136,15 +136,27 @@ export async function buildPages({ context, jobs, keys: known, reusable, workerU
 
 /**
  * The results of the `rendered` jobs, in that order: the early pages' when they come, the others
- * rendered by `run` after them (the early pages hold the thread `run` may use).
+ * rendered by `run`. A few others go to the thread the early pages hold, after them; many go to a pool
+ * of their own at once (pool.ts `runPageJobs`), not behind the early pages. Either way every render
+ * has ended before this returns or throws: the threads write below the staging folder.
  */
 async function renderRest({ jobs, rendered, early, run, onPages }: { jobs: PageJob[]; rendered: number[]; early?: EarlyPages; run: (jobs: PageJob[]) => Promise<PageResult[]>; onPages?: (count: number) => void }): Promise<PageResult[]> {
   if (!early) return run(rendered.map((i) => jobs[i]!));
+  const isEarly = new Set(early.positions);
+  const rest = rendered.filter((i) => !isEarly.has(i));
+  const alongside = rest.length > BATCH ? run(rest.map((i) => jobs[i]!)) : undefined;
+  // Handled now, read below: a failure of theirs while the early pages render is no stray rejection.
+  alongside?.catch(() => undefined);
   const byPosition = new Map<number, PageResult>();
-  const first = await early.results;
-  early.positions.forEach((position, i) => byPosition.set(position, first[i]!));
-  onPages?.(first.length);
-  const rest = rendered.filter((i) => !byPosition.has(i));
-  if (rest.length > 0) (await run(rest.map((i) => jobs[i]!))).forEach((result, i) => byPosition.set(rest[i]!, result));
+  try {
+    const first = await early.results;
+    early.positions.forEach((position, i) => byPosition.set(position, first[i]!));
+    onPages?.(first.length);
+  } catch (error) {
+    await alongside?.catch(() => undefined);
+    throw error;
+  }
+  const others = alongside ? await alongside : rest.length > 0 ? await run(rest.map((i) => jobs[i]!)) : [];
+  others.forEach((result, i) => byPosition.set(rest[i]!, result));
   return rendered.map((i) => byPosition.get(i)!);
 }

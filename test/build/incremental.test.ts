@@ -194,6 +194,23 @@ describe('rebuilds', () => {
     expect(before.has('index.html')).toBe(true);
   });
 
+  it('renders an edited page at once and the many pages its new title reaches beside it, each result in its place', () => {
+    const site = copyFixture('basic');
+    const dist = join(site, 'dist');
+    // More pages in the guide's sidebar than one message of the warm thread holds: the rest go to a pool at once.
+    for (let i = 1; i <= 12; i++) writeFileSync(join(site, `content/guide/lap-${String(i).padStart(2, '0')}.md`), `---\ntitle: Lap ${i}\n---\n\nLap ${i} of the race, counted by the beacons.\n`);
+    expect(runDocs(['build', '--root', site]).code).toBe(0);
+    const zebra = join(site, 'content/guide/zebra.md');
+    writeFileSync(zebra, readFileSync(zebra, 'utf8').replace('title: Zebra', 'title: Zebras'));
+    const run = runDocs(['build', '--root', site]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(readRoute(dist, '/guide/lap-07')).toContain('>Zebras</a>');
+    expect(readRoute(dist, '/guide/lap-07')).toContain('Lap 7 of the race');
+    const clean = join(site, 'clean');
+    expect(runDocs(['build', '--root', site, '--no-cache', '--out', clean]).code).toBe(0);
+    expect(snapshotTree(dist)).toEqual(snapshotTree(clean));
+  });
+
   it('renders everything afresh with --no-cache', () => {
     const site = copyFixture('basic');
     expect(runDocs(['build', '--root', site]).code).toBe(0);
