@@ -41,12 +41,29 @@ export function restoreFocus(snapshot: FocusSnapshot | null): void {
   else focusPageStart();
 }
 
-/** Focuses the main heading of the page shown (or its `<main>`), without scrolling: the router scrolls. */
+/**
+ * Focuses where the reader is on the page shown, without scrolling (the router scrolls): the section
+ * the address's `#fragment` names, when the page has it (a link to `/guide/faq#setup`: Tab goes on
+ * from that section, not from the top), else the page's main heading (or its `<main>`).
+ */
 export function focusPageStart(): void {
   const main = document.getElementById('main');
-  const target = main?.querySelector<HTMLElement>('h1') ?? main;
+  const target = fragmentTarget(main) ?? main?.querySelector<HTMLElement>('h1') ?? main;
   if (!target) return;
   // Focusable by script only, so Tab does not stop on it (base.css gives it no focus ring).
   if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
   target.focus({ preventScroll: true });
+}
+
+/** The element of `main` the address's `#fragment` names, if there is one. */
+function fragmentTarget(main: HTMLElement | null): HTMLElement | null {
+  if (!main || location.hash.length < 2) return null;
+  let id: string;
+  try {
+    id = decodeURIComponent(location.hash.slice(1));
+  } catch {
+    id = location.hash.slice(1);
+  }
+  const found = document.getElementById(id);
+  return found && main.contains(found) ? found : null;
 }

@@ -174,6 +174,17 @@ describe('client-side navigation', () => {
     expect(await focused()).toBe('h1  Git and merge requests');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.querySelector('#main article')?.contains(document.activeElement))).toBe(true);
+    // A link to a section of another page: focus goes to that section's heading (Tab goes on from there, not from the top).
+    const section = await page.evaluate(async (route) => /<h2 id="([^"]+)"/.exec(await (await fetch(route)).text())![1]!, AUTH);
+    await page.evaluate((href) => {
+      const link = Object.assign(document.createElement('a'), { href, textContent: 'section link' });
+      document.querySelector('#main .markdown')?.prepend(link);
+      link.focus();
+    }, `${AUTH}#${section}`);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => heading(page)).toBe('Authentication');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe(section);
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H2');
     await page.context().close();
   });
 
