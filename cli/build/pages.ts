@@ -4,7 +4,7 @@
  * files are all still in the output, stays as it is; the rest render on the worker pool, each thread
  * taking the page's markdown from the build store's cache when its markdown is unchanged.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { hash } from '../util/hash';
 import { imageChecker } from './images';
@@ -65,8 +65,8 @@ export interface EarlyPages {
 /**
  * Starts rendering, on `thread`, the pages of the files read anew (`rels`: edited or new since the last
  * build), before the build has found which other pages changed (their output keys, the previous results,
- * the output's files: some 0.5 s at 10,000 pages). An edited file's page is rendered whatever those say;
- * its doc changed, or at worst its file was touched and the page comes out the same. Only a few pages
+ * the output's files: some 0.5 s at 10,000 pages). A page found reusable after all (its file was
+ * touched, not changed) keeps its previous result, and `buildPages` takes back what it wrote. Only a few pages
  * (one message's worth): a rebuild that renders many uses the pool, and one thread would be slower.
  */
 export function renderEarly({ context, jobs, rels, thread, store }: { context: PageJobContext; jobs: PageJob[]; rels: ReadonlySet<string>; thread: RenderPool; store?: BuildStore }): EarlyPages | undefined {
@@ -95,7 +95,10 @@ export interface PagesInput {
   /** The render thread the caller keeps between builds (pool.ts `PoolOptions.thread`). */
   thread?: RenderPool;
   store?: BuildStore;
-  /** Pages already being rendered (`renderEarly`): rendered whether reusable or not, and not again. */
+  /**
+   * Pages already being rendered (`renderEarly`): not rendered again. One that turns out reusable (its
+   * file was touched, not changed) keeps its previous result, and what its render wrote is taken back.
+   */
   early?: EarlyPages;
 }
 
@@ -106,14 +109,18 @@ export interface PagesInput {
  */
 export async function buildPages({ context, jobs, keys: known, reusable, workerUrl, threads, pool, thread, store, onProgress, early }: PagesInput): Promise<{ results: PageResult[]; keys: string[]; rendered: number[]; storeFailed?: string }> {
   const results: (PageResult | undefined)[] = jobs.map((_, i) => reusable[i]);
-  for (const i of early?.positions ?? []) results[i] = undefined;
   const rendered = jobs.flatMap((_, i) => (results[i] ? [] : [i]));
+  // The files an early page that is reused wrote below the staging folder: the output holds them already.
+  const takeBack = (result: PageResult): void => result.files.forEach((file) => rmSync(join(context.outDir, file), { force: true }));
   let done = jobs.length - rendered.length;
   onProgress?.({ stage: 'pages', done, total: jobs.length });
-  if (rendered.length === 0) return { results: results as PageResult[], keys: known ?? outputKeys(context, jobs), rendered };
+  if (rendered.length === 0) {
+    if (early) (await early.results.catch(() => [])).forEach(takeBack);
+    return { results: results as PageResult[], keys: known ?? outputKeys(context, jobs), rendered };
+  }
   const onPages = onProgress && ((count: number): void => onProgress({ stage: 'pages', done: (done += count), total: jobs.length }));
   const toRender = rendered.map((i) => jobs[i]!);
-  const rendering = renderRest({ jobs, rendered, early, run: (rest) => runPageJobs({ context, jobs: rest, workerUrl, threads, pool, thread, store, onPages }), onPages });
+  const rendering = renderRest({ jobs, rendered, early, run: (rest) => runPageJobs({ context, jobs: rest, workerUrl, threads, pool, thread, store, onPages }), onPages, takeBack });
   const keys = known ?? outputKeys(context, jobs);
   let built = await rendering;
   // The pages' cache writes (their search blocks among them) are committed before anything reads them:
@@ -140,9 +147,10 @@ export async function buildPages({ context, jobs, keys: known, reusable, workerU
  * of their own at once (pool.ts `runPageJobs`), not behind the early pages. Either way every render
  * has ended before this returns or throws: the threads write below the staging folder.
  */
-async function renderRest({ jobs, rendered, early, run, onPages }: { jobs: PageJob[]; rendered: number[]; early?: EarlyPages; run: (jobs: PageJob[]) => Promise<PageResult[]>; onPages?: (count: number) => void }): Promise<PageResult[]> {
+async function renderRest({ jobs, rendered, early, run, onPages, takeBack }: { jobs: PageJob[]; rendered: number[]; early?: EarlyPages; run: (jobs: PageJob[]) => Promise<PageResult[]>; onPages?: (count: number) => void; takeBack: (result: PageResult) => void }): Promise<PageResult[]> {
   if (!early) return run(rendered.map((i) => jobs[i]!));
   const isEarly = new Set(early.positions);
+  const isRendered = new Set(rendered);
   const rest = rendered.filter((i) => !isEarly.has(i));
   const alongside = rest.length > BATCH ? run(rest.map((i) => jobs[i]!)) : undefined;
   // Handled now, read below: a failure of theirs while the early pages render is no stray rejection.
@@ -150,8 +158,8 @@ async function renderRest({ jobs, rendered, early, run, onPages }: { jobs: PageJ
   const byPosition = new Map<number, PageResult>();
   try {
     const first = await early.results;
-    early.positions.forEach((position, i) => byPosition.set(position, first[i]!));
-    onPages?.(first.length);
+    early.positions.forEach((position, i) => (isRendered.has(position) ? byPosition.set(position, first[i]!) : takeBack(first[i]!)));
+    onPages?.(byPosition.size);
   } catch (error) {
     await alongside?.catch(() => undefined);
     throw error;

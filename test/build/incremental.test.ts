@@ -211,6 +211,24 @@ describe('rebuilds', () => {
     expect(snapshotTree(dist)).toEqual(snapshotTree(clean));
   });
 
+  it('leaves the output as it is when a page file was only touched (saved unchanged), though its page was rendered at once in case it changed', () => {
+    const site = copyFixture('basic');
+    const dist = join(site, 'dist');
+    expect(runDocs(['build', '--root', site]).code).toBe(0);
+    const inodes = (): Map<string, number> => new Map([...snapshotTree(dist).keys()].map((file) => [file, statSync(join(dist, file)).ino]));
+    const before = inodes();
+    // Written again as it was, its modification time (the page's "last updated" without git) put back: only its ctime moved.
+    const faq = join(site, 'content/guide/faq.md');
+    const stats = statSync(faq);
+    writeFileSync(faq, readFileSync(faq, 'utf8'));
+    utimesSync(faq, stats.atime, stats.mtime);
+    const run = runDocs(['build', '--root', site]);
+    expect(run.stdout).toMatch(/Built 6 pages in [\d.]+ s \(6 from cache\)/);
+    // No file of the output was written again, the search index's neither.
+    expect([...inodes()].filter(([file, inode]) => before.get(file) !== inode).map(([file]) => file)).toEqual([]);
+    expect(readdirSync(site).filter((name) => name.startsWith('dist.'))).toEqual([]);
+  });
+
   it('renders everything afresh with --no-cache', () => {
     const site = copyFixture('basic');
     expect(runDocs(['build', '--root', site]).code).toBe(0);
