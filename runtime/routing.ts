@@ -53,7 +53,12 @@ export function decodePercent(text: string, decode: (text: string) => string = d
 
 /** Scrolls the element a `#fragment` names into view (its scroll margin clears the navbar); false when the page has none. */
 export function scrollToFragment(hash: string): boolean {
-  const target = hash.length > 1 ? document.getElementById(decodePercent(hash.slice(1))) : null;
+  const target = fragmentElement(hash);
   target?.scrollIntoView();
   return target !== null;
+}
+
+/** The element a URL's `#fragment` names (percent-escapes decoded), if the page has one. */
+export function fragmentElement(hash: string): HTMLElement | null {
+  return hash.length > 1 ? document.getElementById(decodePercent(hash.slice(1))) : null;
 }

@@ -9,6 +9,7 @@
  *   leads, so a screen reader reads the new title and Tab goes on through the new page, never from
  *   the top of the document (which is where `<body>` would send it).
  */
+import { fragmentElement } from '../routing';
 
 /** The focused element when a navigation started, and the box around it that outlives the change. */
 export interface FocusSnapshot {
@@ -48,22 +49,10 @@ export function restoreFocus(snapshot: FocusSnapshot | null): void {
  */
 export function focusPageStart(): void {
   const main = document.getElementById('main');
-  const target = fragmentTarget(main) ?? main?.querySelector<HTMLElement>('h1') ?? main;
+  const section = fragmentElement(location.hash);
+  const target = (section && main?.contains(section) ? section : null) ?? main?.querySelector<HTMLElement>('h1') ?? main;
   if (!target) return;
   // Focusable by script only, so Tab does not stop on it (base.css gives it no focus ring).
   if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
   target.focus({ preventScroll: true });
-}
-
-/** The element of `main` the address's `#fragment` names, if there is one. */
-function fragmentTarget(main: HTMLElement | null): HTMLElement | null {
-  if (!main || location.hash.length < 2) return null;
-  let id: string;
-  try {
-    id = decodeURIComponent(location.hash.slice(1));
-  } catch {
-    id = location.hash.slice(1);
-  }
-  const found = document.getElementById(id);
-  return found && main.contains(found) ? found : null;
 }

@@ -32,6 +32,9 @@ describe('last-update data from git', () => {
   });
 });
 
+/** Each output file's inode: a file moved in by a rebuild is a new file (a new inode); one left alone keeps its inode. */
+const inodesOf = (dist: string): Map<string, number> => new Map([...snapshotTree(dist).keys()].map((file) => [file, statSync(join(dist, file)).ino]));
+
 describe('rebuilds', () => {
   it('reuses every unchanged page and produces the same bytes', () => {
     const site = copyFixture('basic');
@@ -175,13 +178,11 @@ describe('rebuilds', () => {
     const site = copyFixture('basic');
     const dist = join(site, 'dist');
     expect(runDocs(['build', '--root', site]).code).toBe(0);
-    // A file moved in by a rebuild is a new file (a new inode); one left alone keeps its inode.
-    const inodes = (): Map<string, number> => new Map([...snapshotTree(dist).keys()].map((file) => [file, statSync(join(dist, file)).ino]));
-    const before = inodes();
+    const before = inodesOf(dist);
     const zebra = join(site, 'content/guide/zebra.md');
     writeFileSync(zebra, readFileSync(zebra, 'utf8').replace('title: Zebra', 'title: Zebras'));
     expect(runDocs(['build', '--root', site]).code).toBe(0);
-    const after = inodes();
+    const after = inodesOf(dist);
     const replaced = [...after].filter(([file, inode]) => before.get(file) !== inode).map(([file]) => file);
     // Every page of the guide sidebar shows the new title in its sidebar: all five are new files.
     for (const route of ['guide', 'guide/install', 'guide/faq', 'guide/advanced/tuning', 'guide/zebra']) expect(replaced).toContain(`${route}/index.html`);
@@ -215,8 +216,7 @@ describe('rebuilds', () => {
     const site = copyFixture('basic');
     const dist = join(site, 'dist');
     expect(runDocs(['build', '--root', site]).code).toBe(0);
-    const inodes = (): Map<string, number> => new Map([...snapshotTree(dist).keys()].map((file) => [file, statSync(join(dist, file)).ino]));
-    const before = inodes();
+    const before = inodesOf(dist);
     // Written again as it was, its modification time (the page's "last updated" without git) put back: only its ctime moved.
     const faq = join(site, 'content/guide/faq.md');
     const stats = statSync(faq);
@@ -225,7 +225,7 @@ describe('rebuilds', () => {
     const run = runDocs(['build', '--root', site]);
     expect(run.stdout).toMatch(/Built 6 pages in [\d.]+ s \(6 from cache\)/);
     // No file of the output was written again, the search index's neither.
-    expect([...inodes()].filter(([file, inode]) => before.get(file) !== inode).map(([file]) => file)).toEqual([]);
+    expect([...inodesOf(dist)].filter(([file, inode]) => before.get(file) !== inode).map(([file]) => file)).toEqual([]);
     expect(readdirSync(site).filter((name) => name.startsWith('dist.'))).toEqual([]);
   });
 

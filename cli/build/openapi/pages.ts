@@ -13,7 +13,7 @@ import { operationSecurityLines, overviewSecurityLines } from './security';
 import { code, exampleOf, inline, json, schemaFacts, schemaTree, typeLabel, type Schema } from './schema';
 
 /** The HTTP methods of a path item, in the order pages list them. */
-const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'trace'] as const;
+export const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'trace'] as const;
 
 const STATUS_TEXT: Record<string, string> = {
   '200': 'OK', '201': 'Created', '202': 'Accepted', '204': 'No Content', '301': 'Moved Permanently', '302': 'Found', '304': 'Not Modified',

@@ -58,15 +58,16 @@ export function refFileResolver(siteRoot: string, specPath: string, spec: Record
   // Files read so far (their text, for finding a failed $ref's line), and the first problem met.
   const read = new Map<string, { text: string; value: unknown; stats: string }>();
   let problem: Diagnostic | undefined;
+  /** The spec and each file read so far: its path, its data, and its text (the spec's read when asked for). */
+  const holders = (): [path: string, document: unknown, text: () => string][] => [[specPath, spec, () => readFileSync(specPath, 'utf8')], ...[...read].map(([path, file]): [string, unknown, () => string] => [path, file.value, () => file.text])];
   // The file whose `$ref` asks for `target` (an absolute path or a URL), and that $ref's line.
   const askedBy = (target: string): { file: string; ref: string; line?: number; pointer?: string } => {
-    const holders: [string, unknown, string][] = [[specPath, spec, readFileSync(specPath, 'utf8')], ...[...read].map(([path, { text, value }]): [string, unknown, string] => [path, value, text])];
-    for (const [holder, document, text] of holders) {
+    for (const [holder, document, text] of holders()) {
       for (const [ref, pointer] of refsIn(document)) {
         if (!external(ref)) continue;
         const named = namedBy(ref, holder);
         if (named !== target) continue;
-        const place = mapSource(normaliseText(text)).lineOf(pointer);
+        const place = mapSource(normaliseText(text())).lineOf(pointer);
         return { file: display(holder), ref, line: place?.line, pointer };
       }
     }
@@ -83,9 +84,8 @@ export function refFileResolver(siteRoot: string, specPath: string, spec: Record
    * `$ref` into the new file, or from it back into one read before.
    */
   const danglingAmong = (): Diagnostic | undefined => {
-    const holders: [string, unknown, () => string][] = [[specPath, spec, () => readFileSync(specPath, 'utf8')], ...[...read].map(([holder, file]): [string, unknown, () => string] => [holder, file.value, () => file.text])];
-    const documents = new Map(holders.map(([holder, document]) => [holder, document]));
-    for (const [holder, document, text] of holders) {
+    const documents = new Map(holders().map(([holder, document]) => [holder, document]));
+    for (const [holder, document, text] of holders()) {
       for (const [ref, pointer] of refsIn(document)) {
         const hash = ref.indexOf('#');
         if (hash === -1 || !ref.startsWith('/', hash + 1) || withScheme(ref)) continue;

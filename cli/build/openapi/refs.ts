@@ -9,7 +9,7 @@ export function* refsIn(node: unknown, pointer = '', seen = new Set<object>()): 
   seen.add(node);
   const ref = (node as { $ref?: unknown }).$ref;
   if (typeof ref === 'string') yield [ref, `${pointer}/$ref`];
-  for (const [key, child] of Object.entries(node)) yield* refsIn(child, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, seen);
+  for (const [key, child] of Object.entries(node)) yield* refsIn(child, `${pointer}/${escapeToken(key)}`, seen);
 }
 
 /** Every object below `node` that has a `$ref`. */
@@ -66,7 +66,7 @@ export function refTargetHint(document: unknown, pointer: string, prefix: string
     const node = valueAt(document, parent);
     if (node === undefined) continue;
     const keys = node !== null && typeof node === 'object' ? Object.keys(node) : [];
-    const shown = keys.slice(0, HINTED).map((key) => `${prefix}${parent}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    const shown = keys.slice(0, HINTED).map((key) => `${prefix}${parent}/${escapeToken(key)}`);
     return keys.length === 0 ? '' : `, e.g. one of: ${shown.join(', ')}${keys.length > HINTED ? ` (and ${keys.length - HINTED} more)` : ''}`;
   }
   return '';
@@ -74,6 +74,11 @@ export function refTargetHint(document: unknown, pointer: string, prefix: string
 
 /** The most names a `$ref`'s fix offers. */
 const HINTED = 12;
+
+/** A key as a JSON pointer token: `~` and `/` escaped (`~0`, `~1`). */
+export function escapeToken(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
 
 /** A JSON pointer token as a key: percent-escapes decoded where they are well formed (a key "100%" is taken as written), `~1` and `~0` undone. */
 export function pointerToken(token: string): string {

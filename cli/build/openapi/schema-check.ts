@@ -5,6 +5,7 @@
  * the page writer and ended the build with a stack trace, or was published as nonsense. Each wrong
  * keyword is a problem at its JSON pointer (the caller adds the line).
  */
+import { escapeToken } from './refs';
 
 /** A problem at a place of the spec. */
 export interface SchemaProblem {
@@ -102,7 +103,6 @@ function described(value: unknown): string {
   return `the ${typeof value} ${text.length > 40 ? `${text.slice(0, 39)}…` : text}`;
 }
 
-const escape = (token: string): string => token.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /**
  * The wrong keywords of every schema in `spec`: those under `components.schemas`, and every `schema`
@@ -119,24 +119,24 @@ export function schemaProblems(spec: unknown, limit = 50): SchemaProblem[] {
     for (const [keyword, value] of Object.entries(schema)) {
       const kind = KEYWORDS[keyword];
       if (!kind) continue;
-      const at = `${pointer}/${escape(keyword)}`;
+      const at = `${pointer}/${escapeToken(keyword)}`;
       if (!fits(value, kind)) {
         problems.push({ pointer: at, message: `\`${keyword}\` must be ${kind === 'schema' ? 'a schema' : `a ${kind}`}, got ${described(value)}`, fix: `write ${EXAMPLE[kind].replace('KEYWORD', keyword)}` });
         continue;
       }
       if (kind === 'schema') checkSchema(value, at);
       else if (kind === 'list of schemas') (value as unknown[]).forEach((item, i) => checkSchema(item, `${at}/${i}`));
-      else if (kind === 'map of schemas') for (const [name, item] of Object.entries(value as object)) checkSchema(item, `${at}/${escape(name)}`);
+      else if (kind === 'map of schemas') for (const [name, item] of Object.entries(value as object)) checkSchema(item, `${at}/${escapeToken(name)}`);
     }
   };
   // Every `schema` below the document, and the named schemas.
   const visit = (node: unknown, pointer: string, depth: number): void => {
     if (problems.length >= limit || depth > 64 || typeof node !== 'object' || node === null) return;
     for (const [key, value] of Object.entries(node)) {
-      const at = `${pointer}/${escape(key)}`;
+      const at = `${pointer}/${escapeToken(key)}`;
       if (key === 'schema' && !Array.isArray(node)) checkSchema(value, at);
       else if (key === 'schemas' && pointer === '/components' && typeof value === 'object' && value !== null) {
-        for (const [name, schema] of Object.entries(value)) checkSchema(schema, `${at}/${escape(name)}`);
+        for (const [name, schema] of Object.entries(value)) checkSchema(schema, `${at}/${escapeToken(name)}`);
       } else if (key !== 'examples' && key !== 'example' && key !== 'default') visit(value, at, depth + 1);
     }
   };

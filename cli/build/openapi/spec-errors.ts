@@ -4,11 +4,7 @@
  * the line of the YAML (or JSON) source the writer edits.
  */
 import { LineCounter, parseDocument, isMap, isNode, isSeq, type Document } from 'yaml';
-import { pointerToken } from './refs';
-
-function escapeToken(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1');
-}
+import { escapeToken, pointerToken } from './refs';
 
 /**
  * The JSON pointer of every line of `JSON.stringify(value, null, 2)`, index 0 being line 1: the value

@@ -6,11 +6,9 @@
  * on the spec as written (a path item a `$ref` brings from another file is not looked into).
  */
 import { MAX_LABEL_CHARACTERS, overLimit, tooLong, WHY } from '../label-length';
+import { METHODS } from './pages';
+import { escapeToken } from './refs';
 import type { SchemaProblem } from './schema-check';
-
-const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'trace'];
-
-const escape = (token: string): string => token.replace(/~/g, '~0').replace(/\//g, '~1');
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -33,7 +31,7 @@ export function specLabelProblems(spec: unknown): SchemaProblem[] {
       for (const method of METHODS) {
         const operation = item[method];
         if (!isObject(operation)) continue;
-        const at = `/${group}/${escape(name)}/${method}`;
+        const at = `/${group}/${escapeToken(name)}/${method}`;
         check(operation.summary, `${at}/summary`, 'the operation\'s `summary`', 'it titles the operation\'s page and names it in the sidebar, on every page of the sidebar');
         if (operation.summary === undefined) check(operation.operationId, `${at}/operationId`, 'the operation\'s `operationId`, its page\'s title without a `summary`,', 'it names the page in the sidebar, on every page of the sidebar');
         const tag: unknown = Array.isArray(operation.tags) ? operation.tags[0] : undefined;
