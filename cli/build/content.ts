@@ -16,6 +16,7 @@ import { routeProblem, safeName } from './routes';
 import { buildTree, compareNames, humanise, linkNeighbours, paginate } from './sidebar-tree';
 import { DocsError, suggest, type Diagnostic } from '../util/errors';
 import { hash } from '../util/hash';
+import { pageCost, type PageCost } from './lanes';
 
 /** A file of the content folder, as read by the caller. */
 export interface SourceFile {
@@ -56,6 +57,8 @@ export interface Doc {
   body?: string;
   /** Hash of the body, for the page's output key. */
   bodyHash: string;
+  /** What rendering the page costs a render thread (lanes.ts), kept when the body is not (`readPageLean`). */
+  cost?: PageCost;
   /** The frontmatter key that made the route (`slug`, or `id` for its last segment) and its line, when one did: messages name it. */
   routeFrom?: { key: 'slug' | 'id'; line?: number };
   /** What made the page, when no writer did (`SourceFile.generatedBy`). */
@@ -302,7 +305,7 @@ function renamedExample(rel: string, fm: Frontmatter, homepageDoc: string | unde
  */
 export function readPageLean(file: SourceFile, options: FileRead['options']): void {
   const read = readFile(file, options);
-  if (read.doc) read.doc = { ...read.doc, body: undefined };
+  if (read.doc) read.doc = { ...read.doc, body: undefined, cost: pageCost(read.doc.body ?? '') };
 }
 
 /** The doc of a page file read without problems (`readPageLean`), as a build keeps it for the next one (read-cache.ts). */

@@ -22,6 +22,7 @@ export function jobsOf({ content, config, lastUpdates, api, modified }: { conten
     ...(doc.frontmatter.toc_min_heading_level !== undefined || doc.frontmatter.toc_max_heading_level !== undefined ? { tocLevels: { minLevel: doc.frontmatter.toc_min_heading_level, maxLevel: doc.frontmatter.toc_max_heading_level } } : {}),
     body: doc.body,
     bodyHash: doc.bodyHash,
+    ...(doc.cost ? { cost: doc.cost } : {}),
     breadcrumbs: doc.breadcrumbs,
     prev: doc.prev,
     next: doc.next,

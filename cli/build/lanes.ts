@@ -13,6 +13,21 @@
  * grammar along.
  */
 
+/** What rendering a page costs a thread: its markdown's length and the costly things it holds (`costlyParts`), when any. */
+export interface PageCost {
+  size: number;
+  parts?: string[];
+}
+
+/**
+ * A page's cost, taken from its body. A doc read without its body (`readPageLean`, every page of `docs
+ * build`) keeps this instead, so the lanes still see what each page holds.
+ */
+export function pageCost(body: string): PageCost {
+  const parts = costlyParts(body);
+  return parts.length > 0 ? { size: body.length, parts } : { size: body.length };
+}
+
 /** What a page costs beyond its length: its fences' languages and its diagrams. */
 export function costlyParts(body: string | undefined): string[] {
   if (!body) return [];
@@ -41,19 +56,20 @@ const weightOf = (part: string): number => WEIGHT[part] ?? 1;
 export type Lanes = number[][];
 
 /**
- * Spreads `jobs` (their bodies, as far as they are known) over `threads` lanes as the file comment
+ * Spreads the jobs (their costs, as far as they are known) over `threads` lanes as the file comment
  * says. Each costly part is given to a lane, the parts with the most markdown first (a page's length
  * shared among its parts), each to the lane with the least markdown yet; a page goes to the lane that
  * owns most of what it holds. Then the pages that hold nothing costly, the longest first, each to the
  * lane with the least markdown. Every job number is in exactly one lane; within a lane, the pages that
  * hold the most of what the lane owns first, the pages that hold nothing costly last, each in job order.
  */
-export function planLanes(bodies: (string | undefined)[], threads: number): Lanes {
+export function planLanes(costs: (PageCost | undefined)[], threads: number): Lanes {
   const count = Math.max(1, threads);
-  const parts = bodies.map(costlyParts);
+  const parts = costs.map((cost) => cost?.parts ?? []);
+  const lengthOf = (job: number): number => costs[job]?.size ?? AVERAGE_PAGE;
   const volume = new Map<string, number>();
   parts.forEach((list, job) => {
-    for (const part of list) volume.set(part, (volume.get(part) ?? 0) + lengthOf(bodies[job]) / list.length);
+    for (const part of list) volume.set(part, (volume.get(part) ?? 0) + lengthOf(job) / list.length);
   });
   const owner = new Map<string, number>();
   const owned = new Array<number>(count).fill(0);
@@ -64,7 +80,7 @@ export function planLanes(bodies: (string | undefined)[], threads: number): Lane
   }
   const size = new Array<number>(count).fill(0);
   // What each page holds of its lane's parts: a lane's lightest pages go last, where other threads take from.
-  const weight = new Array<number>(bodies.length).fill(0);
+  const weight = new Array<number>(costs.length).fill(0);
   const costly: number[][] = Array.from({ length: count }, () => []);
   const plain: number[][] = Array.from({ length: count }, () => []);
   parts.forEach((list, job) => {
@@ -78,14 +94,14 @@ export function planLanes(bodies: (string | undefined)[], threads: number): Lane
       if (weight === most && (lane < 0 || size[at]! < size[lane]!)) lane = at;
     });
     costly[lane]!.push(job);
-    size[lane]! += lengthOf(bodies[job]);
+    size[lane]! += lengthOf(job);
     weight[job] = most;
   });
-  const rest = bodies.map((_, job) => job).filter((job) => parts[job]!.length === 0);
-  for (const job of rest.sort((a, b) => lengthOf(bodies[b]) - lengthOf(bodies[a]) || a - b)) {
+  const rest = costs.map((_, job) => job).filter((job) => parts[job]!.length === 0);
+  for (const job of rest.sort((a, b) => lengthOf(b) - lengthOf(a) || a - b)) {
     const lane = lightest(size);
     plain[lane]!.push(job);
-    size[lane]! += lengthOf(bodies[job]);
+    size[lane]! += lengthOf(job);
   }
   return costly.map((list, lane) => [...list.sort((a, b) => weight[b]! - weight[a]! || a - b), ...plain[lane]!.sort((a, b) => a - b)]);
 }
@@ -106,7 +122,7 @@ export function takeBatch(lanes: Lanes, lane: number, size: number): number[] {
   return from.splice(Math.max(0, from.length - size), size);
 }
 
-/** A job's weight in markdown: its body's length, or an average page's when the thread reads it itself. */
-const lengthOf = (body: string | undefined): number => body?.length ?? 4096;
+/** A job's weight in markdown when its cost is not known (a doc the store kept from before costs were). */
+const AVERAGE_PAGE = 4096;
 
 const lightest = (values: number[]): number => values.indexOf(Math.min(...values));

@@ -19,6 +19,7 @@ import type { FoundLink } from './markdown/plugins/links';
 import { renderPage, type AssetUrls } from './render';
 import type { SearchBlock } from '../../runtime/search/format';
 import { markdownKey, type BuildStore } from './store';
+import type { PageCost } from './lanes';
 
 /** What every page job of one build shares. */
 export interface PageJobContext {
@@ -63,6 +64,8 @@ export interface PageJob {
   body?: string;
   /** Hash of the body, for the page's output key. */
   bodyHash: string;
+  /** What the page costs a render thread, when the body is not given (lanes.ts). */
+  cost?: PageCost;
   breadcrumbs: PageLink[];
   prev?: PageLink;
   next?: PageLink;

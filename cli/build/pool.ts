@@ -8,7 +8,7 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { MarkdownOptions } from './markdown/index';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
-import { planLanes, takeBatch } from './lanes';
+import { pageCost, planLanes, takeBatch, type Lanes } from './lanes';
 import type { BuildStore } from './store';
 import type { ContextPatch, WorkerData, WorkerRequest, WorkerResponse } from './worker';
 
@@ -110,10 +110,7 @@ export function startPool(options: PoolStart): RenderPool {
       // No more workers than batches: a small build does not wait for idle threads.
       const busy = workers.slice(0, Math.max(1, Math.min(workers.length, Math.ceil(jobs.length / BATCH))));
       // Each thread its lane of pages (lanes.ts): the grammars and diagrams it meets are mostly its own.
-      const lanes = planLanes(
-        jobs.map((job) => job.body),
-        busy.length,
-      );
+      const lanes = lanesOf(jobs, busy.length);
       let left = jobs.length;
       await Promise.all(
         busy.map(
@@ -168,6 +165,14 @@ export function startPool(options: PoolStart): RenderPool {
     commit: () => (closing ? Promise.resolve() : Promise.all(workers.map(committed)).then(() => undefined)),
     stop: () => (closing ??= Promise.all(workers.map(stopOne)).then(() => undefined)),
   };
+}
+
+/** The jobs' lanes (lanes.ts) for `threads` threads: by the body's cost, or by the cost the doc kept when the thread is to read the body itself. */
+export function lanesOf(jobs: PageJob[], threads: number): Lanes {
+  return planLanes(
+    jobs.map((job) => job.cost ?? (job.body === undefined ? undefined : pageCost(job.body))),
+    threads,
+  );
 }
 
 /**

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkHomepage, collectContent, readPageLean, routeOf, withBodies } from '../../../../cli/build/content';
 import { hash } from '../../../../cli/util/hash';
 import { DocsError } from '../../../../cli/util/errors';
+import { pageCost } from '../../../../cli/build/lanes';
 
 const sidebars = [
   { id: 'wiki', label: 'Wiki', dir: 'wiki' },
@@ -363,6 +364,8 @@ describe('cli/build/content', () => {
     expect(tree.docs.map((doc) => doc.body)).toEqual([undefined, undefined, undefined, undefined]);
     expect(tree.docs.map((doc) => doc.bodyHash)).toEqual(full.docs.map((doc) => hash(doc.body!)));
     expect(tree.docs.map((doc) => doc.title)).toEqual(['A', 'B from its heading', 'Docs home', 'W']);
-    expect({ ...tree, docs: tree.docs.map((doc) => ({ ...doc, body: undefined })) }).toEqual({ ...full, docs: full.docs.map((doc) => ({ ...doc, body: undefined })) });
+    // In its place, what the body costs a render thread (lanes.ts).
+    expect(tree.docs.map((doc) => doc.cost)).toEqual(full.docs.map((doc) => pageCost(doc.body!)));
+    expect({ ...tree, docs: tree.docs.map((doc) => ({ ...doc, body: undefined, cost: undefined })) }).toEqual({ ...full, docs: full.docs.map((doc) => ({ ...doc, body: undefined })) });
   });
 });

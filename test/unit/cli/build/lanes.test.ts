@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { costlyParts, planLanes, takeBatch } from '../../../../cli/build/lanes';
+import type { ResolvedConfig } from '../../../../cli/build/config';
+import { collectContent, readPageLean, type SourceFile } from '../../../../cli/build/content';
+import { jobsOf } from '../../../../cli/build/jobs';
+import { costlyParts, pageCost, planLanes, takeBatch } from '../../../../cli/build/lanes';
+import { lanesOf } from '../../../../cli/build/pool';
 
 const page = (...langs: string[]): string => ['# A page', '', 'Some text to read.', ...langs.flatMap((lang) => ['', '```' + lang, 'code', '```'])].join('\n');
 
@@ -15,7 +19,7 @@ describe('costlyParts: what a page costs a render thread beyond its length', () 
 describe('planLanes: each grammar and diagram to one thread, the markdown evenly', () => {
   it('puts every page of a language in the lane that owns it, and every job in exactly one lane', () => {
     const bodies = [page('ruby'), page('bash'), page('ruby'), 'prose '.repeat(50), page('mermaid'), page('bash'), page('ruby', 'swift'), 'prose '.repeat(50), page('mermaid'), page('swift')];
-    const lanes = planLanes(bodies, 2);
+    const lanes = planLanes(bodies.map(pageCost), 2);
     expect(lanes.flat().sort((a, b) => a - b)).toEqual(bodies.map((_, i) => i));
     const laneOf = (job: number): number => lanes.findIndex((lane) => lane.includes(job));
     // The pages of one language share a lane.
@@ -30,13 +34,13 @@ describe('planLanes: each grammar and diagram to one thread, the markdown evenly
 
   it('keeps the pages that hold nothing costly at the end of each lane, where another thread takes from', () => {
     const bodies = [page('bash'), 'just prose', page('bash'), 'more prose', page('bash')];
-    const [lane] = planLanes(bodies, 1);
+    const [lane] = planLanes(bodies.map(pageCost), 1);
     expect(lane).toEqual([0, 2, 4, 1, 3]);
   });
 
   it('spreads pages of plain prose by length when no page has code', () => {
     const bodies = ['a'.repeat(9000), 'b'.repeat(1000), 'c'.repeat(1000), 'd'.repeat(1000), 'e'.repeat(9000)];
-    const lanes = planLanes(bodies, 2);
+    const lanes = planLanes(bodies.map(pageCost), 2);
     const size = (lane: number[]): number => lane.reduce((sum, job) => sum + bodies[job]!.length, 0);
     expect(Math.abs(size(lanes[0]!) - size(lanes[1]!))).toBeLessThanOrEqual(1000);
   });
@@ -52,5 +56,28 @@ describe('takeBatch: a thread takes from its lane, then from the end of the full
     expect(takeBatch(lanes, 2, 4)).toEqual([8]);
     expect(takeBatch(lanes, 2, 4)).toEqual([3, 4, 5]);
     expect(takeBatch(lanes, 1, 4)).toEqual([]);
+  });
+});
+
+describe('lanesOf: the lanes of a build whose pages were read without their bodies (docs build)', () => {
+  it('still gives each language to one thread: the docs keep what their bodies cost', () => {
+    const langs = ['ruby', 'ruby', 'typescript', 'typescript', 'ruby', 'typescript'];
+    const files: SourceFile[] = langs.map((lang, i) => ({ rel: `docs/p${i}.md`, text: `---\ntitle: Page ${i}\n---\n\n${page(lang)}\n` }));
+    files.push({ rel: 'docs/index.md', text: '# Home\n\nProse only.\n' });
+    const options = { categories: [], sidebars: [{ id: 'docs', dir: 'docs', label: 'Docs' }], displayPrefix: 'content/' };
+    for (const file of files) {
+      readPageLean(file, options);
+      file.text = '';
+    }
+    const content = collectContent({ ...options, files });
+    const lastUpdates = new Map(content.docs.map((doc) => [doc.rel, { timestamp: 0 }]));
+    const api = { source: new Map(), editUrl: new Map(), lastUpdated: new Map(), refFiles: [] };
+    const jobs = jobsOf({ content, config: { contentDir: '/nowhere' } as ResolvedConfig, lastUpdates, api });
+    expect(jobs.every((job) => job.body === undefined)).toBe(true);
+    const lanes = lanesOf(jobs, 2);
+    const laneOf = (rel: string): number => lanes.findIndex((lane) => lane.some((job) => jobs[job]!.rel === rel));
+    expect(new Set(['docs/p0.md', 'docs/p1.md', 'docs/p4.md'].map(laneOf)).size).toBe(1);
+    expect(new Set(['docs/p2.md', 'docs/p3.md', 'docs/p5.md'].map(laneOf)).size).toBe(1);
+    expect(laneOf('docs/p0.md')).not.toBe(laneOf('docs/p2.md'));
   });
 });
