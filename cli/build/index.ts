@@ -31,6 +31,7 @@ import { blocksOf, makeBuildIndex, searchPagesOf } from './search/source';
 import { STATE_FILE } from './search/state';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
 import { limitHeapGrowth, type RenderPool } from './pool';
+import { fitOptimizer } from './optimizer';
 import { renderPage } from './render';
 import { checkTemplate, templateFile } from './template';
 import { buildPages, outputKeys, previousResults, renderEarly, sameBytes } from './pages';
@@ -164,6 +165,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   const files = readContentFolder(config.contentDir, displayPrefix, options.keepSources ? undefined : lean, kept?.known, listing);
   listing?.folders.clear();
   listing?.files.clear();
+  fitOptimizer({ pages: files.markdown.length });
   const api = await generateApiPages(root, config, files, displayPrefix);
   // Sources found only by reading: an output folder holding one of them is refused before it is touched.
   checkSourcesOutside(outDir, [...api.refFiles.map(([path]) => path), ...(files.linked ?? [])]);

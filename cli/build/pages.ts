@@ -10,6 +10,7 @@ import { hash } from '../util/hash';
 import { imageChecker } from './images';
 import type { OnProgress } from './progress';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
+import { fitOptimizer } from './optimizer';
 import { BATCH, runPageJobs, type RenderPool } from './pool';
 import type { BuildStore, PageOutput } from './store';
 import { generatorVersion } from './version';
@@ -120,6 +121,7 @@ export async function buildPages({ context, jobs, keys: known, reusable, workerU
   }
   const onPages = onProgress && ((count: number): void => onProgress({ stage: 'pages', done: (done += count), total: jobs.length }));
   const toRender = rendered.map((i) => jobs[i]!);
+  fitOptimizer({ renderChars: toRender.reduce((sum, job) => sum + (job.cost?.size ?? job.body?.length ?? 0), 0) });
   const rendering = renderRest({ jobs, rendered, early, run: (rest) => runPageJobs({ context, jobs: rest, workerUrl, threads, pool, thread, store, onPages }), onPages, takeBack });
   const keys = known ?? outputKeys(context, jobs);
   let built = await rendering;

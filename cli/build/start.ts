@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { withGate } from './config';
 import { configInputs, loadConfig } from './config-file';
 import type { BuildOptions, BuildReport } from './index';
+import { fitOptimizer } from './optimizer';
 import { startPool } from './pool';
 import { inputFingerprint, readUnchanged, sameFiles, stampOutputs, type TreeListing } from './unchanged';
 import { checkOutDir, realPath, removeDeadStaging } from './write';
@@ -34,6 +35,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   // What the fingerprint saw of the content folder, so the content walk need not look again.
   const listing: TreeListing | undefined = options.unchanged && cacheDir ? { folders: new Map(), files: new Map() } : undefined;
   const inputs = listing ? inputFingerprint(root, config, outDir, listing) : undefined;
+  // The content's files (pages and images alike) say how large the site is: a small one builds faster unoptimized.
+  fitOptimizer({ pages: listing?.files.size });
   const last = inputs && cacheDir ? readUnchanged(cacheDir, outDir) : undefined;
   // The output's stamps now, when the inputs are as they were; a build that runs takes them itself otherwise (presentFiles).
   const now = last && last.inputs === inputs && sameFiles(last.refFiles) ? stampOutputs(outDir, last.outputs) : undefined;
