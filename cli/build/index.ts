@@ -24,7 +24,7 @@ import { readContentFolder, type ContentFiles } from './sources';
 import { readCache } from './read-cache';
 import { readLastUpdates } from './git';
 import { checkLinks, type LinkReport } from './links';
-import { announcementAnchors, checkAnnouncement } from './announcement';
+import { announcementAnchors, checkAnnouncement, type CheckedAnnouncement } from './announcement';
 import { lastUpdateTime, type Frontmatter } from './frontmatter';
 import { SEARCH_ENTRY } from './search/index';
 import { blocksOf, makeBuildIndex, searchPagesOf } from './search/source';
@@ -117,6 +117,8 @@ export interface SiteState {
   context: PageJobContext;
   /** One result per doc, in the order of `content.docs`. */
   results: PageResult[];
+  /** The announcement's warnings, and its links to a section of a page, checked again when that page changes (`docs serve`). */
+  announcement: Pick<CheckedAnnouncement, 'warnings' | 'anchors'>;
 }
 
 /** What `buildWith` starts from: the options, the config, and what the previous build left. */
@@ -212,7 +214,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     warnings,
     seconds: (performance.now() - started) / 1000,
     searchSeconds,
-    state: { root, config, files, api, content, lastUpdates, context: { ...context, outDir, published: undefined, cache: undefined }, results },
+    state: { root, config, files, api, content, lastUpdates, context: { ...context, outDir, published: undefined, cache: undefined }, results, announcement: { warnings: announcement.warnings, anchors: announcement.anchors } },
   });
 
   // Before the output changes, the records that describe it go: a build killed while it writes leaves

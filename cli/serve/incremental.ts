@@ -10,6 +10,7 @@
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { collectContent, withBodies, type ContentTree, type SourceFile } from '../build/content';
+import { announcementAnchors } from '../build/announcement';
 import { checkResults, jobsOf, manifestText, nameGeneratedSources, type SiteState } from '../build/index';
 import { searchInputOf, writeSearchIndex } from '../build/search/source';
 import { searchIndexFilesInSlices } from '../build/search/index';
@@ -159,7 +160,12 @@ export class SiteSession {
       nameGeneratedSources(results, state.api.source, displayPrefix, state.root);
       // Only the re-rendered pages and the pages linking to their anchors are checked again.
       this.links ??= new LinkChecker(state.results);
-      const warnings = checkResults(results, this.links.update(state.results, results, affected));
+      // The site's warnings as a build gives them: the announcement's too, its links to a section
+      // checked again (the section may have gone with the save).
+      const { anchors } = state.announcement;
+      const anchored = new Set(anchors.map((anchor) => anchor.route));
+      const announcement = { errors: [], warnings: [...state.announcement.warnings, ...announcementAnchors(anchors, results.filter((result) => anchored.has(result.route)))] };
+      const warnings = checkResults(results, this.links.update(state.results, results, affected), announcement);
       for (const i of affected) {
         for (const file of results[i]!.files) {
           // An image two changed pages share is moved once.

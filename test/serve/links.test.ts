@@ -51,6 +51,29 @@ describe('docs serve, new folders and symbolic links', () => {
     events.close();
   });
 
+  it("warns after a save that takes away the section the announcement links to, and stops once it is back", async () => {
+    const site = copyFixture('basic');
+    writeFileSync(
+      join(site, 'site.config.ts'),
+      `import { fixtureConfig } from '../_shared/config';\n\nexport default fixtureConfig({ announcement: { id: 'a1', content: 'Check the <a href="/guide/install#requirements">requirements</a> first.', backgroundColor: '#1f4e8c', textColor: '#ffffff', isCloseable: true } });\n`,
+    );
+    const install = join(site, 'content', 'guide', 'install.md');
+    const text = readFileSync(install, 'utf8');
+    server = await startServe(site);
+    const warning = 'warning site.config.ts#/announcement/content: link → /guide/install#requirements: /guide/install has no heading with the id "requirements"';
+    expect(server.output()).not.toContain(warning);
+    const events = openEvents(server.url);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    writeFileSync(install, text.replace('## Requirements', '## What you need'));
+    await events.next('reload', 20_000);
+    expect(server.output()).toContain(warning);
+    const before = server.output().split(warning).length;
+    writeFileSync(install, text);
+    await events.next('reload', 20_000);
+    expect(server.output().split(warning).length).toBe(before);
+    events.close();
+  });
+
   it('reports two folders linked into themselves, and keeps answering without growing', async () => {
     const site = copyFixture('basic');
     symlinkSync('..', join(site, 'content', 'guide', 'loop'));
