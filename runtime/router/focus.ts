@@ -7,7 +7,10 @@
  * - focus that went away with the old page (a link in its body, its table of contents, the Retry
  *   button, the drawer that closes) goes to the new page's main heading, where "Skip to main content"
  *   leads, so a screen reader reads the new title and Tab goes on through the new page, never from
- *   the top of the document (which is where `<body>` would send it).
+ *   the top of the document (which is where `<body>` would send it);
+ * - except where the new page is not shown from its top: a link to a section focuses that section's
+ *   heading, and a page shown scrolled (back or forward to where the reader was) the heading of the
+ *   section in view, so Tab goes on from what the reader sees, not from the title far above it.
  */
 import { fragmentElement } from '../routing';
 
@@ -45,14 +48,28 @@ export function restoreFocus(snapshot: FocusSnapshot | null): void {
 /**
  * Focuses where the reader is on the page shown, without scrolling (the router scrolls): the section
  * the address's `#fragment` names, when the page has it (a link to `/guide/faq#setup`: Tab goes on
- * from that section, not from the top), else the page's main heading (or its `<main>`).
+ * from that section, not from the top); on a page shown scrolled, the heading of the section in view;
+ * else the page's main heading (or its `<main>`).
  */
 export function focusPageStart(): void {
   const main = document.getElementById('main');
   const section = fragmentElement(location.hash);
-  const target = (section && main?.contains(section) ? section : null) ?? main?.querySelector<HTMLElement>('h1') ?? main;
+  const target = (section && main?.contains(section) ? section : null) ?? (main && scrollY > 0 ? headingInView(main) : null) ?? main?.querySelector<HTMLElement>('h1') ?? main;
   if (!target) return;
   // Focusable by script only, so Tab does not stop on it (base.css gives it no focus ring).
   if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
   target.focus({ preventScroll: true });
+}
+
+/** Where a heading counts as the one being read: in the top quarter of the window, or above it. */
+const READING_LINE = 0.25;
+
+/** The heading of the section in view: the last one at or above the reading line; null when every heading is below it. */
+function headingInView(main: HTMLElement): HTMLElement | null {
+  let found: HTMLElement | null = null;
+  for (const heading of main.querySelectorAll<HTMLElement>('h1, h2, h3, h4, h5, h6')) {
+    if (heading.getBoundingClientRect().top > innerHeight * READING_LINE) break;
+    found = heading;
+  }
+  return found;
 }

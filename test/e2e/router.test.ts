@@ -95,6 +95,44 @@ describe('client-side navigation', () => {
     await page.context().close();
   });
 
+  it('on back to a page shown scrolled, focuses the heading of the section in view, not the title far above', async () => {
+    const page = await open(AUTH);
+    await page.evaluate(() => scrollTo(0, 1400));
+    // Read at the same moment as the position, once the router restored it.
+    const inView = (): Promise<{ scroll: number; line: number; tag?: string; id?: string; top?: number; next?: number }> =>
+      page.evaluate(() => {
+        const headings = [...document.querySelectorAll<HTMLElement>('#main h1, #main h2, #main h3, #main h4, #main h5, #main h6')];
+        const focused = document.activeElement as HTMLElement | null;
+        const next = focused ? headings[headings.indexOf(focused) + 1] : undefined;
+        return { scroll: scrollY, line: innerHeight / 4, tag: focused?.tagName, id: focused?.id, top: focused?.getBoundingClientRect().top, next: next?.getBoundingClientRect().top };
+      });
+    // A link of the body has focus, and goes away with the page.
+    await page.evaluate(() => {
+      const link = Object.assign(document.createElement('a'), { href: '/backend/onboarding/git', textContent: 'in-page link' });
+      document.querySelector('#main .markdown')?.append(link);
+      link.focus({ preventScroll: true });
+    });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => heading(page)).toBe('Git and merge requests');
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    await page.goBack();
+    await expect.poll(() => heading(page)).toBe('Authentication');
+    await expect.poll(async () => (await inView()).scroll).toBe(1400);
+    const back = await inView();
+    expect(back.tag).toMatch(/^H[2-6]$/);
+    expect(back.id).not.toBe('');
+    // The section being read: its heading at or above the top quarter of the window, the next one below it.
+    expect(back.top!).toBeLessThanOrEqual(back.line);
+    expect(back.next ?? Infinity).toBeGreaterThan(back.line);
+    // Tab goes on from there: to a link after that heading, not back at the top of the page.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate((id) => {
+      const from = document.getElementById(id)!;
+      return Boolean(from.compareDocumentPosition(document.activeElement!) & Node.DOCUMENT_POSITION_FOLLOWING);
+    }, back.id!)).toBe(true);
+    await page.context().close();
+  });
+
   it('restores the position after a reload and on a return, on a host that redirects /a/b to /a/b/ (python -m http.server, nginx)', async () => {
     const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.woff2': 'font/woff2' };
     const host = createServer((request, response) => {
