@@ -14,8 +14,9 @@
  * So `docs build` turns the optimizer off (`fitOptimizer`) once it knows the site is small (no more
  * than LARGE_SITE pages) and back on if the pages it renders hold more than LARGE_RENDER of markdown. A
  * large site never has it off: its main thread walks the pages in loops worth optimizing, a one-page
- * rebuild too. V8's flags are the process's: the render threads follow. `docs serve` keeps the
- * default (its process lives long), and so does a process whose Node flags choose the compilers.
+ * rebuild too. V8's flags are the process's: the render threads follow. `docs serve` does the same
+ * for its first build, the one a writer waits for, and then gives the optimizer back for good (its
+ * process lives long). A process whose Node flags choose the compilers is left alone.
  */
 import { setFlagsFromString } from 'node:v8';
 

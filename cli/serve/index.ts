@@ -28,6 +28,7 @@ import { CLIENT_PATH, CLIENT_SCRIPT, CLIENT_TAG, EVENTS_PATH, LiveChannel } from
 import { createStaticHandler } from './static-files';
 import { lookForRoots } from './watch-roots';
 import { createProgressLine } from '../progress-line';
+import { mayHoldOptimizer, releaseOptimizer } from '../build/optimizer';
 
 /**
  * What every page answers while no build has succeeded: the overlay shows the errors over it (the
@@ -214,7 +215,9 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   };
   // Saves from here on reach the site: those the watcher reports, and those made before it watches.
   const startedAt = Date.now();
-  firstBuild = fullBuild().catch(failed);
+  // A small site's first build is faster without V8's optimizing compiler; the server runs on with it (build/optimizer.ts).
+  mayHoldOptimizer();
+  firstBuild = fullBuild().catch(failed).finally(releaseOptimizer);
 
   // The sources: content, specs, the config, the site's templates, and the runtime itself.
   const contentDir = config?.contentDir ?? join(root, 'content');
