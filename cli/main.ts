@@ -41,8 +41,6 @@ export async function main(argv: string[]): Promise<number> {
     .action(async (options: { root: string; out?: string; cache: boolean; archive?: string; json?: boolean; force?: boolean; gate?: boolean }) => {
       json = options.json === true;
       checkOptions('docs build', argv, options);
-      // A small site builds faster without V8's optimizing compiler (build/optimizer.ts).
-      mayHoldOptimizer();
       if (options.archive) {
         // A folder that cannot take the archive is found before the output is replaced.
         const { checkArchiveFolder } = await import('./build/archive');
@@ -51,6 +49,8 @@ export async function main(argv: string[]): Promise<number> {
       progress = createProgressLine(process.stderr, !json);
       // With --json, stdout is the report's alone: what the config (or anything it loads) prints goes to stderr.
       const restoreStdout = json ? divertStdout() : () => undefined;
+      // A small site builds faster without V8's optimizing compiler (build/optimizer.ts).
+      mayHoldOptimizer();
       const report = await buildSite({
         root: resolve(options.root),
         outDir: options.out ? resolve(options.out) : undefined,
