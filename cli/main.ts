@@ -1,6 +1,6 @@
 /** The `docs` command line: parses arguments, runs a command, prints diagnostics, returns the exit code. */
 import { Command, CommanderError } from 'commander';
-import { statSync } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { buildSite } from './build/start';
 import { mayHoldOptimizer, releaseOptimizer } from './build/optimizer';
@@ -173,7 +173,15 @@ function checkOptions(command: 'docs build' | 'docs serve', argv: string[], opti
     if (value !== undefined && value.trim() === '') problems.push({ file: command, message: `${flag} is empty`, fix: `name a ${flag === '--archive' ? 'file, e.g. --archive portal.tar.gz' : `folder, e.g. ${flag} ${flag === '--root' ? '.' : 'dist'}`}` });
   }
   const root = resolve(options.root);
-  if (options.root.trim() !== '' && statSync(root, { throwIfNoEntry: false })?.isFile()) {
+  let found: Stats | undefined;
+  try {
+    found = options.root.trim() === '' ? undefined : statSync(root, { throwIfNoEntry: false });
+  } catch (error) {
+    // A folder on the way this user may not enter (EACCES), a file in the way (ENOTDIR), a loop (ELOOP).
+    const code = (error as NodeJS.ErrnoException).code;
+    problems.push({ file: command, message: `--root ${options.root} cannot be reached: ${code === 'EACCES' ? 'permission denied' : code === 'ENOTDIR' ? 'a part of the path is a file, not a folder' : code === 'ELOOP' ? 'too many symbolic links (a loop)' : String((error as Error).message)}${code ? ` (${code})` : ''}`, fix: 'name the site folder by a path this user may read, or build as a user who may read it' });
+  }
+  if (found?.isFile()) {
     problems.push({ file: command, message: `--root ${options.root} is a file; --root names the site's folder, the one holding site.config.ts`, fix: `--root ${dirname(root)}` });
   }
   if (problems.length > 0) throw new DocsError('usage', problems);

@@ -497,6 +497,11 @@ describe('docs build does not crash or hang on any input', () => {
       const result = spawnSync(node, [join(REPO, 'bin', 'docs.mjs'), ...args], { cwd: copy, encoding: 'utf8', env, ...(asRoot ? { uid: 65534, gid: 65534 } : {}) });
       return { code: result.status, stdout: result.stdout, stderr: result.stderr };
     };
+    // A site folder below one this user may not enter (`nobody`, below root's 0700 folder): a usage error, not a crash in the option checks.
+    const sealed = join(parent, 'sealed');
+    mkdirSync(join(sealed, 'site'), { recursive: true });
+    chmodSync(sealed, 0o700);
+    if (asRoot) expectRefused(runAs(['build', '--root', join(sealed, 'site')]), 2, /--root .*sealed\/site cannot be reached: permission denied \(EACCES\)/, /fix: name the site folder by a path this user may read/);
     expectRefused(runAs(['build', '--no-cache', '--out', 'locked/dist']), 2, /locked\/dist: cannot create the output folder: permission denied \(EACCES\)/, /fix: choose a folder you may write to/);
     expectRefused(runAs(['build', '--no-cache', '--out', join(parent, 'archived'), '--archive', 'locked/site.tar.gz']), 2, /locked\/site\.tar\.gz: cannot be the archive: no file can be written in its folder .*locked \(EACCES\)/);
     expect(existsSync(join(parent, 'archived'))).toBe(false);

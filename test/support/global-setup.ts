@@ -4,7 +4,7 @@
  * folders (some 4,000 a run, gigabytes), which the run removes as it ends instead of leaving them all
  * in the system's. The test files' processes and the CLIs they start find it as `os.tmpdir()`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureCliBuilt } from '../../bin/ensure-built.mjs';
@@ -13,6 +13,8 @@ export default async function setup(): Promise<() => void> {
   await ensureCliBuilt();
   const given = process.env.TMPDIR;
   const folder = mkdtempSync(join(tmpdir(), 'docs-tests-'));
+  // Open to every user, as the system's is: a test builds as `nobody` (test/build/adversarial.test.ts).
+  chmodSync(folder, 0o755);
   process.env.TMPDIR = folder;
   return () => {
     if (given === undefined) delete process.env.TMPDIR;
