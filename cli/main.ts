@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { statSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { buildSite } from './build/start';
+import { ioReason } from './build/write';
 import { mayHoldOptimizer, releaseOptimizer } from './build/optimizer';
 import { configOfError, configProblemAtExit } from './build/config-file';
 import { DocsError, EXIT, formatDiagnostic, warningLines, type Diagnostic } from './util/errors';
@@ -178,8 +179,8 @@ function checkOptions(command: 'docs build' | 'docs serve', argv: string[], opti
     found = options.root.trim() === '' ? undefined : statSync(root, { throwIfNoEntry: false });
   } catch (error) {
     // A folder on the way this user may not enter (EACCES), a file in the way (ENOTDIR), a loop (ELOOP).
-    const code = (error as NodeJS.ErrnoException).code;
-    problems.push({ file: command, message: `--root ${options.root} cannot be reached: ${code === 'EACCES' ? 'permission denied' : code === 'ENOTDIR' ? 'a part of the path is a file, not a folder' : code === 'ELOOP' ? 'too many symbolic links (a loop)' : String((error as Error).message)}${code ? ` (${code})` : ''}`, fix: 'name the site folder by a path this user may read, or build as a user who may read it' });
+    const reason = ioReason((error as NodeJS.ErrnoException).code) ?? String((error as Error).message);
+    problems.push({ file: command, message: `--root ${options.root} cannot be reached: ${reason}`, fix: 'name the site folder by a path this user may read, or build as a user who may read it' });
   }
   if (found?.isFile()) {
     problems.push({ file: command, message: `--root ${options.root} is a file; --root names the site's folder, the one holding site.config.ts`, fix: `--root ${dirname(root)}` });

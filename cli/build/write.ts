@@ -314,11 +314,17 @@ const IO_CODES: Record<string, string> = {
   EFBIG: 'the file would pass the size this process may write (a file-size limit, `ulimit -f`)',
 };
 
+/** What a file-system error code means in words, with the code (`permission denied (EACCES)`); undefined for a code not listed. */
+export function ioReason(code: string | undefined): string | undefined {
+  return code && code in IO_CODES ? `${IO_CODES[code]} (${code})` : undefined;
+}
+
 /** A file-system failure as a usage error naming the path, or the error itself when it is not one. */
 export function ioError(error: unknown, path: string, what: string): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (!code || !(code in IO_CODES)) return error;
-  const diagnostic: Diagnostic = { file: path, message: `${what}: ${IO_CODES[code]} (${code})`, fix: code === 'ENOSPC' || code === 'EDQUOT' ? 'free some disk space and build again' : code === 'EFBIG' ? 'raise the file-size limit (ulimit -f) and build again' : 'choose a folder you may write to with --out, or fix its permissions' };
+  const reason = ioReason(code);
+  if (!reason) return error;
+  const diagnostic: Diagnostic = { file: path, message: `${what}: ${reason}`, fix: code === 'ENOSPC' || code === 'EDQUOT' ? 'free some disk space and build again' : code === 'EFBIG' ? 'raise the file-size limit (ulimit -f) and build again' : 'choose a folder you may write to with --out, or fix its permissions' };
   return new DocsError('usage', [diagnostic]);
 }
 
