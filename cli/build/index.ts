@@ -30,7 +30,7 @@ import { SEARCH_ENTRY } from './search/index';
 import { blocksOf, makeBuildIndex, searchPagesOf } from './search/source';
 import { STATE_FILE } from './search/state';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
-import { limitHeapGrowth, type RenderPool } from './pool';
+import { COLLECT_EVERY_FILES, collectGarbage, limitHeapGrowth, MANY_PAGES, type RenderPool } from './pool';
 import { fitOptimizer } from './optimizer';
 import { renderPage } from './render';
 import { checkTemplate, templateFile } from './template';
@@ -158,9 +158,12 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   const reading = { sidebars: config.sidebars, homepageDoc: config.homepageDoc, displayPrefix };
   // Each page file is read for its doc as it comes off the disk and its text dropped (the render
   // workers read it again), unless the caller keeps the sources (`docs serve`).
+  let readAnew = 0;
   const lean = (file: SourceFile): void => {
     readPageLean(file, reading);
     file.text = '';
+    // Reading leaves garbage V8 lets lie while this thread then waits for the renders: collected as it goes.
+    if (++readAnew % COLLECT_EVERY_FILES === 0) collectGarbage();
   };
   // A file unchanged since the last build is not read at all: its doc comes from the store.
   const kept = store && !options.keepSources ? readCache(store, reading) : undefined;
@@ -281,6 +284,9 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     } else {
       index = await makeBuildIndex({ pages: searchPagesOf(config, content), results, store, stateFile: store && cacheDir ? join(cacheDir, STATE_FILE) : undefined, previous, present, write: (file, text) => writeOutput(staging, file, text) });
       searchSeconds = (performance.now() - indexing) / 1000;
+      // A build that rendered many pages (a first one) made the index from nothing: its postings are
+      // garbage now, collected before the output's record and the store's last transaction grow the heap.
+      if (rendered.length >= MANY_PAGES) collectGarbage();
     }
     written[SEARCH_ENTRY] = index.entry;
     if (options.searchBlocks) results.forEach((result, i) => (result.search = blocksOf(results, store, i)));

@@ -11,7 +11,7 @@ import { imageChecker } from './images';
 import type { OnProgress } from './progress';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
 import { fitOptimizer } from './optimizer';
-import { BATCH, runPageJobs, type RenderPool } from './pool';
+import { BATCH, collectGarbage, MANY_PAGES, runPageJobs, type RenderPool } from './pool';
 import type { BuildStore, PageOutput } from './store';
 import { generatorVersion } from './version';
 
@@ -124,6 +124,8 @@ export async function buildPages({ context, jobs, keys: known, reusable, workerU
   fitOptimizer({ renderChars: toRender.reduce((sum, job) => sum + (job.cost?.size ?? job.body?.length ?? 0), 0) });
   const rendering = renderRest({ jobs, rendered, early, run: (rest) => runPageJobs({ context, jobs: rest, workerUrl, threads, pool, thread, store, onPages }), onPages, takeBack });
   const keys = known ?? outputKeys(context, jobs);
+  // Many pages to render: what reading the content left behind goes now, while the threads render.
+  if (toRender.length >= MANY_PAGES) collectGarbage();
   let built = await rendering;
   // The pages' cache writes (their search blocks among them) are committed before anything reads them:
   // the workers stop now (they commit as they close), and this thread's own writes are waited for.
