@@ -146,6 +146,7 @@ export function startPool(options: PoolStart): RenderPool {
       const busy = workers.slice(0, Math.max(1, Math.min(workers.length, Math.ceil(jobs.length / BATCH))));
       // Each thread its lane of pages (lanes.ts): the grammars and diagrams it meets are mostly its own.
       const lanes = lanesOf(jobs, busy.length);
+      const shared = stringSharer(jobs);
       let left = jobs.length;
       await Promise.all(
         busy.map(
@@ -171,7 +172,7 @@ export function startPool(options: PoolStart): RenderPool {
               const onMessage = (response: WorkerResponse): void => {
                 if ('closed' in response || 'ready' in response) return;
                 if ('failure' in response) return done(new Error(response.failure));
-                response.results.forEach((result, i) => (results[batch[i]!] = result));
+                response.results.forEach((result, i) => (results[batch[i]!] = shared(result, jobs[batch[i]!]!)));
                 onPages?.(response.results.length);
                 send();
               };
@@ -281,6 +282,33 @@ export interface PoolOptions {
   onPages?: (count: number) => void;
   /** The build store, for pages rendered on this thread. */
   store?: BuildStore;
+}
+
+/**
+ * What a render thread sends arrives as a copy, every string of it too: a result's route, the page's own
+ * file named once per link, the routes its links lead to, and heading ids that thousands of pages share
+ * (`parameters`, `responses`, `overview`) were each a string of their own in the main thread's heap,
+ * which holds every page's result to the end of the build. Each result is given the strings the
+ * thread holds already (the pages' routes) or has met before (files, ids).
+ */
+export function stringSharer(jobs: readonly PageJob[]): (result: PageResult, job: PageJob) => PageResult {
+  const met = new Map<string, string>(jobs.map((job) => [job.route, job.route]));
+  const share = (text: string): string => {
+    const held = met.get(text);
+    if (held !== undefined) return held;
+    met.set(text, text);
+    return text;
+  };
+  return (result, job) => {
+    if (result.route === job.route) result.route = job.route;
+    for (const link of result.links) {
+      link.file = share(link.file);
+      link.route = share(link.route);
+      if (link.hash !== undefined) link.hash = share(link.hash);
+    }
+    for (let i = 0; i < result.ids.length; i++) result.ids[i] = share(result.ids[i]!);
+    return result;
+  };
 }
 
 /** Builds every page and returns the results in job order. */

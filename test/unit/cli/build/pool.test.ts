@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { collectGarbage, contextPatch } from '../../../../cli/build/pool';
+import { collectGarbage, contextPatch, stringSharer } from '../../../../cli/build/pool';
+import type { PageJob, PageResult } from '../../../../cli/build/page-job';
 import type { PageJobContext } from '../../../../cli/build/page-job';
 
 describe('contextPatch: what a kept render thread is sent of a new context', () => {
@@ -47,3 +48,46 @@ describe('collectGarbage: a large build collects its main thread\'s garbage betw
   });
 });
 
+describe('stringSharer: the results a render thread sends hold the strings the main thread has', () => {
+  const pages = 20_000;
+  const jobs = Array.from({ length: pages }, (_, i) => ({ route: `/archive-${i % 40}/backend/api/reference/events/page-${i}`, rel: `archive-${i % 40}/backend/page-${i}.md` }) as PageJob);
+  // As a thread sends them: every string a copy (structured clone), as postMessage makes it.
+  const sent = (): PageResult[] =>
+    structuredClone(
+      jobs.map((job, i): PageResult => ({
+        route: job.route,
+        dataUrl: `/assets/pages/page-${i}.js`,
+        mermaid: false,
+        links: [0, 1, 2].map((n) => ({ file: `content/${job.rel}`, route: jobs[(i + n + 1) % pages]!.route, hash: n === 0 ? 'parameters' : undefined, written: `./page-${i + n + 1}.md` })),
+        ids: ['overview', 'parameters', 'responses', 'request-body', `only-on-page-${i}`],
+        warnings: [],
+        errors: [],
+        cached: false,
+        files: [`${job.route.slice(1)}/index.html`],
+        images: [],
+      })),
+    );
+  const heldBy = (results: PageResult[]): number => {
+    collectGarbage();
+    const before = process.memoryUsage().heapUsed;
+    results.length = 0;
+    collectGarbage();
+    return before - process.memoryUsage().heapUsed;
+  };
+
+  it('changes no value of any result', () => {
+    const share = stringSharer(jobs);
+    const results = sent();
+    const expected = structuredClone(results);
+    results.forEach((result, i) => share(result, jobs[i]!));
+    expect(results).toEqual(expected);
+  });
+
+  it('holds the results in a fifth less memory than the copies as they came (here some 40% less)', () => {
+    const copies = heldBy(sent());
+    const share = stringSharer(jobs);
+    const results = sent();
+    results.forEach((result, i) => share(result, jobs[i]!));
+    expect(heldBy(results)).toBeLessThan(copies * 0.8);
+  });
+});
