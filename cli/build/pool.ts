@@ -63,12 +63,13 @@ let fullCollection: (() => void) | null | undefined;
  * threads, allocating little, and V8 let that garbage lie while the render threads' heaps grew: at
  * 100,000 pages the main thread's heap held 527 MB as the pages started, of which 255 MB lived, and
  * V8 had grown it to 603 MB and kept that until its memory reducer ran, a minute and a half into the
- * rendering; the build's peak then came early, 1.46–1.51 GiB, and where from run to run. Collected every
- * `COLLECT_EVERY_FILES` files read (some 0.05–0.2 s each at 100,000 pages), the heap is 370–380 MB
- * as the pages start, the early rendering's RSS 1,269–1,296 MiB. A collection after the index (whose
- * postings are then garbage) took the end of the same build from 1,536 to 1,282 MiB. (A collection does not give back what V8 grew the heap to: it has to
- * come before the growth.) `gc` is exposed, by V8's flag, to the contexts made from then on, and taken
- * from one; the process's own global gets none.
+ * rendering; the build's peak came then, 1.46–1.51 GiB, moving with V8's moment from run to run.
+ * Collected every `COLLECT_EVERY_FILES` files read (some 0.05–0.2 s each at 100,000 pages), the heap
+ * is 370–380 MB as the pages start, the early rendering's RSS 1,269–1,296 MiB. A collection after the
+ * index (whose postings are then garbage) took the end of the same build from 1,536 to 1,282 MiB. A
+ * collection does not give back what V8 grew the heap to: it has to come before the growth. `gc` is
+ * exposed, by V8's flag, to the contexts made from then on, and taken from one; the process's own
+ * global gets none.
  */
 export function collectGarbage(): void {
   if (fullCollection === undefined) {
@@ -288,8 +289,8 @@ export interface PoolOptions {
  * What a render thread sends arrives as a copy, every string of it too: a result's route, the page's own
  * file named once per link, the routes its links lead to, and heading ids that thousands of pages share
  * (`parameters`, `responses`, `overview`) were each a string of their own in the main thread's heap,
- * which holds every page's result to the end of the build. Each result is given the strings the
- * thread holds already (the pages' routes) or has met before (files, ids).
+ * which holds every page's result to the end of the build. Each result is given the strings the main
+ * thread holds already (the pages' routes) or met first (files, ids).
  */
 export function stringSharer(jobs: readonly PageJob[]): (result: PageResult, job: PageJob) => PageResult {
   const met = new Map<string, string>(jobs.map((job) => [job.route, job.route]));
