@@ -9,7 +9,7 @@
  */
 import { hash } from '../util/hash';
 import { adoptRead, readDoc, type KeptDoc, type SourceFile } from './content';
-import type { BuildStore } from './store';
+import { entryCount, type BuildStore } from './store';
 import { statsKey, type FileStamp } from './unchanged';
 import { generatorVersion } from './version';
 
@@ -39,6 +39,8 @@ export function readCache(store: BuildStore, options: ReadOptions): ReadCache {
   const key = hash(generatorVersion(), '\0', JSON.stringify([options.sidebars, options.homepageDoc, options.displayPrefix]));
   /** The stats of the files that were read anew, when they were read. */
   const fresh = new Map<string, string>();
+  /** Files asked about that the store holds an entry for, current or not. */
+  let found = 0;
   return {
     known: (file, stats) => {
       const current = statsKey(stats);
@@ -48,6 +50,7 @@ export function readCache(store: BuildStore, options: ReadOptions): ReadCache {
       } catch {
         kept = undefined;
       }
+      if (kept) found++;
       if (kept && kept.key === key && kept.stats === current && typeof kept.doc?.route === 'string') {
         adoptRead(file, options, kept.doc);
         return true;
@@ -63,7 +66,9 @@ export function readCache(store: BuildStore, options: ReadOptions): ReadCache {
         // Unawaited: a write the store does not take costs the next build its speed, not this one.
         if (doc) store.reads.put(file.rel, { key, stats: stats!, doc }).catch(() => undefined);
       }
-      for (const rel of store.reads.getKeys()) if (!present.has(rel)) store.reads.remove(rel).catch(() => undefined);
+      // The entries of files gone since: sought only when the store holds one no file asked about
+      // found (LMDB keeps the count), not by reading every key of it (40 ms of a one-page edit at 10,000 pages).
+      if (entryCount(store.reads) > found) for (const rel of store.reads.getKeys()) if (!present.has(rel)) store.reads.remove(rel).catch(() => undefined);
     },
     readAnew: () => new Set(fresh.keys()),
   };

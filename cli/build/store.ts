@@ -314,6 +314,6 @@ export async function saveState(store: BuildStore, { record, jobs, results, keys
 }
 
 /** The number of entries of a store database (LMDB keeps it: nothing is read). */
-function entryCount(db: { getStats: () => object }): number {
+export function entryCount(db: { getStats: () => object }): number {
   return (db.getStats() as { entryCount: number }).entryCount;
 }

@@ -110,4 +110,20 @@ describe('the read cache', () => {
     await store.flush();
     expect([...store.reads.getKeys()].sort()).toEqual(['race/beacons.md', 'race/stations/index.md', 'wiki/index.md']);
   });
+
+  it('forgets a file that is gone when a new one took its place (as many files as before)', async () => {
+    const { content, store } = site();
+    collect(content, store);
+    await store.flush();
+    // As many files as before: one renamed.
+    writeFileSync(join(content, 'wiki/penningmeester.md'), '# Penningmeester\n\nThe treasurer keeps the books.\n');
+    rmSync(join(content, 'wiki/secretaris.md'));
+    collect(content, store);
+    await store.flush();
+    expect([...store.reads.getKeys()].sort()).toEqual(['race/beacons.md', 'race/stations/index.md', 'wiki/index.md', 'wiki/penningmeester.md']);
+    // Nothing gone: nothing removed, the entries as they were.
+    expect(collect(content, store).read).toEqual([]);
+    await store.flush();
+    expect([...store.reads.getKeys()].length).toBe(4);
+  });
 });
