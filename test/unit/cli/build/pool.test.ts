@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { collectGarbage, contextPatch, stringSharer } from '../../../../cli/build/pool';
-import type { PageJob, PageResult } from '../../../../cli/build/page-job';
-import type { PageJobContext } from '../../../../cli/build/page-job';
+import type { PageJob, PageJobContext, PageResult } from '../../../../cli/build/page-job';
 
 describe('contextPatch: what a kept render thread is sent of a new context', () => {
   const base = (): PageJobContext =>
