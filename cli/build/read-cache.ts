@@ -66,8 +66,8 @@ export function readCache(store: BuildStore, options: ReadOptions): ReadCache {
         // Unawaited: a write the store does not take costs the next build its speed, not this one.
         if (doc) store.reads.put(file.rel, { key, stats: stats!, doc }).catch(() => undefined);
       }
-      // The entries of files gone since: sought only when the store holds one no file asked about
-      // found (LMDB keeps the count), not by reading every key of it (40 ms of a one-page edit at 10,000 pages).
+      // The entries of files gone since: looked for only when the store holds more entries (LMDB keeps
+      // the count) than the files asked about found, not by reading every key (40 ms of a one-page edit at 10,000 pages).
       if (entryCount(store.reads) > found) for (const rel of store.reads.getKeys()) if (!present.has(rel)) store.reads.remove(rel).catch(() => undefined);
     },
     readAnew: () => new Set(fresh.keys()),
