@@ -179,7 +179,7 @@ function checkOptions(command: 'docs build' | 'docs serve', argv: string[], opti
     found = options.root.trim() === '' ? undefined : statSync(root, { throwIfNoEntry: false });
   } catch (error) {
     // A folder on the way this user may not enter (EACCES), a file in the way (ENOTDIR), a loop (ELOOP).
-    const reason = ioReason((error as NodeJS.ErrnoException).code) ?? String((error as Error).message);
+    const reason = ioReason((error as NodeJS.ErrnoException).code) ?? (error as Error).message;
     problems.push({ file: command, message: `--root ${options.root} cannot be reached: ${reason}`, fix: 'name the site folder by a path this user may read, or build as a user who may read it' });
   }
   if (found?.isFile()) {

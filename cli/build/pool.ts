@@ -173,7 +173,7 @@ export function startPool(options: PoolStart): RenderPool {
               const onMessage = (response: WorkerResponse): void => {
                 if ('closed' in response || 'ready' in response) return;
                 if ('failure' in response) return done(new Error(response.failure));
-                response.results.forEach((result, i) => (results[batch[i]!] = shared(result, jobs[batch[i]!]!)));
+                response.results.forEach((result, i) => (results[batch[i]!] = shared(result)));
                 onPages?.(response.results.length);
                 send();
               };
@@ -292,7 +292,7 @@ export interface PoolOptions {
  * which holds every page's result to the end of the build. Each result is given the strings the main
  * thread holds already (the pages' routes) or met first (files, ids).
  */
-export function stringSharer(jobs: readonly PageJob[]): (result: PageResult, job: PageJob) => PageResult {
+export function stringSharer(jobs: readonly PageJob[]): (result: PageResult) => PageResult {
   const met = new Map<string, string>(jobs.map((job) => [job.route, job.route]));
   const share = (text: string): string => {
     const held = met.get(text);
@@ -300,8 +300,8 @@ export function stringSharer(jobs: readonly PageJob[]): (result: PageResult, job
     met.set(text, text);
     return text;
   };
-  return (result, job) => {
-    if (result.route === job.route) result.route = job.route;
+  return (result) => {
+    result.route = share(result.route);
     for (const link of result.links) {
       link.file = share(link.file);
       link.route = share(link.route);
