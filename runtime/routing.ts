@@ -23,9 +23,12 @@ export function normalisePath(path: string): string {
   return bare === '' ? '/' : bare;
 }
 
-/** The route a URL path shows: normalised, percent-escapes decoded (`/guide/caf%C3%A9` → `/guide/café`). */
+/**
+ * The route a URL path shows: normalised, percent-escapes decoded (`/guide/caf%C3%A9` → `/guide/café`),
+ * accented letters composed (NFC), as every route is (`/guide/cafe%CC%81` → `/guide/café`).
+ */
 export function routeOfPath(pathname: string): string {
-  return normalisePath(decodePercent(pathname));
+  return normalisePath(decodePercent(pathname)).normalize('NFC');
 }
 
 /** `Page | Docs`; a page titled like the site shows the site title alone. */

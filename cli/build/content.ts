@@ -346,14 +346,16 @@ function pickSidebar(rel: string, sidebars: SidebarConfig[]): SidebarConfig | un
 
 /**
  * Route of a doc id: `a/b/index` → `/a/b`, `a/b` → `/a/b`; a folder's own page (`folderPage`: its
- * README.md, or the page named as the folder, file-names.ts) → the folder's; a slug overrides.
+ * README.md, or the page named as the folder, file-names.ts) → the folder's; a slug overrides. Always
+ * in Unicode's composed form (NFC), whatever form the file name or slug was written in.
  */
 export function routeOf(id: string, slug: string | undefined, homepageDoc: string | undefined, folderPage = false): string {
   if (homepageDoc !== undefined && id === homepageDoc) return '/';
   let path = folderPage ? id.replace(/(^|\/)[^/]*$/, '') : id.replace(/(^|\/)index$/, '');
   if (slug !== undefined) path = slug.startsWith('/') ? slug : path.replace(/[^/]*$/, slug);
-  const route = `/${path}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1');
-  return route;
+  // In composed form (NFC): macOS writes `é` in file names as `e` and a combining accent, a keyboard
+  // types it as one character, and a host finds a folder only by the bytes of its name.
+  return `/${path}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1').normalize('NFC');
 }
 
 /** The text of the page's leading `# h1`, as a reader sees it (markup gone: `The \`docs\` **CLI**` → `The docs CLI`), and its line. */

@@ -15,7 +15,7 @@ function madeBy({ routeFrom }: Pick<Doc, 'routeFrom'>): string {
   return routeFrom ? ` (by its \`${routeFrom.key}\`${routeFrom.line ? ` on line ${routeFrom.line}` : ''})` : '';
 }
 
-/** The problems of `docs`' routes (in file order): one route twice, and routes that differ only in letter case or Unicode normalisation. */
+/** The problems of `docs`' routes (in file order): one route twice (named as such when two names differ only in Unicode normalisation), and routes that differ only in letter case. */
 export function routeProblems(docs: RoutedDoc[], displayPrefix: string): Diagnostic[] {
   const problems: Diagnostic[] = [];
   const seen = new Map<string, RoutedDoc>();
@@ -32,29 +32,43 @@ export function routeProblems(docs: RoutedDoc[], displayPrefix: string): Diagnos
       if (reportedPairs.has(pair)) continue;
       reportedPairs.add(pair);
     }
-    problems.push(routeCollision(doc, other, displayPrefix));
+    problems.push(accentTwins(doc, other, displayPrefix) ?? routeCollision(doc, other, displayPrefix));
   }
   // Output folders named by routes that differ only in letter case are one folder on macOS and
-  // Windows: one page would overwrite the other there (and its links lead to either). And routes that
-  // differ only in how an accented letter is written (é as one character, or as e and a combining
-  // accent: macOS writes file names the second way) look the same and are one folder there.
+  // Windows: one page would overwrite the other there (and its links lead to either).
   const folded = new Map<string, RoutedDoc>();
   for (const doc of seen.values()) {
-    const key = doc.route.normalize('NFC').toLowerCase();
+    const key = doc.route.toLowerCase();
     const other = folded.get(key);
     if (other === undefined) {
       folded.set(key, doc);
       continue;
     }
-    const byCase = doc.route.normalize('NFC') !== other.route.normalize('NFC');
     problems.push({
       file: displayPrefix + doc.rel,
       line: doc.routeFrom?.line,
-      message: `has the route ${doc.route}${madeBy(doc)}, which differs from ${other.route} of ${other.generatedBy ? `a page ${other.generatedBy.what} makes` : displayPrefix + other.rel} only in ${byCase ? 'letter case' : 'how an accented letter is encoded (one character, or a letter and a combining accent)'}: on macOS${byCase ? ' and Windows' : ''} their output folders are one, and one page would overwrite the other`,
-      fix: byCase ? 'rename one of the two files or folders (or its `slug`) so the routes differ by more than case' : 'rename one of the two files or folders (or its `slug`): retype its accented letters, or use another name',
+      message: `has the route ${doc.route}${madeBy(doc)}, which differs from ${other.route} of ${other.generatedBy ? `a page ${other.generatedBy.what} makes` : displayPrefix + other.rel} only in letter case: on macOS and Windows their output folders are one, and one page would overwrite the other`,
+      fix: 'rename one of the two files or folders (or its `slug`) so the routes differ by more than case',
     });
   }
   return problems;
+}
+
+/**
+ * The problem of two pages whose names (file paths, or slugs) differ only in how an accented letter is
+ * encoded — `é` as one character, or as `e` and a combining accent, as macOS writes file names — which
+ * look the same everywhere and give one route (routes take the composed form, content.ts `routeOf`).
+ */
+function accentTwins(doc: RoutedDoc, other: RoutedDoc, displayPrefix: string): Diagnostic | undefined {
+  if (doc.generatedBy || other.generatedBy) return undefined;
+  const name = (page: RoutedDoc): string => (typeof page.frontmatter.slug === 'string' ? page.frontmatter.slug : page.rel);
+  if (name(doc) === name(other) || name(doc).normalize('NFC') !== name(other).normalize('NFC')) return undefined;
+  return {
+    file: displayPrefix + doc.rel,
+    line: doc.routeFrom?.line,
+    message: `has the route ${doc.route}${madeBy(doc)}, which ${displayPrefix + other.rel}${madeBy(other)} has too: their names differ only in how an accented letter is encoded (one character, or a letter and a combining accent), which looks the same everywhere, and a route takes the composed form (one character)`,
+    fix: 'keep one of the two pages (one may be a copy of the other, saved on another system), or rename one so the names differ by more than the encoding of a letter',
+  };
 }
 
 /**

@@ -554,6 +554,23 @@ describe('docs build is right by default', () => {
     expect(readRoute(dist, '/guide/faq')).toContain('href="/guide/install?tab=ruby#x"');
   });
 
+  it('gives a page file named on macOS (a decomposed accent) the composed route a link typed anywhere names', () => {
+    const { root, dist } = site();
+    const decomposed = 'cafe\u0301';
+    writeFileSync(join(root, `content/guide/${decomposed}.md`), '---\ntitle: Café\n---\n\n## Opening hours {#hours}\n\nEvery day.\n');
+    // Typed on a keyboard (composed), copied from a macOS file name (decomposed), and as markdown files of either form.
+    appendFileSync(join(root, 'content/guide/faq.md'), `\n[typed](/guide/café#hours) [copied](/guide/${encodeURI(decomposed)}) [md](./café.md) [md2](./${decomposed}.md#hours)\n`);
+    const run = runDocs(['build'], { cwd: root });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toMatch(/broken link|no markdown file|has no heading/);
+    // One folder, named by the composed bytes a host is asked for.
+    expect(readdirSync(join(dist, 'guide')).filter((name) => name.normalize('NFC') === 'café')).toEqual(['caf\u00e9']);
+    const faq = readRoute(dist, '/guide/faq');
+    expect(faq).toContain('href="/guide/caf%C3%A9#hours"');
+    expect(faq).not.toContain('%CC%81');
+    expect((JSON.parse(readFileSync(join(dist, 'manifest.json'), 'utf8')) as { routes: { path: string }[] }).routes.map((route) => route.path)).toContain('/guide/caf\u00e9');
+  });
+
   it('copies local files that links name with a content hash, and fails on a missing one', () => {
     const { root, dist, output } = site();
     mkdirSync(join(root, 'content/guide/files'));

@@ -100,9 +100,22 @@ export function disguisedLink(url: string, route: string): { message: string; fi
   return { message: `leads to another site, ${host}: a browser reads a \\ as / and drops spaces before an address, so "${url.replace(/[\t\n\r]/g, ' ')}" is //${host}/…`, fix: `write the full address (https://${host}/…) if that site is meant, or a path of this site with / only` };
 }
 
+/** The route a browser opens for `path` on the page at `route`, in composed form (NFC) as every route is. */
 export function browserRoute(path: string, route: string): string {
   const resolved = new URL(path, BASE + routeHref(route)).pathname;
-  return normalisePath(decodePercent(resolved));
+  return normalisePath(decodePercent(resolved)).normalize('NFC');
+}
+
+/**
+ * The route of the page file `target`: by its path, or else by the path's composed form (NFC) — a
+ * link typed `café.md` to a file macOS named `cafe\u0301.md`, or the other way round.
+ */
+function routeOfTarget(routeOfFile: Record<string, string>, target: string): string | undefined {
+  const route = routeOfFile[target];
+  if (route !== undefined || /^[\x00-\x7f]*$/.test(target)) return route;
+  const composed = target.normalize('NFC');
+  const file = Object.keys(routeOfFile).find((rel) => rel.normalize('NFC') === composed);
+  return file === undefined ? undefined : routeOfFile[file];
 }
 
 /** Where a link or image was written, for messages. */
@@ -155,7 +168,7 @@ export function linkResolver(options: LinksOptions): { image: (url: string, plac
     }
     if (/\.mdx?$/i.test(path) && !path.startsWith('/')) {
       const target = resolvePath(dir, decodePercent(path, decodeURI));
-      const route = target === undefined ? undefined : options.routeOfFile[target];
+      const route = target === undefined ? undefined : routeOfTarget(options.routeOfFile, target);
       if (route === undefined && target === undefined) {
         options.warnings.push({ ...at(file, node), message: `link to "${url}": the file is outside the content folder, so it is no page of the site`, fix: "link to it on the code host with a full URL, or move it into the content folder" });
         return url;
@@ -183,9 +196,11 @@ export function linkResolver(options: LinksOptions): { image: (url: string, plac
     }
     // Written file-relative (as on a code host) it may name another route than the browser will open.
     const fileRelative = path.startsWith('/') ? undefined : resolvePath(dir, decodePercent(path, decodeURI));
-    const intended = fileRelative === undefined ? undefined : normalisePath(`/${fileRelative}`);
+    const intended = fileRelative === undefined ? undefined : normalisePath(`/${fileRelative}`).normalize('NFC');
     options.links.push({ route, hash, written: url, ...(intended !== undefined && intended !== route ? { fileRelative: intended } : {}), ...at(file, node) });
-    return url;
+    // Written with a decomposed accent (`cafe%CC%81`): a host finds the page's folder only by the bytes of its composed name.
+    const decoded = decodePercent(path);
+    return routes.has(route) && decoded !== decoded.normalize('NFC') ? routeHref(route) + query + rawHash : url;
   };
   return { image, link };
 }

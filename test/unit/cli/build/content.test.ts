@@ -316,7 +316,7 @@ describe('cli/build/content', () => {
     ]);
   });
 
-  it('refuses two routes that differ only in how an accented letter is encoded (a file named on macOS beside one named elsewhere)', () => {
+  it('composes accented letters in routes, and names two files whose names differ only in how an accent is encoded (a file named on macOS beside one named elsewhere)', () => {
     const composed = 'docs/caf\u00e9.md';
     const decomposed = 'docs/cafe\u0301.md';
     let error: unknown;
@@ -327,8 +327,11 @@ describe('cli/build/content', () => {
     }
     const [problem] = (error as DocsError).diagnostics;
     expect((error as DocsError).diagnostics).toHaveLength(1);
-    expect(problem!.message).toContain('only in how an accented letter is encoded (one character, or a letter and a combining accent): on macOS their output folders are one');
-    expect(problem!.fix).toBe('rename one of the two files or folders (or its `slug`): retype its accented letters, or use another name');
+    expect(problem!.message).toBe('has the route /docs/caf\u00e9, which content/docs/cafe\u0301.md has too: their names differ only in how an accented letter is encoded (one character, or a letter and a combining accent), which looks the same everywhere, and a route takes the composed form (one character)');
+    expect(problem!.file).toBe('content/docs/caf\u00e9.md');
+    expect(problem!.fix).toBe('keep one of the two pages (one may be a copy of the other, saved on another system), or rename one so the names differ by more than the encoding of a letter');
+    // A page alone, its name decomposed: its route is composed.
+    expect(collectContent({ files: [md(decomposed, 'title: Café')], categories: [], sidebars, displayPrefix: 'content/' }).docs[0]!.route).toBe('/docs/caf\u00e9');
   });
 
   it('reads _category_.yml as _category_.json, and refuses both in one folder', () => {

@@ -52,6 +52,8 @@ describe('runtime/router/loader', () => {
     const { loader: routes } = loader();
     expect((await routes.preload('/guide/meeting%20notes')).route?.title).toBe('Meeting notes');
     expect((await routes.preload('/guide/caf%C3%A9/')).route?.title).toBe('Café');
+    // The accent decomposed (a name copied from macOS): routes are composed.
+    expect((await routes.preload('/guide/cafe%CC%81')).route?.title).toBe('Café');
     expect((await routes.preload('/guide/caf%zz')).route).toBeNull();
   });
 
