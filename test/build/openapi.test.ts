@@ -455,6 +455,8 @@ describe('a spec split over files', () => {
       writeFileSync(join(site, '..', 'secret.yaml'), 'type: string\ndescription: not for the docs\n');
       writeFileSync(join(site, 'specs', 'schemas', 'team.yaml'), `type: object\nproperties:\n  captain:\n    $ref: '${pathToFileURL(join(site, '..', 'secret.yaml')).href}'\n`);
     }, `specs/schemas/team.yaml:4#/properties/captain/$ref: $ref "file://`],
+    ['a path written with backslashes, as on Windows (a path nobody wrote, with no line, before)', (site: string) => writeFileSync(join(site, 'specs', 'schemas', 'team.yaml'), "type: object\nproperties:\n  captain:\n    $ref: '..\\\\schemas\\\\member.yaml'\n"), 'specs/schemas/team.yaml:4:11#/properties/captain/$ref: $ref "..\\\\schemas\\\\member.yaml" separates folders with a backslash: a $ref is a URL, whose folders are separated by /\n  fix: write it with slashes: ../schemas/member.yaml'],
+    ['a path written with backslashes in the spec itself', (site: string) => writeFileSync(join(site, 'specs', 'split.yaml'), readFileSync(join(site, 'specs', 'split.yaml'), 'utf8').replace("$ref: './parameters.yaml#/teamId'", "$ref: '.\\parameters.yaml#/teamId'")), 'specs/split.yaml:11:17#/paths/~1teams~1{teamId}/get/parameters/0/$ref: $ref ".\\parameters.yaml#/teamId" separates folders with a backslash: a $ref is a URL, whose folders are separated by /\n  fix: write it with slashes: ./parameters.yaml#/teamId'],
     ['a named pipe (called a folder before)', (site: string) => {
       execFileSync('mkfifo', [join(site, 'specs', 'schemas', 'stream.yaml')]);
       writeFileSync(join(site, 'specs', 'schemas', 'team.yaml'), "type: object\nproperties:\n  captain:\n    $ref: './stream.yaml'\n");

@@ -12,7 +12,7 @@ import { relative, resolve, sep } from 'node:path';
 import type { OpenAPIV3 } from 'openapi-types';
 import { DocsError, type Diagnostic } from '../../util/errors';
 import type { OpenApiConfig } from '../config';
-import { danglingRefs, expansionProblem, refFix } from './refs';
+import { backslashProblem, backslashRefs, danglingRefs, expansionProblem, refFix } from './refs';
 import { ALIAS_BOMB, dereferenceDepthProblem, findRef, isAliasBomb, mapSource, namedPlace, readValidatorMessage, SELF_CONTAINING, selfContaining, specValue } from './spec-errors';
 
 /** A valid spec, dereferenced (`$ref`s replaced by their targets; cycles stay as object cycles). */
@@ -93,6 +93,14 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
     const dangling = danglingRefs(spec);
     if (dangling.length > 0) {
       for (const [ref, pointer] of dangling) problemAt(pointer, `$ref "${ref}" points at nothing`, refFix(spec, ref));
+      continue;
+    }
+    const backslashed = backslashRefs(spec);
+    if (backslashed.length > 0) {
+      for (const [ref, pointer] of backslashed) {
+        const { message, fix } = backslashProblem(ref);
+        problemAt(pointer, message, fix);
+      }
       continue;
     }
     // `$ref`s to other files are read relative to the file that holds them, from the site's folder

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { Diagnostic } from '../../util/errors';
 import { normaliseText } from '../sources';
 import { statsKey } from '../unchanged';
-import { objectsWithRefs, refFix, refsIn, valueAt } from './refs';
+import { backslashProblem, backslashRefs, objectsWithRefs, refFix, refsIn, valueAt } from './refs';
 import { ALIAS_BOMB, isAliasBomb, isTooDeep, mapSource, SELF_CONTAINING, selfContaining, specValue, TOO_DEEP_TO_READ } from './spec-errors';
 
 /** The problem of a YAML file that does not parse. */
@@ -149,6 +149,13 @@ export function refFileResolver(siteRoot: string, specPath: string, spec: Record
       if (loop !== undefined) {
         const place = source.lineOf(loop);
         problem ??= { file: display(real), line: place?.line, column: place?.column, pointer: loop, message: SELF_CONTAINING.message, fix: SELF_CONTAINING.fix };
+        throw new Error(problem.message);
+      }
+      const [backslashed] = backslashRefs(value);
+      if (backslashed) {
+        const [ref, pointer] = backslashed;
+        const place = source.lineOf(pointer);
+        problem ??= { file: display(real), line: place?.line, column: place?.column, pointer, ...backslashProblem(ref) };
         throw new Error(problem.message);
       }
       read.set(path, { text, value, stats: statsKey(stats) });

@@ -55,6 +55,22 @@ export function danglingRefs(spec: unknown): [ref: string, pointer: string][] {
 }
 
 /**
+ * The `$ref`s below `document` whose path (before any `#`) holds a backslash (`..\\schemas\\team.yaml`,
+ * as a Windows path is written), each with its JSON pointer. A `$ref` is a URL: a backslash is no
+ * separator there, and the parser's reading of one names a file nobody wrote.
+ */
+export function backslashRefs(document: unknown): [ref: string, pointer: string][] {
+  return [...refsIn(document)].filter(([ref]) => ref.split('#')[0]!.includes('\\'));
+}
+
+/** The problem of a `$ref` with a backslash in its path (backslashRefs), with the `$ref` written with slashes as its fix. */
+export function backslashProblem(ref: string): { message: string; fix: string } {
+  const hash = ref.indexOf('#');
+  const path = hash === -1 ? ref : ref.slice(0, hash);
+  return { message: `$ref "${ref}" separates folders with a backslash: a $ref is a URL, whose folders are separated by /`, fix: `write it with slashes: ${path.replace(/\\+/g, '/')}${hash === -1 ? '' : ref.slice(hash)}` };
+}
+
+/**
  * `, e.g. one of: #/components/schemas/A, …` — what the deepest place on `pointer` that exists in
  * `document` holds, each written after `prefix` (`#`, `./team.yaml#`): the fix of a `$ref` that
  * points at nothing. Empty when that place holds nothing to name.
