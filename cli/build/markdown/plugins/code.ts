@@ -11,6 +11,16 @@ import { walk } from '../walk';
 import type { Diagnostic } from '../../../util/errors';
 import type { DiagramBox } from '../diagrams';
 
+/**
+ * How shiki tokenizes a fence: every line to its end, however long that takes (shiki stops a line
+ * after 500 ms by default and shows its rest as one plain token, so a loaded machine, or the first line
+ * of a language a thread meets, which compiles the grammar, gave another page than a quiet one: no
+ * build was reproducible), and a line longer than 5,000 characters (minified code, a data blob) not
+ * at all: it shows plain, the same on every machine. A pathological line at the limit costs
+ * about what the time limit allowed (0.2–1 s for the slowest grammars).
+ */
+export const TOKENIZE = { tokenizeTimeLimit: 0, tokenizeMaxLineLength: 5000 } as const;
+
 /** Languages shiki renders as plain text without a grammar. */
 const PLAIN = new Set(['text', 'txt', 'plain', 'plaintext', '']);
 
@@ -211,7 +221,7 @@ function mergeWhitespace(line: ThemedToken[]): ThemedToken[] {
  * no behaviour, and building them was a third of the highlighting time.
  */
 export function highlight(highlighter: HighlighterGeneric<string, string>, code: string, lang: string, theme: string, highlighted: ReadonlySet<number>): Element {
-  const { tokens, fg, bg, themeName } = highlighter.codeToTokens(code, { lang, theme });
+  const { tokens, fg, bg, themeName } = highlighter.codeToTokens(code, { lang, theme, ...TOKENIZE });
   let html = '';
   tokens.forEach((line, i) => {
     html += `${i > 0 ? '\n' : ''}<span class="${highlighted.has(i + 1) ? 'line highlighted' : 'line'}">`;

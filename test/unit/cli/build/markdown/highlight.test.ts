@@ -43,6 +43,22 @@ describe('highlight: token HTML written straight from shiki tokens', () => {
     for (const lines of [new Set<number>(), new Set([1, 3])]) expect(ours(code, lang, lines)).toBe(shikiReference(code, lang, lines));
   });
 
+  it('tokenizes every line to its end however long it takes, and shows a line over 5,000 characters plain', () => {
+    /** The text of each token of a line, in order. */
+    const tokensOf = (code: string, lang: string): string[] => [...String((highlight(highlighter, code, lang, 'github-dark', new Set()).children[0] as Element).properties.dataHtml).matchAll(/<span(?: style="[^"]*")?>([^<]*)<\/span>/g)].map((match) => match[1]!);
+    // Slow to tokenize (seconds on a loaded machine; shiki's default stops a line after 500 ms and shows
+    // the rest as one token, so the page depended on the machine's load): cut nowhere.
+    const slow = 'a <b>"c\' `d ${e} /f/g #h [i] {j} '.repeat(200).slice(0, 4999);
+    const tokens = tokensOf(slow, 'typescript');
+    expect(tokens.length).toBeGreaterThan(500);
+    expect(Math.max(...tokens.map((token) => token.length))).toBeLessThan(100);
+    // A minified line past the limit: one plain token, the next line highlighted as usual.
+    const blob = `const data = ${JSON.stringify('x'.repeat(5100))};`;
+    const [first, ...rest] = tokensOf(`${blob}\nconst next = 1;`, 'typescript');
+    expect(first!.length).toBe(blob.length);
+    expect(rest.length).toBeGreaterThan(3);
+  });
+
   it('escapes markup in code and marks highlighted lines', () => {
     const html = ours('a <b> & c\nd', 'text', new Set([2]));
     expect(html).toContain('a &#x3C;b> &#x26; c');
