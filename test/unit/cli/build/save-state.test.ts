@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, saveState, type BuildStore, type OutputRecord } from '../../../../cli/build/store';
+import { isPlainMap } from '../../../support/msgpack';
 import type { PageJob, PageResult } from '../../../../cli/build/page-job';
 
 let stores: BuildStore[] = [];
@@ -64,6 +65,8 @@ describe('the store a build leaves', () => {
     expect(scans).toEqual({});
     expect(keysOf(store)).toEqual({ markdown: ['ka', 'kb', 'kc'], search: ['ka', 'kb', 'kc'], terms: ['ka', 'kb', 'kc'], pages: ['/a', '/b', '/c'] });
     expect(store.pages.get('/b')).toMatchObject({ key: 'out-kb', result: { markdownKey: 'kb', cached: true } });
+    // Written as plain maps (store.ts PLAIN_MAPS), which a rebuild decodes without compiling a reader per entry.
+    expect(isPlainMap(store.pages.getBinary('/b')!)).toBe(true);
     expect(store.meta.get('output')).toEqual(record);
   });
 
