@@ -12,6 +12,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { dirname, join } from 'node:path';
 import { DocsError } from '../util/errors';
 import { isLoopback } from './host-check';
+import { badTarget, requestUrl } from './request-url';
 import { EndedSessions, sessionOf, signSession } from './sessions';
 import type { ServeCall } from './static-files';
 
@@ -212,7 +213,8 @@ export function createGate(options: GateOptions): Gate {
   return {
     signedIn,
     handle(request, response) {
-      const url = new URL(request.url ?? '/', 'http://localhost');
+      const url = requestUrl(request);
+      if (!url) return badTarget(response);
       const session = url.pathname === '/api/login' || url.pathname === options.logoutPath;
       if (session && request.method === 'POST') {
         const refused = crossSiteProblem(request, url.pathname === '/api/login');
@@ -292,7 +294,11 @@ function crossSiteProblem(request: IncomingMessage, login: boolean): { status: n
       foreignOrigin = true;
     }
   }
-  if (site === 'cross-site' || foreignOrigin) return { status: 403, text: 'Forbidden: sign in and out from the documentation itself, not from another site.' };
+  // What the browser says of where the request comes from decides (every current browser sends it, and
+  // no page can set it); the Origin against this host's name only when it says nothing. Behind a proxy
+  // that passes its own name as Host (nginx's default), the two differ for every reader.
+  const foreign = typeof site === 'string' ? site !== 'same-origin' && site !== 'none' : foreignOrigin;
+  if (foreign) return { status: 403, text: 'Forbidden: sign in and out from the documentation itself, not from another site.' };
   if (login && !/^application\/json\b/i.test(String(request.headers['content-type'] ?? ''))) return { status: 415, text: 'The login takes a JSON body (Content-Type: application/json).' };
   return undefined;
 }

@@ -25,6 +25,7 @@ import { distGate, gateLogin, sessionSeconds } from './serve-gate';
 import { SiteSession, type ContentChange } from './incremental';
 import { RenderThread } from './render-thread';
 import { CLIENT_PATH, CLIENT_SCRIPT, CLIENT_TAG, EVENTS_PATH, LiveChannel } from './live';
+import { badTarget, requestUrl } from './request-url';
 import { createStaticHandler } from './static-files';
 import { lookForRoots } from './watch-roots';
 import { createProgressLine } from '../progress-line';
@@ -136,7 +137,9 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   const server: Server = createServer((request, response) => {
     const refused = foreignHost(request.headers.host, options.host);
     if (refused) return void response.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end(refused);
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const url = requestUrl(request);
+    if (!url) return badTarget(response);
+    const path = url.pathname;
     if (!options.dist && path === EVENTS_PATH) {
       // The stream names routes (reloads) and quotes pages (build errors): behind the gate, for signed-in readers only.
       if (gate && !gate.signedIn(request)) return void response.writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', vary: 'cookie' }).end('Sign in first.');

@@ -8,6 +8,7 @@ import { createReadStream, readFileSync, statSync, type Stats } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { badTarget, requestUrl } from './request-url';
 
 /** Content types of the files a build writes. */
 const TYPES: Record<string, string> = {
@@ -109,7 +110,8 @@ export function createStaticHandler(root: string | (() => string), options: Stat
   const compressed = new Map<string, { mtime: number; body: Buffer }>();
   return (request, response, call = {}) => {
     const base = normalize((typeof root === 'string' ? root : root()) + sep);
-    const url = new URL(request.url ?? '/', 'http://localhost');
+    const url = requestUrl(request);
+    if (!url) return badTarget(response);
     let pathname: string;
     try {
       pathname = decodeURIComponent(url.pathname);

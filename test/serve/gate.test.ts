@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerLogin, readJson } from '../../cli/serve/dev-login';
@@ -188,6 +188,35 @@ describe('logging in through the gated host', () => {
     expect((await fetch(`${host.url}/onboarding`, { headers: { cookie: other } })).status).toBe(200);
     // Without a session, logging out only clears the cookie.
     expect((await fetch(`${host.url}/logout`, { method: 'POST' })).status).toBe(204);
+  });
+
+  it('answers 400 to a request target that is no URL (`//`, a bad port), and keeps serving: one such request ended the host', async () => {
+    const raw = (target: string): Promise<string> =>
+      new Promise((resolve, reject) => {
+        const socket = connect(Number(new URL(host.url).port), '127.0.0.1', () => socket.end(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`));
+        let answer = '';
+        socket.on('data', (chunk) => (answer += String(chunk)));
+        socket.on('end', () => resolve(answer));
+        socket.on('error', reject);
+      });
+    for (const target of ['//', '///', '/\\', '//x:abc/', 'http://a:99999/', 'http://[::1']) {
+      const answer = await raw(target);
+      expect(answer, target).toMatch(/^HTTP\/1\.1 400 /);
+      expect(answer).not.toMatch(/<h1|Quad Docs/);
+    }
+    expect((await fetch(`${host.url}/onboarding`)).status).toBe(401);
+  });
+
+  it('takes a login from its own page behind a proxy that passes its own name as Host (nginx by default)', async () => {
+    // The browser is on docs.quad.example; nginx asks the host as `docs`, its upstream's name.
+    const proxied = { host: 'docs', origin: 'https://docs.quad.example', 'x-forwarded-for': '10.0.0.7' };
+    const own = await logIn('member@quad.example', 'docs-dev', { ...proxied, 'sec-fetch-site': 'same-origin' });
+    expect(own.response.status).toBe(200);
+    expect(own.cookie).toMatch(/^docs_session=/);
+    // Another site's page behind the same proxy is still refused, by what the browser says or, when it says nothing, by its Origin.
+    expect((await logIn('member@quad.example', 'docs-dev', { ...proxied, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' })).response.status).toBe(403);
+    expect((await logIn('member@quad.example', 'docs-dev', { ...proxied, 'sec-fetch-site': 'same-site', origin: 'https://wiki.quad.example' })).response.status).toBe(403);
+    expect((await logIn('member@quad.example', 'docs-dev', { ...proxied, origin: 'https://evil.example' })).response.status).toBe(403);
   });
 
   it('takes no login or logout from another site, and no login that is not JSON', async () => {
