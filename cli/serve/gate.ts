@@ -90,8 +90,8 @@ export interface GateOptions {
   sessionSeconds: number;
   /** Path of the logout call (the app config's `logoutPath`). */
   logoutPath: string;
-  /** Answers a login: the backend, or the development accounts. */
-  login: (request: { headers: Record<string, string>; body: Buffer }) => Promise<LoginAnswer>;
+  /** Answers a login: the backend, or the development accounts. `signal` aborts it when the reader went away. */
+  login: (request: { headers: Record<string, string>; body: Buffer; signal?: AbortSignal }) => Promise<LoginAnswer>;
   /** Serves a file of the build (the static handler). */
   serve: (request: IncomingMessage, response: ServerResponse, call?: ServeCall) => void;
   /** The clock, in milliseconds. @default Date.now */
@@ -104,13 +104,19 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'tra
 /** Forwards a login to `backend`'s `/api/login` with the request's headers and body, and returns the answer. */
 export function backendLogin(backend: string): GateOptions['login'] {
   const url = new URL('api/login', backend.endsWith('/') ? backend : `${backend}/`).href;
-  return async ({ headers, body }) => {
+  return async ({ headers, body, signal }) => {
     const forwarded = Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name)));
     let response: Response;
     try {
-      response = await fetch(url, { method: 'POST', headers: forwarded, body: new Uint8Array(body), redirect: 'manual' });
+      response = await fetch(url, { method: 'POST', headers: forwarded, body: new Uint8Array(body), redirect: 'manual', signal });
     } catch {
       return { status: 502, headers: { 'content-type': 'application/json; charset=utf-8' }, body: Buffer.from('{"errors":["The login service cannot be reached."]}') };
+    }
+    // A redirect passed on would have the browser send the password again, to wherever it points: the
+    // login failed, as any answer but a success or a 401 does (spec §4: the network error).
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel().catch(() => undefined);
+      return { status: 502, headers: { 'content-type': 'application/json; charset=utf-8' }, body: Buffer.from('{"errors":["The login service answered with a redirect, which the host does not follow."]}') };
     }
     const answer: Record<string, string> = {};
     response.headers.forEach((value, name) => {
@@ -120,6 +126,38 @@ export function backendLogin(backend: string): GateOptions['login'] {
     if (cookies.length > 0) answer['set-cookie'] = cookies.join('\n');
     return { status: response.status, headers: answer, body: Buffer.from(await response.arrayBuffer()) };
   };
+}
+
+/** How long a login's body may take to arrive. */
+const LOGIN_BODY_MS = 10_000;
+
+/**
+ * The body of a login, once it has all arrived; undefined when it was answered instead: 413 past
+ * `MAX_LOGIN_BODY`, 408 when it took longer than `LOGIN_BODY_MS`, nothing when the client went away.
+ */
+async function loginBody(request: IncomingMessage, response: ServerResponse): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const timer = setTimeout(() => {
+    response.writeHead(408, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end('The login request took too long to arrive.', () => request.destroy());
+  }, LOGIN_BODY_MS);
+  try {
+    for await (const chunk of request) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_LOGIN_BODY) {
+        response.writeHead(413, { 'content-type': 'text/plain; charset=utf-8' }).end('The login request is too large.');
+        return undefined;
+      }
+      chunks.push(chunk as Buffer);
+    }
+    if (response.headersSent) return undefined;
+  } catch {
+    // The client went away, or took too long (answered above).
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
+  return Buffer.concat(chunks);
 }
 
 /** A gate: `handle` answers a request, `true` when it did (the caller serves nothing else then). */
@@ -152,35 +190,38 @@ export function createGate(options: GateOptions): Gate {
 
   const login = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const address = request.socket.remoteAddress ?? '';
+    // The body first: a client that sends it slowly waits on its own, holding no one else's turn.
+    const body = await loginBody(request, response);
+    if (body === undefined) return;
     const recent = recentFailures(address);
     // A login still waiting for the backend may fail too: many sent at once must not all get through.
     const waiting = pending.get(address) ?? 0;
     if (recent.length + waiting >= MAX_FAILURES) {
-      const retry = recent.length >= MAX_FAILURES ? Math.max(1, Math.ceil((recent[0]! + RATE_WINDOW_MS - now()) / 1000)) : 1;
-      response.writeHead(429, { 'content-type': 'application/json; charset=utf-8', 'retry-after': String(retry), 'cache-control': 'no-store' }).end('{"errors":["Too many failed logins. Please wait a minute and try again."]}');
+      const failed = recent.length >= MAX_FAILURES;
+      const retry = failed ? Math.max(1, Math.ceil((recent[0]! + RATE_WINDOW_MS - now()) / 1000)) : 1;
+      const text = failed ? 'Too many failed logins. Please wait a minute and try again.' : 'Too many logins from this address are waiting for the login service. Please try again in a moment.';
+      response.writeHead(429, { 'content-type': 'application/json; charset=utf-8', 'retry-after': String(retry), 'cache-control': 'no-store' }).end(JSON.stringify({ errors: [text] }));
       return;
     }
     pending.set(address, waiting + 1);
+    // A reader who gave up (closed the tab, lost the network) waits for nothing: the backend's call is
+    // cancelled, and its turn given back at once, not when the backend answers (if ever).
+    const abandoned = new AbortController();
+    const gone = (): void => {
+      if (!response.writableEnded) abandoned.abort();
+    };
+    response.once('close', gone);
     try {
-      await answerLogin(request, response, address);
+      await answerLogin(request, response, address, body, abandoned.signal);
     } finally {
+      response.off('close', gone);
       const left = (pending.get(address) ?? 1) - 1;
       if (left > 0) pending.set(address, left);
       else pending.delete(address);
     }
   };
 
-  const answerLogin = async (request: IncomingMessage, response: ServerResponse, address: string): Promise<void> => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of request) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_LOGIN_BODY) {
-        response.writeHead(413, { 'content-type': 'text/plain; charset=utf-8' }).end('The login request is too large.');
-        return;
-      }
-      chunks.push(chunk as Buffer);
-    }
+  const answerLogin = async (request: IncomingMessage, response: ServerResponse, address: string, body: Buffer, signal: AbortSignal): Promise<void> => {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string') headers[name] = value;
     // The host's own session is no business of the backend's (a 30-day credential in its logs); the
@@ -189,7 +230,8 @@ export function createGate(options: GateOptions): Gate {
     if (cookies.length > 0) headers.cookie = cookies.map((part) => part.trim()).join('; ');
     else delete headers.cookie;
     headers['x-forwarded-for'] = headers['x-forwarded-for'] ? `${headers['x-forwarded-for']}, ${address}` : address;
-    const answer = await options.login({ headers, body: Buffer.concat(chunks) });
+    const answer = await options.login({ headers, body, signal });
+    if (signal.aborted) return void response.destroy();
     const out: OutgoingHttpHeaders = { ...answer.headers, 'cache-control': 'no-store' };
     const backendCookies = answer.headers['set-cookie']?.split('\n') ?? [];
     delete out['set-cookie'];

@@ -5,9 +5,9 @@
  * on a plain local server with a login function of the test's own, so each rule is seen on the wire.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createGate, MAX_FAILURES, type LoginAnswer } from '../../cli/serve/gate';
+import { backendLogin, createGate, MAX_FAILURES, type LoginAnswer } from '../../cli/serve/gate';
 import { MAX_ENDED_PER_READER } from '../../cli/serve/sessions';
 
 const SECRET = Buffer.from('a test secret that is long enough for the gate, 48 bytes');
@@ -20,7 +20,7 @@ interface Host {
   calls: number;
   /** The headers of the last login the backend got. */
   forwarded: Record<string, string>;
-  answerFor: (email: string) => LoginAnswer | Promise<LoginAnswer>;
+  answerFor: (email: string, signal?: AbortSignal) => LoginAnswer | Promise<LoginAnswer>;
 }
 const servers: Server[] = [];
 
@@ -31,10 +31,10 @@ async function startHost(): Promise<Host> {
     roles: ['admin', 'quad_member'],
     sessionSeconds: 3600,
     logoutPath: '/logout',
-    login: async ({ headers, body }) => {
+    login: async ({ headers, body, signal }) => {
       host.calls++;
       host.forwarded = headers;
-      return host.answerFor((JSON.parse(body.toString('utf8')) as { email: string }).email);
+      return host.answerFor((JSON.parse(body.toString('utf8')) as { email: string }).email, signal);
     },
     serve: (_request, response) => void response.writeHead(200, { 'content-type': 'text/html' }).end('<p>the documentation</p>'),
   });
@@ -139,5 +139,59 @@ describe('logins', () => {
     await fetch(`${host.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: cookie! }, body: '{"email":"m@x","password":"pw"}' });
     expect(host.forwarded.cookie).toBeUndefined();
     expect(host.forwarded['x-forwarded-for']).toBe('127.0.0.1');
+  });
+
+  it(`give an abandoned login's turn back at once: ${MAX_FAILURES} readers who gave up on a slow backend lock no one out`, async () => {
+    const host = await startHost();
+    // A backend that answers only when the host cancels its call.
+    host.answerFor = (email, signal) => (email === 'slow@x' ? new Promise((resolve) => signal?.addEventListener('abort', () => resolve(json(504, {})))) : admitted(email));
+    const readers = Array.from({ length: MAX_FAILURES }, () => new AbortController());
+    const tries = readers.map((reader) => fetch(`${host.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"slow@x","password":"pw"}', signal: reader.signal }).catch(() => undefined));
+    while (host.calls < MAX_FAILURES) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (const reader of readers) reader.abort();
+    await Promise.all(tries);
+    // The right password from the same address gets in, as soon as the host heard they left.
+    let status = 0;
+    for (let attempt = 0; attempt < 50 && status !== 200; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      status = (await logIn(host, 'member@x')).status;
+    }
+    expect(status).toBe(200);
+  });
+
+  it('hold no turn while a body is still arriving, and say "waiting", not "failed", when logins in flight fill the turns', async () => {
+    const host = await startHost();
+    const port = Number(new URL(host.url).port);
+    // Connections that announce 100 bytes of body and send four.
+    const slow: Socket[] = await Promise.all(Array.from({ length: MAX_FAILURES }, () => new Promise<Socket>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.write('POST /api/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"em');
+        resolve(socket);
+      });
+    })));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await logIn(host, 'member@x')).status).toBe(200);
+    for (const socket of slow) socket.destroy();
+    // Ten logins still waiting for the backend: the eleventh is told why.
+    const release: (() => void)[] = [];
+    host.answerFor = (email) => (email === 'slow@x' ? new Promise((resolve) => release.push(() => resolve(json(401, {})))) : admitted(email));
+    const waiting = Array.from({ length: MAX_FAILURES }, () => fetch(`${host.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"slow@x","password":"pw"}' }));
+    while (release.length < MAX_FAILURES) await new Promise((resolve) => setTimeout(resolve, 10));
+    const eleventh = await fetch(`${host.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":"member@x","password":"pw"}' });
+    expect(eleventh.status).toBe(429);
+    expect(await eleventh.text()).toContain('waiting for the login service');
+    for (const go of release) go();
+    await Promise.all(waiting);
+  });
+});
+
+describe('the backend call', () => {
+  it('passes no redirect on: the browser would send the password again, to wherever it points', async () => {
+    const backend = createServer((_request, response) => void response.writeHead(307, { location: 'https://elsewhere.example/api/login' }).end());
+    servers.push(backend);
+    await new Promise<void>((resolve) => backend.listen(0, '127.0.0.1', resolve));
+    const answer = await backendLogin(`http://127.0.0.1:${(backend.address() as AddressInfo).port}`)({ headers: { 'content-type': 'application/json' }, body: Buffer.from('{"email":"m@x","password":"pw"}') });
+    expect(answer.status).toBe(502);
+    expect(answer.headers.location).toBeUndefined();
   });
 });
