@@ -161,6 +161,29 @@ describe('navbar', () => {
   });
 });
 
+describe('the drawer when the window widens', () => {
+  it('closes once the window reaches the desktop layout, so the page scrolls and Tab leaves <body> again', async () => {
+    const page = await open(GIT, 800);
+    await page.getByRole('button', { name: 'Open the menu' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Menu' });
+    await drawer.waitFor();
+    expect(await page.evaluate(() => document.documentElement.classList.contains('drawer-open'))).toBe(true);
+    // A half-screen window maximised.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect.poll(() => drawer.count()).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.classList.contains('drawer-open'))).toBe(false);
+    await page.mouse.move(640, 400);
+    await page.mouse.wheel(0, 600);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement !== document.body && document.activeElement !== null)).toBe(true);
+    // Narrow again: the drawer stays closed until the reader opens it.
+    await page.setViewportSize({ width: 800, height: 800 });
+    expect(await drawer.count()).toBe(0);
+    await page.context().close();
+  });
+});
+
 describe('the drawer and the toggles, for assistive technology and small screens', () => {
   it('opens the drawer at the current page, keeps the page behind still, and names what the menu button controls', async () => {
     const page = await open('/backend/backend/ticket-feature/payments', 390);

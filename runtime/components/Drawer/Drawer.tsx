@@ -8,6 +8,9 @@ import { OPEN_SEARCH_EVENT } from '../../search/SearchButton';
 import { SearchIcon } from '../../search/SearchIcon';
 import './drawer.css';
 
+/** Where the desktop layout starts, with no drawer (layout.css, drawer.css). */
+const DESKTOP = '(min-width: 996px)';
+
 export interface DrawerProps {
   site: SiteData;
   route: string;
@@ -28,6 +31,8 @@ export function Drawer({ site, route, section, sidebar, onClose }: DrawerProps):
   const panel = useRef<HTMLDivElement>(null);
   /** Set when the reader dismisses the drawer (Escape, ×, the backdrop): focus then goes back to what opened it. */
   const dismissed = useRef(false);
+  const closeNow = useRef(onClose);
+  closeNow.current = onClose;
   const dismiss = useRef(onClose);
   dismiss.current = () => {
     dismissed.current = true;
@@ -54,7 +59,15 @@ export function Drawer({ site, route, section, sidebar, onClose }: DrawerProps):
       }
     };
     document.addEventListener('keydown', onKey);
+    // The window widened to the desktop layout (a half-screen window maximised): the drawer is hidden
+    // there, and a hidden modal would keep the page locked and Tab trapped. It closes.
+    const desktop = window.matchMedia(DESKTOP);
+    const onWide = (): void => {
+      if (desktop.matches) closeNow.current();
+    };
+    desktop.addEventListener('change', onWide);
     return () => {
+      desktop.removeEventListener('change', onWide);
       document.removeEventListener('keydown', onKey);
       document.documentElement.classList.remove('drawer-open');
       // After a link in it was followed, the new page has the reader's attention: its main heading
