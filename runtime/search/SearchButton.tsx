@@ -38,8 +38,10 @@ export function SearchButton(): JSX.Element {
       removeEventListener(OPEN_SEARCH_EVENT, open);
     };
   }, []);
-  const close = (): void => {
+  const close = (chosen?: boolean): void => {
     setReturnTo(undefined);
+    // A result opened: the page takes the focus, at the section opened (router/focus.ts), as after any link.
+    if (chosen) return;
     // The drawer that opened it is gone: then the navbar's button.
     (returnTo instanceof HTMLElement && returnTo.isConnected && returnTo !== document.body ? returnTo : document.querySelector<HTMLElement>('.navbar .search-button'))?.focus();
   };

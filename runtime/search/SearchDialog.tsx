@@ -34,7 +34,8 @@ function marks(parts: ExcerptPart[]): ReactNode[] {
 type Status = { kind: 'idle' } | { kind: 'searching' } | { kind: 'done'; query: string; results: SearchResult[]; complete: boolean } | { kind: 'error'; message: string };
 
 export interface SearchDialogProps {
-  onClose: () => void;
+  /** Closes the dialog; `chosen` when a result was opened (focus then goes where the reader went, not back). */
+  onClose: (chosen?: boolean) => void;
 }
 
 /**
@@ -124,7 +125,7 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
 
   return (
     <div className="search-root" onKeyDown={onKeyDown}>
-      <div className="search-backdrop" onClick={onClose} />
+      <div className="search-backdrop" onClick={() => onClose()} />
       <div className="search-dialog" role="dialog" aria-modal="true" aria-label="Search the documentation" ref={dialog}>
         <div className="search-field">
           <SearchIcon />
@@ -143,7 +144,7 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
             value={query}
             onChange={(event) => run(event.target.value)}
           />
-          <button type="button" className="search-close" onClick={onClose}>
+          <button type="button" className="search-close" onClick={() => onClose()}>
             Esc<span className="sr-only"> (close search)</span>
           </button>
         </div>
@@ -152,7 +153,7 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
           {results.map((result, index) => (
             // The option is the link itself (an option may hold no other control); the item is only its frame.
             <li key={result.url} role="none" className={index === active ? 'search-result active' : 'search-result'} onMouseMove={() => index !== active && setActive(index)}>
-              <a href={result.url} id={`search-option-${index}`} role="option" aria-selected={index === active} tabIndex={-1} onClick={onClose}>
+              <a href={result.url} id={`search-option-${index}`} role="option" aria-selected={index === active} tabIndex={-1} onClick={() => onClose(true)}>
                 <span className="search-result-title">
                   {result.page.method ? <span className={`api-badge api-badge-${result.page.method}`}>{result.page.method.toUpperCase()}</span> : null}
                   <span>{marks(result.marked.title)}</span>

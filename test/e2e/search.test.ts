@@ -46,6 +46,8 @@ describe('search', () => {
     await expect
       .poll(() => page.evaluate(() => Math.round(document.getElementById('de-algemene-vergadering')!.getBoundingClientRect().top)))
       .toBeLessThan(200);
+    // The focus is at the section opened, as after any link to it: the next Tab goes on from there, not from the navbar.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('de-algemene-vergadering');
     // Only what the query needed: the entry point, one shard, the chunk of the result.
     expect(searchFiles[0]).toBe('/assets/search/index.json');
     expect(searchFiles.length).toBeLessThanOrEqual(4);
