@@ -4,8 +4,9 @@
  * are empty, unstyled, never hydrate, or, without the head script or the CSP, show the text to a
  * signed-out reader: such a shell is refused with the mark and the line to put back.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
+import { leadsInside, publishableRoots } from '../util/fs';
 import { PACKAGE_ROOT } from '../util/package-root';
 import { DocsError, suggest, type Diagnostic } from '../util/errors';
 
@@ -22,11 +23,27 @@ const REQUIRED: Record<string, string> = {
 /** Marks a shell may leave out. */
 const OPTIONAL = ['lang', 'preload'];
 
-/** A file of the site's own `templates/` folder, else the generator's default. */
+/**
+ * A file of the site's own `templates/` folder, else the generator's default. Its bytes are published
+ * (the icon as it is, the shell in every page), so a symbolic link is followed only into the site's
+ * repository, as a page's links are (util/fs.ts `publishableRoots`): one to `/proc/self/environ` or a
+ * key elsewhere on the machine would put it in the output for anyone the host serves.
+ */
 export function templateFile(root: string, name: string): string {
   const own = join(root, 'templates', name);
-  if (!existsSync(own)) return join(PACKAGE_ROOT, 'templates', name);
-  if (!statSync(own).isFile()) throw new DocsError('content', [{ file: `templates/${name}`, message: 'is a folder, not a file', fix: `put the site's own ${name} there, or remove the folder to use the default` }]);
+  const file = `templates/${name}`;
+  let link: Stats;
+  try {
+    link = lstatSync(own);
+  } catch {
+    return join(PACKAGE_ROOT, 'templates', name);
+  }
+  if (link.isSymbolicLink() && !existsSync(own)) throw new DocsError('content', [{ file, message: 'is a symbolic link to nothing', fix: `put the site's own ${name} there, or remove the link to use the default` }]);
+  if (link.isSymbolicLink() && !leadsInside(own, publishableRoots(join(root, 'templates')))) {
+    throw new DocsError('content', [{ file, message: 'is a symbolic link that leads out of the site\'s repository, so it is not published', fix: `copy the file into templates/: a build publishes only files of the repository that holds the site` }]);
+  }
+  const stats = statSync(own);
+  if (!stats.isFile()) throw new DocsError('content', [{ file, message: `is ${stats.isDirectory() ? 'a folder' : 'a pipe, a socket or a device'}, not a file`, fix: `put the site's own ${name} there, or remove ${stats.isDirectory() ? 'the folder' : 'it'} to use the default` }]);
   return own;
 }
 

@@ -142,6 +142,30 @@ describe('docs build never destroys or escapes', () => {
     expect(readRoute(dist, '/guide/faq')).toContain('One more answer.');
   });
 
+  it('publishes no file a template links to outside the repository (a favicon linked to /proc/self/environ), and a linked one inside it', () => {
+    const { root, dist, output } = site();
+    const secret = join(root, '..', 'ci-secrets.env');
+    writeFileSync(secret, 'DEPLOY_TOKEN=hunter2\n');
+    mkdirSync(join(root, 'templates'));
+    for (const target of [secret, '/proc/self/environ']) {
+      rmSync(join(root, 'templates/favicon.svg'), { force: true });
+      symlinkSync(target, join(root, 'templates/favicon.svg'));
+      expectRefused(runDocs(['build'], { cwd: root }), 1, "templates/favicon.svg: is a symbolic link that leads out of the site's repository, so it is not published", 'fix: copy the file into templates/');
+      expect(snapshotTree(dist)).toEqual(output);
+    }
+    rmSync(join(root, 'templates/favicon.svg'));
+    symlinkSync(secret, join(root, 'templates/page.html'));
+    expectRefused(runDocs(['build'], { cwd: root }), 1, "templates/page.html: is a symbolic link that leads out of the site's repository");
+    rmSync(join(root, 'templates/page.html'));
+    // A link within the site is followed, as a page's are.
+    writeFileSync(join(root, 'content/guide/icon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><circle r="4"/></svg>');
+    symlinkSync(join(root, 'content/guide/icon.svg'), join(root, 'templates/favicon.svg'));
+    const built = runDocs(['build'], { cwd: root });
+    expect(built.code, built.stderr).toBe(0);
+    expect(readFileSync(join(dist, 'favicon.svg'), 'utf8')).toContain('<circle r="4"/>');
+    expect([...snapshotTree(dist).values()].some((text) => text.includes('hunter2'))).toBe(false);
+  });
+
   it('refuses a slug or id that climbs out of the output, naming the file and the line', () => {
     for (const [frontmatter, key] of [['slug: /../../escape', 'slug'], ['slug: ../../../escape', 'slug'], ['id: ../../../../escape', 'id']] as const) {
       const { root, dist, output } = site();
