@@ -47,11 +47,6 @@ function linkTree(from: string, to: string, rel: string, wanted: (rel: string) =
   }
 }
 
-/** Options of `bundleRuntime`. */
-export interface BundleOptions {
-  /** Reuse a bundle made earlier from the same sources. `docs build --no-cache` bundles afresh. */
-  reuse: boolean;
-}
 
 /** A bundle of the runtime, kept with the package. */
 export interface RuntimeBundle {
@@ -95,8 +90,14 @@ export function bundleWriteError(error: unknown, dir: string): unknown {
   return ioError(error, dir, CANNOT_WRITE);
 }
 
-/** Bundles the runtime (or finds the bundle made from the same sources) and returns its URLs and folder. */
-export async function bundleRuntime(options: BundleOptions): Promise<RuntimeBundle> {
+/**
+ * Bundles the runtime (or finds the bundle made from the same sources) and returns its URLs and folder.
+ * A complete bundle (its `urls.json` is written last) is always taken, by every build, `--no-cache`
+ * ones too: it is the package's, named by the hash of everything it is made from, and other builds
+ * (other sites, `docs serve`) may be copying its files that moment — a `--no-cache` build that made it
+ * again removed it under them (ENOENT, exit 70).
+ */
+export async function bundleRuntime(): Promise<RuntimeBundle> {
   const runtimeDir = join(PACKAGE_ROOT, 'runtime');
   const files = runtimeSources(runtimeDir);
   // The bundle depends on the runtime's sources, the bundler settings (part of the generator) and the
@@ -109,7 +110,7 @@ export async function bundleRuntime(options: BundleOptions): Promise<RuntimeBund
   // is built from wherever: every build of the same sources gets the same file names.
   const staging = join(PACKAGE_ROOT, 'node_modules', '.cache', 'docs', 'bundle', key);
   const assetsDir = join(staging, 'assets');
-  if (options.reuse && existsSync(join(staging, 'urls.json'))) return { urls: JSON.parse(readFileSync(join(staging, 'urls.json'), 'utf8')) as AssetUrls, assetsDir };
+  if (existsSync(join(staging, 'urls.json'))) return { urls: JSON.parse(readFileSync(join(staging, 'urls.json'), 'utf8')) as AssetUrls, assetsDir };
   const { build } = await import('esbuild');
   try {
     rmSync(staging, { recursive: true, force: true });

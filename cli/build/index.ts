@@ -2,7 +2,7 @@
  * `docs build`: the stages of DESIGN §3 in order — config, content, markdown + render (on the worker
  * pool), links, bundle, write. Every file operation of the build lives here or in the page jobs.
  */
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dropUnchanged, outputPaths, presentFiles, stampOutputs, writeUnchanged, type OutputStamps, type TreeListing, type UnchangedRecord } from './unchanged';
 export { buildSite } from './start';
 export { jobsOf } from './jobs';
@@ -10,7 +10,7 @@ import { jobsOf } from './jobs';
 export { manifestOf, manifestText } from './manifest';
 export { nameGeneratedSources, type ApiPages } from './openapi/api-pages';
 import { SHELL_DIR } from '../serve/gate';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { HydrationData, LastUpdated } from '../../runtime/manifest';
 import type { ResolvedConfig } from './config';
 import { generateApiPages, nameGeneratedSources, type ApiPages } from './openapi/api-pages';
@@ -38,7 +38,7 @@ import { buildPages, outputKeys, previousResults, renderEarly, sameBytes } from 
 import { markdownSalt, saveState, type BuildStore, type OutputRecord } from './store';
 import type { OnProgress } from './progress';
 import { imageCollector, imagesOutside } from './images';
-import { checkSourcesOutside, createStaging, discardStaging, insideOutput, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, publishInPlace, publishStaging, stagingPath } from './write';
+import { checkSourcesOutside, createStaging, discardStaging, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, publishInPlace, publishStaging, stagingPath, writeOutput } from './write';
 
 /** Options of `buildSite`. */
 export interface BuildOptions {
@@ -183,7 +183,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
 
   // The runtime bundle depends on the docs package alone (its runtime, its bundler settings, its
   // lockfile), never on the site: it is cached with the package and shared by every site it builds.
-  const bundle = await bundleRuntime({ reuse: cacheDir !== undefined });
+  const bundle = await bundleRuntime();
   const template = checkTemplate(readFileSync(templateFile(root, 'page.html'), 'utf8'), 'templates/page.html');
   const favicon = readFileSync(templateFile(root, 'favicon.svg'));
   const staging = stagingPath(outDir);
@@ -221,9 +221,9 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   });
 
   // Before the output changes, the records that describe it go: a build killed while it writes leaves
-  // neither the store's record of the output nor a fingerprint saying nothing changed.
-  // (The fingerprint goes even from a build without the cache, `--no-cache`.)
-  const recordDir = cacheDir ?? join(root, 'node_modules', '.cache', 'docs');
+  // neither the store's record of the output nor a fingerprint saying nothing changed. A build without
+  // the cache (`--no-cache`) leaves the fingerprint alone: the output's stamps it records no longer
+  // match what that build rewrote, so the next build looks again, and repairs what differs.
   // The store's record goes as soon as the build knows the output will change (it rendered pages that
   // passed their checks): its commit (an fsync) then happens while the search index is made, not while
   // the output waits for it.
@@ -239,7 +239,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
       }
     })());
   const forgetOutput = async (): Promise<void> => {
-    dropUnchanged(recordDir);
+    if (cacheDir) dropUnchanged(cacheDir, outDir);
     await forgetRecord();
   };
   createStaging(staging, outDir);
@@ -331,8 +331,8 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     if (storeFailed !== undefined) cacheProblem = storeFailed;
     else if (store && !(await saveState(store, { record, jobs, results, keys: pageKeys, rendered }))) cacheProblem = 'its last transaction did not commit';
     if (store && cacheProblem === undefined && unchanged && cacheDir) writeUnchanged(cacheDir, unchanged);
-    // A build that records no fingerprint (docs serve's) leaves none of an earlier one behind.
-    else dropUnchanged(recordDir);
+    // A build that records no fingerprint (docs serve's) leaves none of an earlier one of its folder behind.
+    else if (cacheDir) dropUnchanged(cacheDir, outDir);
     return report(results, warnings);
   } catch (error) {
     // The workers stop before their staging folder goes: one still writing a page would make the
@@ -357,13 +357,6 @@ function crashPoint(point: 'publish' | 'mid-publish' | 'published'): void {
 /** True when `list` holds the members of `set`, each once. */
 function sameSet(set: ReadonlySet<string>, list: readonly string[]): boolean {
   return set.size === list.length && list.every((item) => set.has(item));
-}
-
-/** Writes `rel` below the staging folder, creating its folder. */
-function writeOutput(staging: string, rel: string, bytes: string | Buffer): void {
-  const path = insideOutput(staging, rel);
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, bytes);
 }
 
 /**

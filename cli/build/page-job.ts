@@ -279,10 +279,14 @@ export class PageBuilder {
     writeFileSync(path, content);
   }
 
-  /** Writes a file named by its content's hash, unless the staging or the published output has it. */
+  /**
+   * Writes a file named by its content's hash, unless the staging has it or the published output holds
+   * it with these bytes: a file of that name damaged or emptied there (by hand, by a disk) is written
+   * again, though its name says it is right. Only the pages rendered ask, a few in most rebuilds.
+   */
   private writeHashed(rel: string, content: string | Uint8Array): void {
     const { outDir, published } = this.context;
-    if (existsSync(insideOutput(outDir, rel)) || (published !== undefined && existsSync(insideOutput(published, rel)))) return;
+    if (existsSync(insideOutput(outDir, rel)) || (published !== undefined && holds(insideOutput(published, rel), content))) return;
     this.writeFile(rel, content);
   }
 
@@ -342,4 +346,13 @@ function tocOf(headings: TocEntry[], site: { minLevel: number; maxLevel: number 
 /** The page's `heading` (PageMeta): its leading h1, unless that is the title in plain words. */
 function pageHeading(heading: LeadingHeading | undefined, title: string): { heading?: string } {
   return heading && !(heading.plain && heading.text === title) ? { heading: heading.html } : {};
+}
+
+/** True when the file at `path` holds exactly `content`. */
+function holds(path: string, content: string | Uint8Array): boolean {
+  try {
+    return readFileSync(path).equals(typeof content === 'string' ? Buffer.from(content) : content);
+  } catch {
+    return false;
+  }
 }

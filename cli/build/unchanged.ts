@@ -77,8 +77,13 @@ export function writeUnchanged(cacheDir: string, record: UnchangedRecord): void 
   }
 }
 
-/** Removes the record: the output is about to change, or was written by a build that records none. */
-export function dropUnchanged(cacheDir: string): void {
+/**
+ * Removes the record when it is the record of `outDir`: that folder is about to change, or was written
+ * by a build that records none. A record of another folder stays (a build into `--out elsewhere`, or
+ * `docs serve`'s own folder, changes nothing of it).
+ */
+export function dropUnchanged(cacheDir: string, outDir: string): void {
+  if (!readUnchanged(cacheDir, outDir)) return;
   try {
     rmSync(join(cacheDir, RECORD_FILE), { force: true });
   } catch {

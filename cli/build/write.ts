@@ -7,7 +7,7 @@
  * site or anything holding its sources, or a non-empty folder `docs` did not write (every output holds
  * `OUTPUT_MARKER`). Every path a build writes goes through `insideOutput`.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, parse, posix, relative, resolve, sep } from 'node:path';
 import { listFiles, makeFolders } from '../util/fs';
@@ -158,6 +158,13 @@ export function insideOutput(outDir: string, rel: string): string {
     throw new DocsError('content', [{ file: rel, message: `would be written outside the output folder ${outDir}`, fix: 'give the page a route made of plain path segments (no `..`)' }]);
   }
   return path;
+}
+
+/** Writes `rel` below the staging folder, creating its folder. */
+export function writeOutput(staging: string, rel: string, bytes: string | Buffer): void {
+  const path = insideOutput(staging, rel);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, bytes);
 }
 
 const STAGING = /^\.(.+)\.staging-(\d+)-\d+(?:\.previous)?$/;

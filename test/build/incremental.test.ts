@@ -101,6 +101,32 @@ describe('rebuilds', () => {
     }
   });
 
+  it('repairs a damaged page chunk and image, whose names still say they are right, and keeps repairing after a --no-cache build', () => {
+    const site = copyFixture('basic');
+    const dist = join(site, 'dist');
+    expect(runDocs(['build', '--root', site]).code).toBe(0);
+    const clean = join(site, '..', 'clean');
+    // A build without the cache into another folder leaves this folder's record alone.
+    expect(runDocs(['build', '--root', site, '--no-cache', '--out', clean]).code).toBe(0);
+    const first = snapshotTree(clean);
+    expect(snapshotTree(dist)).toEqual(first);
+    const chunk = readdirSync(join(dist, 'assets/pages')).find((file) => file.startsWith('guide_install.'))!;
+    const image = readdirSync(join(dist, 'assets/images'))[0]!;
+    // Damaged in place (a disk, a hand): the folders untouched, the names as before.
+    writeFileSync(join(dist, 'assets/pages', chunk), 'export default null;');
+    writeFileSync(join(dist, 'assets/images', image), '');
+    writeFileSync(join(dist, 'guide/faq/index.html'), '');
+    const repaired = runDocs(['build', '--root', site]);
+    expect(repaired.code, repaired.stderr).toBe(0);
+    expect(snapshotTree(dist)).toEqual(first);
+    // A build without the cache into this very folder, then damage: still repaired.
+    expect(runDocs(['build', '--root', site, '--no-cache']).code).toBe(0);
+    writeFileSync(join(dist, 'guide/install/index.html'), '');
+    writeFileSync(join(dist, 'assets/pages', chunk), '');
+    expect(runDocs(['build', '--root', site]).code).toBe(0);
+    expect(snapshotTree(dist)).toEqual(first);
+  });
+
   it('after a build that failed its link checks, still updates the output in place', () => {
     const site = copyFixture('basic');
     const dist = join(site, 'dist');
@@ -229,10 +255,16 @@ describe('rebuilds', () => {
     expect(readdirSync(site).filter((name) => name.startsWith('dist.'))).toEqual([]);
   });
 
-  it('renders everything afresh with --no-cache', () => {
+  it('renders everything afresh with --no-cache, and leaves the package\'s runtime bundle for the builds reading it', () => {
     const site = copyFixture('basic');
     expect(runDocs(['build', '--root', site]).code).toBe(0);
+    // The bundle other builds (other sites, docs serve) copy from at any moment: not removed and made again under them.
+    const bundles = join(REPO, 'node_modules/.cache/docs/bundle');
+    const stamps = (): string[] => readdirSync(bundles, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => `${join(entry.parentPath, entry.name)} ${statSync(join(entry.parentPath, entry.name)).ino} ${statSync(join(entry.parentPath, entry.name)).mtimeMs}`).sort();
+    const before = stamps();
+    expect(before.length).toBeGreaterThan(3);
     expect(runDocs(['build', '--root', site, '--no-cache']).stdout).toMatch(/\(0 from cache\)/);
+    expect(stamps()).toEqual(before);
   });
 });
 
