@@ -219,6 +219,13 @@ function guardProcess(): void {
     if (problem && configStray) return configStray(new DocsError('config', [problem]));
     process.exit(reportStray(problem ? new DocsError('config', [problem]) : reason));
   });
+  // A reader of the output that went away (`docs build | head`, a closed terminal): what is left to say
+  // has no one to hear it, and the command's own exit code stands (it was exit 70 and a stack trace).
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+    });
+  }
   process.on('exit', () => {
     const problem = configProblemAtExit();
     if (problem) process.exit(reportStray(new DocsError('config', [problem])));

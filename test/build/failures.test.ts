@@ -1,7 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { copyFixture, runDocs, snapshotTree } from '../support/site';
+import { copyFixture, REPO, runDocs, snapshotTree } from '../support/site';
 
 /** A copy of the basic fixture with a good build in its dist/. */
 function builtSite(): { site: string; dist: string; before: Map<string, string> } {
@@ -173,6 +174,20 @@ describe('docs build with bad input', () => {
     expect(run.stderr).toContain('warning content/guide/changelog.md: 4 more warnings in this file, not shown (docs build --json lists every one)');
     const json = JSON.parse(runDocs(['build', '--root', site, '--json', '--no-cache']).stdout) as { warnings: { file: string }[] };
     expect(json.warnings.filter((warning) => warning.file === 'content/guide/changelog.md')).toHaveLength(24);
+  });
+
+  it('ends with its own exit code when the reader of its output went away (docs build | true), not exit 70', () => {
+    const site = copyFixture('basic');
+    const docs = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(REPO, 'bin', 'docs.mjs'))}`;
+    for (const [what, command] of [
+      ['stdout', `${docs} build --root ${JSON.stringify(site)} | true; echo "exit \${PIPESTATUS[0]}" >&2`],
+      ['stdout and stderr', `${docs} build --root ${JSON.stringify(site)} --json 2>&1 | true; echo "exit \${PIPESTATUS[0]}" >&2`],
+    ] as const) {
+      const run = spawnSync('bash', ['-c', command], { encoding: 'utf8' });
+      expect(run.stderr, what).toContain('exit 0');
+      expect(run.stderr, what).not.toMatch(/EPIPE|internal error|\n\s+at /);
+      expect(existsSync(join(site, 'dist', 'index.html'))).toBe(true);
+    }
   });
 
   it('names a missing config key and exits 2', () => {
