@@ -226,7 +226,8 @@ export function resolveConfig(raw: unknown, options: ResolveConfigOptions): Reso
     contentDir,
     configFile: options.configFile,
     sidebars: config.sidebars,
-    homepageDoc: config.homepage?.doc,
+    // Composed (NFC), as every doc id is (content.ts `pageId`).
+    homepageDoc: config.homepage?.doc?.normalize('NFC'),
     editUrl: config.repository.editUrl,
     markdown: {
       highlightLanguages: config.markdown?.highlightLanguages ?? [],

@@ -287,7 +287,8 @@ function pageId(rel: string, fm: Frontmatter): { id: string; prefix?: number } {
   const fileName = withoutPageExtension(rel.slice(rel.lastIndexOf('/') + 1));
   const name = fm.parse_number_prefixes === false ? { name: fileName, prefix: undefined } : splitNumberPrefix(fileName);
   const id = withoutNumberPrefixes(rel.slice(0, rel.lastIndexOf('/') + 1)) + name.name;
-  return { id: fm.id ? id.replace(/[^/]+$/, fm.id) : id, prefix: name.prefix };
+  // Composed (NFC), as routes are: an id typed in `pagination_next` or `homepage.doc` meets a file named on macOS.
+  return { id: (fm.id ? id.replace(/[^/]+$/, fm.id) : id).normalize('NFC'), prefix: name.prefix };
 }
 
 /** ` (e.g. to guide/notes-html.md)`: a name for the page file at `rel` whose route is accepted, when safeName finds one. */

@@ -106,7 +106,7 @@ export class LinkChecker {
 
 /** The warning (message and fix) for a link to `#hash` of the page at `target`, whose ids are `ids`, when it has no such id. */
 export function missingAnchor(link: Pick<FoundLink, 'hash' | 'written'>, target: string, ids: readonly string[] | undefined): { message: string; fix: string } | undefined {
-  if (!link.hash || !ids || ids.includes(link.hash)) return undefined;
+  if (!link.hash || !ids || ids.includes(link.hash) || ids.includes(link.hash.normalize('NFC'))) return undefined;
   // An id written in raw HTML is published with a prefix (raw-html.ts), which the writer may not know.
   const prefixed = `user-content-${link.hash}`;
   const fix = ids.includes(prefixed) ? `an id written in raw HTML gets the prefix user-content- (so it cannot shadow the page's own): link #${prefixed}, or make the target a markdown heading` : 'link to an existing heading, or drop the #anchor';

@@ -130,7 +130,7 @@ export function paginate(docs: Doc[], displayPrefix: string): void {
       const named = doc.frontmatter[side === 'next' ? 'pagination_next' : 'pagination_prev'];
       if (named === null) doc[side] = undefined;
       else if (named !== undefined) {
-        const target = byId.get(named.replace(/\.mdx?$/, '').replace(/^\.?\//, ''));
+        const target = byId.get(named.replace(/\.mdx?$/, '').replace(/^\.?\//, '').normalize('NFC'));
         if (target) doc[side] = linkTo(target);
         else {
           const likely = suggest(named, [...byId.keys()]);

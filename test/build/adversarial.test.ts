@@ -595,6 +595,30 @@ describe('docs build is right by default', () => {
     expect((JSON.parse(readFileSync(join(dist, 'manifest.json'), 'utf8')) as { routes: { path: string }[] }).routes.map((route) => route.path)).toContain('/guide/caf\u00e9');
   });
 
+  it('finds images, linked files, ids and heading anchors written with accents in the other form than their files and headings', () => {
+    const { root, dist } = site();
+    const guide = join(root, 'content/guide');
+    // Saved on a Mac (decomposed): a folder with an image, a linked file, and a page whose heading was typed decomposed too.
+    mkdirSync(join(guide, 'cafe\u0301s'));
+    writeFileSync(join(guide, 'cafe\u0301s/pic.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><rect width="4" height="4"/></svg>');
+    writeFileSync(join(guide, 're\u0301sume\u0301.pdf'), '%PDF-1.4 a curriculum');
+    writeFileSync(join(guide, 'cafe\u0301.md'), '---\ntitle: Café\n---\n\n## Re\u0301glage\n\nTurn the grinder.\n');
+    // Typed on a keyboard (composed).
+    appendFileSync(join(guide, 'faq.md'), '\n![pic](./caf\u00e9s/pic.svg) [cv](./r\u00e9sum\u00e9.pdf) [grind](/guide/caf\u00e9#r\u00e9glage) [md](./cafe\u0301.md#re\u0301glage)\n');
+    writeFileSync(join(guide, 'zebra.md'), readFileSync(join(guide, 'zebra.md'), 'utf8').replace(/^---\n/, '---\npagination_next: guide/caf\u00e9\n'));
+    const run = runDocs(['build'], { cwd: root });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toMatch(/does not exist|has no heading|no page's id/);
+    const faq = readRoute(dist, '/guide/faq');
+    expect(faq).toMatch(/src="\/assets\/images\/pic\.[0-9a-f]{8}\.svg"/);
+    expect(faq).toMatch(/href="\/assets\/files\/r%C3%A9sum%C3%A9\.[0-9a-f]{8}\.pdf"/);
+    // One id, composed, and every link to it composed: a browser matches a fragment by its exact characters.
+    expect(readRoute(dist, '/guide/caf\u00e9')).toContain('id="r\u00e9glage"');
+    expect(faq).toContain('href="/guide/caf%C3%A9#r%C3%A9glage"');
+    expect(faq).not.toContain('%CC%81');
+    expect(readRoute(dist, '/guide/zebra')).toContain('<a class="pagination-link pagination-next" href="/guide/caf\u00e9" rel="next">');
+  });
+
   it('copies local files that links name with a content hash, and fails on a missing one', () => {
     const { root, dist, output } = site();
     mkdirSync(join(root, 'content/guide/files'));

@@ -272,6 +272,13 @@ const ERRORS: Case[] = [
     says: ['specs/api.yaml:26:23#/paths/~1teams~1{teamId}/get/responses/200/content/application~1json/schema/$ref: $ref "#/components/schemas/Teem" points at nothing', 'fix: point the $ref at a component that exists, e.g. one of: #/components/schemas/Team'],
   },
   {
+    name: 'an OpenAPI file with a $ref whose fragment is no JSON pointer (it built, the response shown as "#")',
+    fixture: 'openapi',
+    change: (site) => write(site, 'specs/api.yaml', readFileSync(join(site, 'specs/api.yaml'), 'utf8').replace("$ref: '#/components/schemas/Team'\ncomponents", "$ref: '#components'\ncomponents")),
+    code: 1,
+    says: ['specs/api.yaml:26:23#/paths/~1teams~1{teamId}/get/responses/200/content/application~1json/schema/$ref: $ref "#components" is no JSON pointer: after the # comes a path from the top of the document', 'fix: write #/components if that is the place meant, e.g. #/components/schemas/Team'],
+  },
+  {
     name: 'an OpenAPI file with a $ref to __proto__ (it built, the response shown as "any")',
     fixture: 'openapi',
     change: (site) => write(site, 'specs/api.yaml', readFileSync(join(site, 'specs/api.yaml'), 'utf8').replace("$ref: '#/components/schemas/Team'\ncomponents", "$ref: '#/components/schemas/__proto__'\ncomponents")),

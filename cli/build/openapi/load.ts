@@ -92,7 +92,10 @@ export async function loadSpecs(root: string, configs: OpenApiConfig[]): Promise
     }
     const dangling = danglingRefs(spec);
     if (dangling.length > 0) {
-      for (const [ref, pointer] of dangling) problemAt(pointer, `$ref "${ref}" points at nothing`, refFix(spec, ref));
+      for (const [ref, pointer] of dangling) {
+        if (ref.startsWith('#/')) problemAt(pointer, `$ref "${ref}" points at nothing`, refFix(spec, ref));
+        else problemAt(pointer, `$ref "${ref}" is no JSON pointer: after the # comes a path from the top of the document`, `write #/${ref.slice(1)} if that is the place meant, e.g. #/components/schemas/Team`);
+      }
       continue;
     }
     const backslashed = backslashRefs(spec);

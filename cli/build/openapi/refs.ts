@@ -51,7 +51,8 @@ export function valueAt(value: unknown, pointer: string): unknown {
  * (shown as "any") and one to `constructor` a function (an error with no place).
  */
 export function danglingRefs(spec: unknown): [ref: string, pointer: string][] {
-  return [...refsIn(spec)].filter(([ref]) => ref.startsWith('#/') && valueAt(spec, ref.slice(1)) === undefined);
+  // `#components` or `#Team` is no JSON pointer (those start with `/`): the parser resolved it to nothing, and the schema showed as `#`.
+  return [...refsIn(spec)].filter(([ref]) => (ref.startsWith('#/') && valueAt(spec, ref.slice(1)) === undefined) || (ref.startsWith('#') && ref.length > 1 && !ref.startsWith('#/')));
 }
 
 /**

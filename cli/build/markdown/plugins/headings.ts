@@ -89,7 +89,8 @@ export function rehypeHeadings(options: HeadingsOptions) {
       // A visually hidden heading (GFM's "Footnotes") is for screen readers, not for the TOC.
       if (isVisuallyHidden(node)) return;
       const level = Number(match[1]);
-      const text = toString(node).trim();
+      // Composed (NFC), as routes are: a heading typed with decomposed accents gets the id a link typed anywhere names.
+      const text = toString(node).trim().normalize('NFC');
       const base = slug(text);
       // A heading of emoji or punctuation alone (`## 🚀`) slugs to nothing: an empty id is no anchor
       // (its TOC link would go to the top), so it is `section`, `section-1`…

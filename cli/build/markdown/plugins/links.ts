@@ -107,6 +107,36 @@ export function browserRoute(path: string, route: string): string {
 }
 
 /**
+ * What `resolve` finds at `target`, or, when nothing is there, at `target` with its accents in the
+ * other form: a path typed on a keyboard (composed, NFC) names a file macOS saved decomposed (NFD), and
+ * the other way round. macOS finds either; Linux, where CI builds, only the bytes written.
+ */
+function inEitherForm<T>(target: string, resolve: (rel: string) => T | undefined): T | undefined {
+  const found = resolve(target);
+  if (found !== undefined || /^[\x00-\x7f]*$/.test(target)) return found;
+  for (const form of ['NFD', 'NFC'] as const) {
+    const other = target.normalize(form);
+    if (other !== target) {
+      const there = resolve(other);
+      if (there !== undefined) return there;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * `url` with its `#fragment` in composed form (NFC), as heading ids are (headings.ts): a browser finds
+ * an id only by its exact characters, and `#re\u0301glage` (decomposed, copied from a macOS file name)
+ * would not scroll to `réglage`. Unchanged when the fragment is composed already.
+ */
+function composedFragment(url: string): string {
+  const at = url.indexOf('#');
+  if (at === -1) return url;
+  const fragment = decodePercent(url.slice(at + 1));
+  return fragment === fragment.normalize('NFC') ? url : `${url.slice(0, at)}#${encodeURI(fragment.normalize('NFC'))}`;
+}
+
+/**
  * The route of the page file `target`: by its path, or else by the path's composed form (NFC) — a
  * link typed `café.md` to a file macOS named `cafe\u0301.md`, or the other way round.
  */
@@ -138,7 +168,7 @@ export function linkResolver(options: LinksOptions): { image: (url: string, plac
     // An absolute path names a file below the content folder, as an absolute link to a file does.
     const absolute = written.startsWith('/');
     const target = resolvePath(absolute ? '' : dir, decodePercent(splitUrl(written).path, decodeURI));
-    const url = target === undefined ? undefined : options.resolveImage(target);
+    const url = target === undefined ? undefined : inEitherForm(target, options.resolveImage);
     if (typeof url === 'object') {
       options.errors.push({ ...at(file, node), message: `image "${written}": ${options.displayPrefix}${target} ${url.problem}`, fix: url.fix ?? UNPUBLISHABLE_FIX });
       return written;
@@ -164,7 +194,7 @@ export function linkResolver(options: LinksOptions): { image: (url: string, plac
     const { path, query, hash, rawHash } = splitUrl(url);
     if (path === '') {
       options.links.push({ route: '', hash, written: url, ...at(file, node) });
-      return url;
+      return composedFragment(url);
     }
     if (/\.mdx?$/i.test(path) && !path.startsWith('/')) {
       const target = resolvePath(dir, decodePercent(path, decodeURI));
@@ -178,14 +208,14 @@ export function linkResolver(options: LinksOptions): { image: (url: string, plac
         return url;
       }
       options.links.push({ route, hash, written: url, ...at(file, node) });
-      return routeHref(route) + query + rawHash;
+      return composedFragment(routeHref(route) + query + rawHash);
     }
     const route = browserRoute(path, pageRoute);
     const last = path.slice(path.lastIndexOf('/') + 1);
     if (!routes.has(route) && /\.[a-z0-9]+$/i.test(last) && !/\.html?$/i.test(last)) {
       // A file, not a page: copied to the output under a name of its bytes, like an image.
       const target = path.startsWith('/') ? resolvePath('', decodePercent(path, decodeURI)) : resolvePath(dir, decodePercent(path, decodeURI));
-      const copied = target === undefined ? undefined : options.resolveFile(target);
+      const copied = target === undefined ? undefined : inEitherForm(target, options.resolveFile);
       if (typeof copied === 'object') options.errors.push({ ...at(file, node), message: `link to "${url}": ${options.displayPrefix}${target} ${copied.problem}`, fix: copied.fix ?? UNPUBLISHABLE_FIX });
       else if (copied === false) options.errors.push({ ...at(file, node), message: `link to "${url}": the file is a symbolic link that leads out of the site's repository, so it is not published`, fix: LEADS_OUT_FIX });
       else if (copied !== undefined) return copied + query + rawHash;
@@ -200,7 +230,7 @@ export function linkResolver(options: LinksOptions): { image: (url: string, plac
     options.links.push({ route, hash, written: url, ...(intended !== undefined && intended !== route ? { fileRelative: intended } : {}), ...at(file, node) });
     // Written with a decomposed accent (`cafe%CC%81`): a host finds the page's folder only by the bytes of its composed name.
     const decoded = decodePercent(path);
-    return routes.has(route) && decoded !== decoded.normalize('NFC') ? routeHref(route) + query + rawHash : url;
+    return composedFragment(routes.has(route) && decoded !== decoded.normalize('NFC') ? routeHref(route) + query + rawHash : url);
   };
   return { image, link };
 }
