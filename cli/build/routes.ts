@@ -30,13 +30,20 @@ export function routeProblem(route: string): string | undefined {
   if (segments.some((segment) => /^\s|\s$/.test(segment))) return 'has a segment that starts or ends with a space, which a browser address drops, so no link reaches the page';
   // A segment is a folder name: most filesystems hold 255 bytes (not characters: one CJK character is three).
   if (route.split('/').some((segment) => Buffer.byteLength(segment) > 200)) return 'has a segment longer than 200 bytes (a letter with an accent takes two, a CJK character three), more than a file name may safely hold';
+  // Characters no one sees (zero-width, or turning the text's direction): the route looks like another.
+  const invisible = INVISIBLE.exec(route)?.[0];
+  if (invisible !== undefined) return `holds the invisible character U+${invisible.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} (zero-width, or turning the text's direction), so it looks like a route it is not`;
   // A writer building on Windows would be stopped by the file system, or write to a device.
+  if (segments.some((segment) => segment.endsWith('.'))) return 'ends a segment with a dot, which Windows drops from file and folder names: the output could not be written there as named';
   const windows = WINDOWS_CHARACTERS.exec(route)?.[0];
   if (windows !== undefined) return `holds \`${windows}\`, which no file or folder name may hold on Windows: the output could not be written there`;
   const device = segments.find(isWindowsDevice);
   if (device !== undefined) return `has the segment \`${device}\`, a device name on Windows (CON, PRN, AUX, NUL, COM0–9, LPT0–9, with any extension), which no file or folder there may have`;
   return undefined;
 }
+
+/** Zero-width and direction-changing characters (soft hyphen, ZWSP/ZWNJ/ZWJ, LRM/RLM, the bidi embeddings, overrides and isolates, word joiner, BOM). */
+const INVISIBLE = /[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
 
 /** Characters no file name may hold on Windows (the control characters are refused above). */
 const WINDOWS_CHARACTERS = /[<>:"|*]/;
@@ -64,7 +71,7 @@ export function safeName(rel: string): string {
     .map((segment, at) => {
       const extension = at === segments.length - 1 ? (/\.mdx?$/i.exec(segment)?.[0] ?? '') : '';
       let name = segment.slice(0, segment.length - extension.length).replace(/#/g, '-sharp').replace(/[?%\\\u0000-\u001f\u007f]+/g, '-').replace(/-+/g, '-').trim();
-      name = name.replace(/\.(html?)$/i, '-$1').replace(/^\.+/, '').replace(/[<>:"|*]+/g, '-');
+      name = name.replace(/\.(html?)$/i, '-$1').replace(/^\.+/, '').replace(/[<>:"|*]+/g, '-').replace(new RegExp(INVISIBLE.source, 'gu'), '').replace(/\.+$/, '');
       if (isWindowsDevice(name)) name = name.replace(/^([^.]+)/, '$1-page');
       if (at === 0 && TAKEN_FIRST.includes(name)) name = name.includes('.') ? name.replace(/\./g, '-') : `${name}-pages`;
       return shortenUtf8(name, 200) + extension;

@@ -50,6 +50,8 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
   if (typeof value === 'object') return 'an object';
+  // YAML's `1e400` and `.inf` read as Infinity, `.nan` as NaN: numbers, but no place in an order.
+  if (typeof value === 'number' && !Number.isFinite(value)) return Number.isNaN(value) ? 'NaN (YAML .nan: no number at all)' : `${String(value)} (a number too large to hold)`;
   return `${typeof value} ${String(value)}`;
 }
 

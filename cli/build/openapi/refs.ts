@@ -61,14 +61,17 @@ export function danglingRefs(spec: unknown): [ref: string, pointer: string][] {
  * separator there, and the parser's reading of one names a file nobody wrote.
  */
 export function backslashRefs(document: unknown): [ref: string, pointer: string][] {
-  return [...refsIn(document)].filter(([ref]) => ref.split('#')[0]!.includes('\\'));
+  // Escaped (`%5C`) it is even less a separator, and the parser read it as one all the same.
+  return [...refsIn(document)].filter(([ref]) => /\\|%5c/i.test(ref.split('#')[0]!));
 }
 
 /** The problem of a `$ref` with a backslash in its path (backslashRefs), with the `$ref` written with slashes as its fix. */
 export function backslashProblem(ref: string): { message: string; fix: string } {
   const hash = ref.indexOf('#');
   const path = hash === -1 ? ref : ref.slice(0, hash);
-  return { message: `$ref "${ref}" separates folders with a backslash: a $ref is a URL, whose folders are separated by /`, fix: `write it with slashes: ${path.replace(/\\+/g, '/')}${hash === -1 ? '' : ref.slice(hash)}` };
+  // `C:\schemas\team.yaml` written with slashes is still a path on one machine (and `c:` reads as a URL's scheme).
+  if (/^[a-z]:[\\/]/i.test(path)) return { message: `$ref "${ref}" is a Windows path from a drive: a $ref names a file by its path from the file that holds it`, fix: `write the path from the spec's folder with slashes, e.g. ./schemas/${path.split(/[\\/]/).pop()}${hash === -1 ? '' : ref.slice(hash)}` };
+  return { message: `$ref "${ref}" separates folders with a backslash: a $ref is a URL, whose folders are separated by /`, fix: `write it with slashes: ${path.replace(/(?:\\|%5c)+/gi, '/')}${hash === -1 ? '' : ref.slice(hash)}` };
 }
 
 /**

@@ -97,6 +97,11 @@ describe('cli/build/frontmatter', () => {
       [2, 'frontmatter `title` must be a non-empty string, got number 2024', 'write a non-empty string there, in quotes: "2024"'],
       [3, 'frontmatter `sidebar_position` must be a number, got the string "first"', 'write a number there'],
     ]);
+    // YAML reads `1e400` and `.inf` as Infinity, `.nan` as NaN: said as what they are, not as "number Infinity".
+    const huge = parseFrontmatter('---\nsidebar_position: 1e400\n---\n', 'content/a.md');
+    expect(huge.problems.map(({ message }) => message)).toEqual(['frontmatter `sidebar_position` must be a number, got Infinity (a number too large to hold)']);
+    const nan = parseFrontmatter('---\nsidebar_position: .nan\n---\n', 'content/a.md');
+    expect(nan.problems.map(({ message }) => message)).toEqual(['frontmatter `sidebar_position` must be a number, got NaN (YAML .nan: no number at all)']);
   });
 
   it('agrees with the YAML parser on 5,000 generated frontmatter blocks', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { danglingRefs, refTargetHint, valueAt } from '../../../../../cli/build/openapi/refs';
+import { backslashProblem, backslashRefs, danglingRefs, refTargetHint, valueAt } from '../../../../../cli/build/openapi/refs';
 
 const spec = {
   openapi: '3.0.3',
@@ -31,5 +31,12 @@ describe('cli/build/openapi/refs', () => {
     expect(refTargetHint(spec, '/components/schemas/constructor', '#')).toBe(', e.g. one of: #/components/schemas/Team, #/components/schemas/a~1b');
     expect(refTargetHint(spec, '/components/__proto__/x', '#')).toBe(', e.g. one of: #/components/schemas');
     expect(refTargetHint({ Team: {} }, '/Nope', './team.yaml#')).toBe(', e.g. one of: ./team.yaml#/Team');
+  });
+
+  it('names a $ref path with backslashes, escaped ones too, and a Windows drive path, each with a fix that builds', () => {
+    const spec = { a: { $ref: '..\\schemas\\team.yaml' }, b: { $ref: '..%5Cschemas%5cteam.yaml#/Team' }, c: { $ref: 'C:\\schemas\\team.yaml' }, d: { $ref: './ok.yaml#/a\\b' } };
+    expect(backslashRefs(spec).map(([ref]) => ref)).toEqual(['..\\schemas\\team.yaml', '..%5Cschemas%5cteam.yaml#/Team', 'C:\\schemas\\team.yaml']);
+    expect(backslashProblem('..%5Cschemas%5cteam.yaml#/Team').fix).toBe('write it with slashes: ../schemas/team.yaml#/Team');
+    expect(backslashProblem('C:\\schemas\\team.yaml')).toEqual({ message: '$ref "C:\\schemas\\team.yaml" is a Windows path from a drive: a $ref names a file by its path from the file that holds it', fix: "write the path from the spec's folder with slashes, e.g. ./schemas/team.yaml" });
   });
 });
