@@ -311,7 +311,8 @@ export function createGate(options: GateOptions): Gate {
           delete headers.etag;
           return 401;
         }),
-        { hidden: true },
+        // A folder rebuilt without the gate has no shell: a plain answer then, never the site's 404.html (its layout shows the announcement).
+        { hidden: true, plainNotFound: true },
       );
     },
   };

@@ -4,11 +4,15 @@
  * burst of guesses sent at once, a login answer that is not complete. The gate (cli/serve/gate.ts) runs
  * on a plain local server with a login function of the test's own, so each rule is seen on the wire.
  */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { backendLogin, createGate, MAX_FAILURES, type LoginAnswer } from '../../cli/serve/gate';
 import { MAX_ENDED_PER_READER } from '../../cli/serve/sessions';
+import { createStaticHandler } from '../../cli/serve/static-files';
 
 const SECRET = Buffer.from('a test secret that is long enough for the gate, 48 bytes');
 const json = (status: number, body: unknown): LoginAnswer => ({ status, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(body)) });
@@ -193,5 +197,26 @@ describe('the backend call', () => {
     const answer = await backendLogin(`http://127.0.0.1:${(backend.address() as AddressInfo).port}`)({ headers: { 'content-type': 'application/json' }, body: Buffer.from('{"email":"m@x","password":"pw"}') });
     expect(answer.status).toBe(502);
     expect(answer.headers.location).toBeUndefined();
+  });
+});
+
+describe('a gated host whose folder lost its sign-in shell', () => {
+  it('answers a signed-out reader plainly, never with the site\'s 404 page and its announcement (a folder rebuilt without the gate)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docs-noshell-'));
+    writeFileSync(join(dir, '404.html'), '<html><body><div class="announcement">Working a 24urenloop shift? Read the runbook</div></body></html>');
+    mkdirSync(join(dir, 'guide'));
+    writeFileSync(join(dir, 'guide/index.html'), '<p>the documentation</p>');
+    const gate = createGate({ secret: SECRET, roles: ['quad_member'], sessionSeconds: 3600, logoutPath: '/logout', login: async () => admitted('m@x'), serve: createStaticHandler(dir) });
+    const server = createServer((request, response) => gate.handle(request, response));
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    for (const path of ['/guide', '/no/such/page']) {
+      const response = await fetch(url + path);
+      expect(response.status, path).toBe(401);
+      const body = await response.text();
+      expect(body, path).not.toContain('24urenloop');
+      expect(body, path).not.toContain('the documentation');
+    }
   });
 });
