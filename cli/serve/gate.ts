@@ -12,7 +12,9 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { dirname, join } from 'node:path';
 import { DocsError } from '../util/errors';
 import { isLoopback } from './host-check';
+import { loginBody } from './login-call';
 import { badTarget, requestUrl } from './request-url';
+export { backendLogin } from './login-call';
 import { EndedSessions, sessionOf, signSession } from './sessions';
 import type { ServeCall } from './static-files';
 
@@ -25,8 +27,6 @@ export const DEFAULT_SESSION_DAYS = 30;
 /** Failed logins from one address within `RATE_WINDOW_MS` after which the host answers 429 itself. */
 export const MAX_FAILURES = 10;
 export const RATE_WINDOW_MS = 60_000;
-/** The largest login body forwarded (a login is a few hundred bytes). */
-const MAX_LOGIN_BODY = 64 * 1024;
 
 /**
  * The files anyone may fetch: the runtime's own code and styles, and the site icon. Nothing of the
@@ -96,68 +96,6 @@ export interface GateOptions {
   serve: (request: IncomingMessage, response: ServerResponse, call?: ServeCall) => void;
   /** The clock, in milliseconds. @default Date.now */
   now?: () => number;
-}
-
-/** Headers that belong to one connection, never forwarded (RFC 9110 §7.6.1), and those the body's new form changes. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host', 'content-length', 'content-encoding']);
-
-/** Forwards a login to `backend`'s `/api/login` with the request's headers and body, and returns the answer. */
-export function backendLogin(backend: string): GateOptions['login'] {
-  const url = new URL('api/login', backend.endsWith('/') ? backend : `${backend}/`).href;
-  return async ({ headers, body, signal }) => {
-    const forwarded = Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name)));
-    let response: Response;
-    try {
-      response = await fetch(url, { method: 'POST', headers: forwarded, body: new Uint8Array(body), redirect: 'manual', signal });
-    } catch {
-      return { status: 502, headers: { 'content-type': 'application/json; charset=utf-8' }, body: Buffer.from('{"errors":["The login service cannot be reached."]}') };
-    }
-    // A redirect passed on would have the browser send the password again, to wherever it points: the
-    // login failed, as any answer but a success or a 401 does (spec §4: the network error).
-    if (response.status >= 300 && response.status < 400) {
-      await response.body?.cancel().catch(() => undefined);
-      return { status: 502, headers: { 'content-type': 'application/json; charset=utf-8' }, body: Buffer.from('{"errors":["The login service answered with a redirect, which the host does not follow."]}') };
-    }
-    const answer: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      if (!HOP_BY_HOP.has(name) && name !== 'set-cookie') answer[name] = value;
-    });
-    const cookies = response.headers.getSetCookie();
-    if (cookies.length > 0) answer['set-cookie'] = cookies.join('\n');
-    return { status: response.status, headers: answer, body: Buffer.from(await response.arrayBuffer()) };
-  };
-}
-
-/** How long a login's body may take to arrive. */
-const LOGIN_BODY_MS = 10_000;
-
-/**
- * The body of a login, once it has all arrived; undefined when it was answered instead: 413 past
- * `MAX_LOGIN_BODY`, 408 when it took longer than `LOGIN_BODY_MS`, nothing when the client went away.
- */
-async function loginBody(request: IncomingMessage, response: ServerResponse): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const timer = setTimeout(() => {
-    response.writeHead(408, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end('The login request took too long to arrive.', () => request.destroy());
-  }, LOGIN_BODY_MS);
-  try {
-    for await (const chunk of request) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_LOGIN_BODY) {
-        response.writeHead(413, { 'content-type': 'text/plain; charset=utf-8' }).end('The login request is too large.');
-        return undefined;
-      }
-      chunks.push(chunk as Buffer);
-    }
-    if (response.headersSent) return undefined;
-  } catch {
-    // The client went away, or took too long (answered above).
-    return undefined;
-  } finally {
-    clearTimeout(timer);
-  }
-  return Buffer.concat(chunks);
 }
 
 /** A gate: `handle` answers a request, `true` when it did (the caller serves nothing else then). */
