@@ -161,6 +161,24 @@ describe('navbar', () => {
   });
 });
 
+describe('code blocks on a touch screen', () => {
+  it('show the copy button without a hover, and a title bar leaves it room', async () => {
+    const page = await open('/backend/backend/ticket-feature/payments', 390, { hasTouch: true, isMobile: true });
+    const block = page.locator('.code-block:has(.code-block-title)').first();
+    await block.scrollIntoViewIfNeeded();
+    const copy = block.locator('.copy-button');
+    expect(await copy.evaluate((element) => getComputedStyle(element).opacity)).toBe('1');
+    const [button, title] = await Promise.all([copy.boundingBox(), block.locator('.code-block-title').evaluate((element) => {
+      const range = document.createRange();
+      range.selectNodeContents(element);
+      return [...range.getClientRects()].map((rect) => ({ right: rect.right, top: rect.top, bottom: rect.bottom }));
+    })]);
+    // No line of the title runs under the button.
+    for (const line of title) if (line.bottom > button!.y && line.top < button!.y + button!.height) expect(line.right).toBeLessThanOrEqual(button!.x);
+    await page.context().close();
+  });
+});
+
 describe('the drawer when the window widens', () => {
   it('closes once the window reaches the desktop layout, so the page scrolls and Tab leaves <body> again', async () => {
     const page = await open(GIT, 800);
