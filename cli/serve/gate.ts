@@ -96,6 +96,8 @@ export interface GateOptions {
   serve: (request: IncomingMessage, response: ServerResponse, call?: ServeCall) => void;
   /** The clock, in milliseconds. @default Date.now */
   now?: () => number;
+  /** The logouts to remember, when a gate made before this one (`docs serve`, its config changed) took some. */
+  ended?: EndedSessions;
 }
 
 /** A gate: `handle` answers a request, `true` when it did (the caller serves nothing else then). */
@@ -111,7 +113,7 @@ export function createGate(options: GateOptions): Gate {
   /** Failed logins by address: their times, within the window. */
   const failures = new Map<string, number[]>();
   /** Sessions logged out (sessions.ts), a cookie copied before the logout opens nothing on this host. */
-  const ended = new EndedSessions(options.sessionSeconds, now);
+  const ended = options.ended ?? new EndedSessions(options.sessionSeconds, now);
   /** Logins from one address still waiting for the backend: they count towards `MAX_FAILURES` until it answers. */
   const pending = new Map<string, number>();
 

@@ -26,6 +26,7 @@ import { SiteSession, type ContentChange } from './incremental';
 import { RenderThread } from './render-thread';
 import { CLIENT_PATH, CLIENT_SCRIPT, CLIENT_TAG, EVENTS_PATH, LiveChannel } from './live';
 import { badTarget, requestUrl } from './request-url';
+import { EndedSessions } from './sessions';
 import { createStaticHandler } from './static-files';
 import { lookForRoots } from './watch-roots';
 import { createProgressLine } from '../progress-line';
@@ -119,6 +120,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   const config = options.dist ? undefined : await loadConfig(root, env).catch((error: unknown) => (options.gate === true ? Promise.reject(error) : undefined));
   /** The development gate's secret, made (or read) the first time the site is built for the gate. */
   let devSecret: Buffer | undefined;
+  let devEnded: EndedSessions | undefined;
   /** The settings of the development gate (roles, logout path), '' without one: it is made again when they change. */
   let devGateKey = '';
   const followSite = (site: ResolvedConfig['site']): void => {
@@ -128,7 +130,9 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     if (!site.gated) return void (gate = undefined);
     // The gate turned on: the streams opened without a session end now.
     devSecret ??= options.env.DOCS_SESSION_SECRET ? sessionSecret(options.env) : developmentSecret(join(root, 'node_modules', '.cache', 'docs', 'serve-secret'));
-    const made = createGate({ secret: devSecret, roles: site.auth.roles, logoutPath: site.app.logoutPath, login: gateLogin(options), serve: staticFile, sessionSeconds: sessionSeconds(options) });
+    // The logouts taken so far stay taken when a config change makes the gate again (other roles, another logout path).
+    devEnded ??= new EndedSessions(sessionSeconds(options), Date.now);
+    const made = createGate({ secret: devSecret, roles: site.auth.roles, logoutPath: site.app.logoutPath, login: gateLogin(options), serve: staticFile, sessionSeconds: sessionSeconds(options), ended: devEnded });
     gate = made;
     live.prune((stream) => made.signedIn(stream));
   };

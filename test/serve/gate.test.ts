@@ -344,6 +344,15 @@ describe('docs serve in development, gated by the config', () => {
       const signedOut = await fetch(`${dev.url}/guide/faq`);
       expect(signedOut.status).toBe(401);
       expect(await signedOut.text()).not.toContain('Frequently asked questions');
+      // A session logged out stays ended when a config change makes the gate again (the roles in another order).
+      const login = await fetch(`${dev.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'member@quad.example', password: 'docs-dev' }) });
+      const cookie = login.headers.getSetCookie().find((line) => line.startsWith('docs_session='))!.split(';')[0]!;
+      expect((await fetch(`${dev.url}/guide/faq`, { headers: { cookie } })).status).toBe(200);
+      expect((await fetch(`${dev.url}/logout`, { method: 'POST', headers: { cookie } })).status).toBe(204);
+      expect((await fetch(`${dev.url}/guide/faq`, { headers: { cookie } })).status).toBe(401);
+      writeFileSync(config, readFileSync(config, 'utf8').replace('fixtureConfig({ gate: true })', "fixtureConfig({ gate: true, auth: { roles: ['quad_member', 'admin'], loginHeading: 'Log in to Quad Docs', loginButton: 'Log in with your Quad account', supportEmail: 'it@quad.example' } })"));
+      await dev.waitFor(/Built \d+ pages/);
+      expect((await fetch(`${dev.url}/guide/faq`, { headers: { cookie } })).status).toBe(401);
     } finally {
       await dev.stop();
     }
