@@ -14,6 +14,9 @@ export interface AuthSession {
   expire: () => void;
 }
 
+/** Before each attempt at the host's logout: at once, then after a short wait, then a longer one. */
+const LOGOUT_RETRIES_MS = [0, 300, 1200];
+
 /** Storage that works everywhere: localStorage, or nothing at all where it is blocked. */
 function browserStorage(): CredentialStorage {
   try {
@@ -36,10 +39,16 @@ export function createAuthSession(site: SiteData): AuthSession {
     store,
     logOut: () => {
       if (!site.gated) return clearAndReload();
-      // Behind the gate the host's session cookie goes too (HttpOnly: only the host can clear it).
-      void fetch(site.app.logoutPath, { method: 'POST', credentials: 'same-origin', keepalive: true })
-        .catch(() => undefined)
-        .finally(clearAndReload);
+      // Behind the gate the host's session cookie goes too (HttpOnly: only the host can clear it). A
+      // logout the host did not confirm (a deploy, a proxy's hiccup) is asked again, twice, before the
+      // page signs out all the same: the cookie would otherwise stay valid behind a login screen.
+      void (async () => {
+        for (const wait of LOGOUT_RETRIES_MS) {
+          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+          const answer = await fetch(site.app.logoutPath, { method: 'POST', credentials: 'same-origin', keepalive: true }).catch(() => undefined);
+          if (answer?.ok) break;
+        }
+      })().finally(clearAndReload);
     },
     expire: () => {
       const { uid, client, accessToken } = store.state;

@@ -1,8 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { emptyCredentials, isAuthenticated, parsePersisted, serialiseCredentials, type Credentials } from '../../../../runtime/auth/credentials';
 import { createHttpClient, HTTP_DEFAULTS, requestHeaders, type HttpClientOptions } from '../../../../runtime/auth/http';
 import { canSubmit, logIn, loginRequest } from '../../../../runtime/auth/login';
+import { createAuthSession } from '../../../../runtime/auth/session';
 import { createAuthStore } from '../../../../runtime/auth/store';
+import type { SiteData } from '../../../../runtime/manifest';
 import type { AppConfig } from '../../../../runtime/manifest';
 import { fixtureConfig } from '../../../fixtures/_shared/config';
 
@@ -160,5 +162,44 @@ describe('runtime/auth/login', () => {
       const answer = { ...ok, data: { data: { ...ok.data.data, ...empty } } };
       expect(await logIn(with_(answer), form, false)).toEqual({ kind: 'error', error: 'network' });
     }
+  });
+});
+
+describe('runtime/auth/session: logging out of a gated site', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+  });
+
+  const gatedSite = { gated: true, auth: { storageKey: 'quad-docs-auth' }, app: { logoutPath: '/logout' } } as unknown as SiteData;
+
+  it('asks the host again when it did not confirm the logout, and signs out once it did', async () => {
+    vi.useFakeTimers();
+    const answers = [503, 502, 204];
+    const fetch = vi.fn(async (_path: string, _init?: RequestInit) => new Response(null, { status: answers.shift() ?? 204 }));
+    const reload = vi.fn();
+    const storage = memoryStorage({ 'quad-docs-auth': serialiseCredentials(member) });
+    vi.stubGlobal('fetch', fetch);
+    vi.stubGlobal('location', { reload });
+    vi.stubGlobal('window', { localStorage: storage });
+    createAuthSession(gatedSite).logOut();
+    await vi.runAllTimersAsync();
+    expect(fetch).toHaveBeenCalledTimes(3);
+    expect(fetch.mock.calls.every(([path, init]) => path === '/logout' && init?.method === 'POST')).toBe(true);
+    expect(reload).toHaveBeenCalledTimes(1);
+    expect(parsePersisted(storage.data.get('quad-docs-auth')!).uid).toBeNull();
+  });
+
+  it('asks no more than three times, then signs out the page all the same (spec §4)', async () => {
+    vi.useFakeTimers();
+    const fetch = vi.fn(async () => Promise.reject(new TypeError('network down')));
+    const reload = vi.fn();
+    vi.stubGlobal('fetch', fetch);
+    vi.stubGlobal('location', { reload });
+    vi.stubGlobal('window', { localStorage: memoryStorage({ 'quad-docs-auth': serialiseCredentials(member) }) });
+    createAuthSession(gatedSite).logOut();
+    await vi.runAllTimersAsync();
+    expect(fetch).toHaveBeenCalledTimes(3);
+    expect(reload).toHaveBeenCalledTimes(1);
   });
 });
