@@ -14,7 +14,10 @@ function searchEngine(): SearchEngine {
       throw new Error('the search index could not be reached (are you offline?); try again in a moment');
     });
     if (!response.ok) throw Object.assign(new Error(response.status === 401 ? 'your session has expired; reload the page to sign in again' : `the index answered ${response.status}`), { status: response.status });
-    return response.json() as Promise<unknown>;
+    // A file cut short (a proxy, a deploy under way) is no JavaScript parser's business to explain.
+    return (response.json() as Promise<unknown>).catch(() => {
+      throw new Error('a file of the search index arrived damaged or cut short; reload the page to try again');
+    });
   });
   return engine;
 }

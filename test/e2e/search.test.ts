@@ -163,6 +163,16 @@ describe('search', () => {
     await expect.poll(() => page.locator('.search-dialog').innerText()).toContain('Search is not available: the search index could not be reached (are you offline?); try again in a moment.');
     expect(await page.locator('.search-dialog').innerText()).not.toContain('Failed to fetch');
     await page.context().close();
+    // An index file cut short on its way (a proxy, a deploy under way): no JavaScript parser's words either.
+    const cut = await openPage(portal.browser);
+    await cut.route('**/assets/search/index.json', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{"v":' }));
+    await cut.goto(`${portal.site.origin}/backend/onboarding/git`);
+    await waitForHydration(cut);
+    await cut.keyboard.press('Control+K');
+    await cut.getByRole('combobox', { name: 'Search the documentation' }).fill('deploy');
+    await expect.poll(() => cut.locator('.search-dialog').innerText()).toContain('Search is not available: a file of the search index arrived damaged or cut short; reload the page to try again.');
+    expect(await cut.locator('.search-dialog').innerText()).not.toMatch(/JSON|Unexpected/);
+    await cut.context().close();
   });
 
   it('shows no search and fetches no index file for a signed-out reader', async () => {
