@@ -319,9 +319,11 @@ describe('docs build never destroys or escapes', () => {
     appendFileSync(join(root, 'content/guide/faq.md'), '\nOne more line.\n');
     for (const delay of [150, 600, 1200]) {
       const child = spawn(process.execPath, [join(REPO, 'bin', 'docs.mjs'), 'build', '--no-cache'], { cwd: root, stdio: 'ignore' });
+      // Heard from the start: a build may be done before the kill (then the kill finds nothing to stop).
+      const exited = new Promise((resolve) => child.once('exit', resolve));
       await new Promise((resolve) => setTimeout(resolve, delay));
       child.kill('SIGKILL');
-      await new Promise((resolve) => child.once('exit', resolve));
+      await exited;
       // Whatever the moment, the previous output is either intact or already replaced by a whole one.
       expect(existsSync(join(dist, 'index.html')) && existsSync(join(dist, 'manifest.json'))).toBe(true);
     }
