@@ -47,7 +47,6 @@ function linkTree(from: string, to: string, rel: string, wanted: (rel: string) =
   }
 }
 
-
 /** A bundle of the runtime, kept with the package. */
 export interface RuntimeBundle {
   urls: AssetUrls;

@@ -34,11 +34,11 @@ import { COLLECT_EVERY_FILES, collectGarbage, limitHeapGrowth, MANY_PAGES, type 
 import { fitOptimizer } from './optimizer';
 import { renderPage } from './render';
 import { checkTemplate, templateFile } from './template';
-import { buildPages, outputKeys, previousResults, renderEarly, sameBytes } from './pages';
+import { buildPages, outputKeys, previousResults, renderEarly } from './pages';
 import { markdownSalt, saveState, type BuildStore, type OutputRecord } from './store';
 import type { OnProgress } from './progress';
 import { imageCollector, imagesOutside } from './images';
-import { checkSourcesOutside, createStaging, discardStaging, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, publishInPlace, publishStaging, stagingPath, writeOutput } from './write';
+import { checkSourcesOutside, createStaging, discardStaging, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, publishInPlace, publishStaging, sameBytes, stagingPath, writeOutput } from './write';
 
 /** Options of `buildSite`. */
 export interface BuildOptions {
@@ -239,7 +239,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
       }
     })());
   const forgetOutput = async (): Promise<void> => {
-    if (cacheDir) dropUnchanged(cacheDir, outDir);
+    if (cacheDir) dropUnchanged(cacheDir, outDir, last);
     await forgetRecord();
   };
   createStaging(staging, outDir);
@@ -332,7 +332,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     else if (store && !(await saveState(store, { record, jobs, results, keys: pageKeys, rendered }))) cacheProblem = 'its last transaction did not commit';
     if (store && cacheProblem === undefined && unchanged && cacheDir) writeUnchanged(cacheDir, unchanged);
     // A build that records no fingerprint (docs serve's) leaves none of an earlier one of its folder behind.
-    else if (cacheDir) dropUnchanged(cacheDir, outDir);
+    else if (cacheDir) dropUnchanged(cacheDir, outDir, last);
     return report(results, warnings);
   } catch (error) {
     // The workers stop before their staging folder goes: one still writing a page would make the

@@ -10,7 +10,7 @@ import { DEEP_HTML as DEEP_HTML_LEVELS, deepHtmlLine } from './markdown/plugins/
 import { normaliseText } from './sources';
 import type { HydrationData, LastUpdated, PageData, PageLink, PageMeta, SidebarItem, SiteData, TocEntry } from '../../runtime/manifest';
 import { DocsError, type Diagnostic } from '../util/errors';
-import { insideOutput, ioError } from './write';
+import { insideOutput, ioError, sameBytes } from './write';
 import { ensureDir } from '../util/fs';
 import { hash } from '../util/hash';
 import { readImage, type PageImage, type Unpublishable } from './images';
@@ -286,7 +286,7 @@ export class PageBuilder {
    */
   private writeHashed(rel: string, content: string | Uint8Array): void {
     const { outDir, published } = this.context;
-    if (existsSync(insideOutput(outDir, rel)) || (published !== undefined && holds(insideOutput(published, rel), content))) return;
+    if (existsSync(insideOutput(outDir, rel)) || (published !== undefined && sameBytes(published, rel, content))) return;
     this.writeFile(rel, content);
   }
 
@@ -346,13 +346,4 @@ function tocOf(headings: TocEntry[], site: { minLevel: number; maxLevel: number 
 /** The page's `heading` (PageMeta): its leading h1, unless that is the title in plain words. */
 function pageHeading(heading: LeadingHeading | undefined, title: string): { heading?: string } {
   return heading && !(heading.plain && heading.text === title) ? { heading: heading.html } : {};
-}
-
-/** True when the file at `path` holds exactly `content`. */
-function holds(path: string, content: string | Uint8Array): boolean {
-  try {
-    return readFileSync(path).equals(typeof content === 'string' ? Buffer.from(content) : content);
-  } catch {
-    return false;
-  }
 }

@@ -4,7 +4,7 @@
  * files are all still in the output, stays as it is; the rest render on the worker pool, each thread
  * taking the page's markdown from the build store's cache when its markdown is unchanged.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { hash } from '../util/hash';
 import { imageChecker } from './images';
@@ -44,15 +44,6 @@ export function previousResults(context: PageJobContext, jobs: PageJob[], keys: 
     const before = previous(job.route);
     return before && before.key === keys[i] && before.result.files.every((file) => present.has(file)) && imagesUnchanged(before.result.images) ? before.result : undefined;
   });
-}
-
-/** True when the file `rel` below `dir` holds exactly `bytes`. */
-export function sameBytes(dir: string, rel: string, bytes: string | Buffer): boolean {
-  try {
-    return readFileSync(join(dir, rel)).equals(typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
-  } catch {
-    return false;
-  }
 }
 
 /** Pages a rebuild renders before it has sorted the others (`renderEarly`). */

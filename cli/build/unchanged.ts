@@ -80,10 +80,11 @@ export function writeUnchanged(cacheDir: string, record: UnchangedRecord): void 
 /**
  * Removes the record when it is the record of `outDir`: that folder is about to change, or was written
  * by a build that records none. A record of another folder stays (a build into `--out elsewhere`, or
- * `docs serve`'s own folder, changes nothing of it).
+ * `docs serve`'s own folder, changes nothing of it). `known` is the record of `outDir` when the caller
+ * read it already (the file, thousands of stamps, is not parsed again); without it the file is read.
  */
-export function dropUnchanged(cacheDir: string, outDir: string): void {
-  if (!readUnchanged(cacheDir, outDir)) return;
+export function dropUnchanged(cacheDir: string, outDir: string, known?: UnchangedRecord): void {
+  if (!(known ?? readUnchanged(cacheDir, outDir))) return;
   try {
     rmSync(join(cacheDir, RECORD_FILE), { force: true });
   } catch {

@@ -160,6 +160,15 @@ export function insideOutput(outDir: string, rel: string): string {
   return path;
 }
 
+/** True when the file `rel` below `dir` holds exactly `bytes` (`rel` checked as `insideOutput` checks it). */
+export function sameBytes(dir: string, rel: string, bytes: string | Uint8Array): boolean {
+  try {
+    return readFileSync(insideOutput(dir, rel)).equals(typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
+  } catch {
+    return false;
+  }
+}
+
 /** Writes `rel` below the staging folder, creating its folder. */
 export function writeOutput(staging: string, rel: string, bytes: string | Buffer): void {
   const path = insideOutput(staging, rel);

@@ -52,7 +52,7 @@ export function valueAt(value: unknown, pointer: string): unknown {
  */
 export function danglingRefs(spec: unknown): [ref: string, pointer: string][] {
   // `#components` or `#Team` is no JSON pointer (those start with `/`): the parser resolved it to nothing, and the schema showed as `#`.
-  return [...refsIn(spec)].filter(([ref]) => (ref.startsWith('#/') && valueAt(spec, ref.slice(1)) === undefined) || (ref.startsWith('#') && ref.length > 1 && !ref.startsWith('#/')));
+  return [...refsIn(spec)].filter(([ref]) => ref.startsWith('#') && ref !== '#' && (!ref.startsWith('#/') || valueAt(spec, ref.slice(1)) === undefined));
 }
 
 /**

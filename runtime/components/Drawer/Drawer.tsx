@@ -31,12 +31,12 @@ export function Drawer({ site, route, section, sidebar, onClose }: DrawerProps):
   const panel = useRef<HTMLDivElement>(null);
   /** Set when the reader dismisses the drawer (Escape, ×, the backdrop): focus then goes back to what opened it. */
   const dismissed = useRef(false);
-  const closeNow = useRef(onClose);
-  closeNow.current = onClose;
-  const dismiss = useRef(onClose);
-  dismiss.current = () => {
+  /** The latest `onClose`: the effect below is set up once. */
+  const closing = useRef(onClose);
+  closing.current = onClose;
+  const dismiss = (): void => {
     dismissed.current = true;
-    onClose();
+    closing.current();
   };
   useEffect(() => {
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
@@ -47,7 +47,7 @@ export function Drawer({ site, route, section, sidebar, onClose }: DrawerProps):
     const onKey = (event: KeyboardEvent): void => {
       // An Escape a menu inside the drawer took (it closed that menu) is not the drawer's.
       if (event.key === 'Escape') {
-        if (!event.defaultPrevented) dismiss.current();
+        if (!event.defaultPrevented) dismiss();
       }
       else if (event.key === 'Tab' && panel.current) {
         // A modal: Tab and Shift+Tab go round the drawer's own controls, never to the page behind.
@@ -63,7 +63,7 @@ export function Drawer({ site, route, section, sidebar, onClose }: DrawerProps):
     // there, and a hidden modal would keep the page locked and Tab trapped. It closes.
     const desktop = window.matchMedia(DESKTOP);
     const onWide = (): void => {
-      if (desktop.matches) closeNow.current();
+      if (desktop.matches) closing.current();
     };
     desktop.addEventListener('change', onWide);
     return () => {
@@ -78,11 +78,11 @@ export function Drawer({ site, route, section, sidebar, onClose }: DrawerProps):
   }, []);
   return (
     <div className="drawer-root">
-      <div className="drawer-backdrop" onClick={() => dismiss.current()} />
+      <div className="drawer-backdrop" onClick={dismiss} />
       <div className="drawer" id="docs-drawer" role="dialog" aria-modal="true" aria-label="Menu" ref={panel}>
         <div className="drawer-header">
           <span className="navbar-title">{site.title}</span>
-          <button type="button" className="drawer-close" aria-label="Close the menu" ref={close} onClick={() => dismiss.current()}>
+          <button type="button" className="drawer-close" aria-label="Close the menu" ref={close} onClick={dismiss}>
             ×
           </button>
         </div>

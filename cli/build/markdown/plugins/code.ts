@@ -19,7 +19,7 @@ import type { DiagramBox } from '../diagrams';
  * at all: it shows plain, the same on every machine. A pathological line at the limit costs
  * about what the time limit allowed (0.2–1 s for the slowest grammars).
  */
-export const TOKENIZE = { tokenizeTimeLimit: 0, tokenizeMaxLineLength: 5000 } as const;
+const TOKENIZE = { tokenizeTimeLimit: 0, tokenizeMaxLineLength: 5000 } as const;
 
 /** Languages shiki renders as plain text without a grammar. */
 const PLAIN = new Set(['text', 'txt', 'plain', 'plaintext', '']);
