@@ -33,8 +33,18 @@ function marks(parts: ExcerptPart[]): ReactNode[] {
   return parts.map((part, i) => (part.mark ? <mark key={i}>{part.text}</mark> : part.text));
 }
 
-/** `complete` is false while the first results are shown and the chunks of the others load. */
-type Status = { kind: 'idle' } | { kind: 'searching' } | { kind: 'done'; query: string; results: SearchResult[]; complete: boolean } | { kind: 'error'; message: string };
+/** Results shown at first, and added by each "More results". */
+const PAGE = 8;
+
+/**
+ * `complete` is false while the first results are shown and the chunks of the others load; `shown` is
+ * how many results are listed, and `results` holds one more when the index has more.
+ */
+type Status =
+  | { kind: 'idle' }
+  | { kind: 'searching' }
+  | { kind: 'done'; query: string; results: SearchResult[]; shown: number; complete: boolean }
+  | { kind: 'error'; message: string };
 
 export interface SearchDialogProps {
   /** Closes the dialog; `chosen` when a result was opened (focus then goes where the reader went, not back). */
@@ -67,21 +77,25 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
     };
   }, []);
 
-  const run = (text: string): void => {
+  /**
+   * Searches for `text`, listing `limit` results (and asking for one more, to know whether to offer
+   * more). `more`: the same query, longer, so the result the reader is on stays chosen.
+   */
+  const run = (text: string, limit = PAGE, more = false): void => {
     const serial = ++latest.current;
     // The search starts before React renders the keystroke, so its first fetch goes out at once.
     // The first results show as soon as their text is in; the list then only grows (engine.ts).
-    let shown = false;
+    let shown = more;
     const partial = (results: SearchResult[]): void => {
       if (serial !== latest.current) return;
       // Rendered at once, not in a later task: the engine asks for the excerpts' chunks right after.
       flushSync(() => {
         if (!shown) setActive(0);
         shown = true;
-        setStatus({ kind: 'done', query: text, results, complete: false });
+        setStatus({ kind: 'done', query: text, results, shown: limit, complete: false });
       });
     };
-    const searching = text.trim() ? searchEngine().search(text, 8, partial) : undefined;
+    const searching = text.trim() ? searchEngine().search(text, limit + 1, partial) : undefined;
     setQuery(text);
     if (!searching) {
       setStatus({ kind: 'idle' });
@@ -93,13 +107,21 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
         if (serial !== latest.current) return;
         // A choice the reader made among the first results stands.
         if (!shown) setActive(0);
-        setStatus({ kind: 'done', query: text, results, complete: true });
+        setStatus({ kind: 'done', query: text, results, shown: limit, complete: true });
       },
       (error: unknown) => serial === latest.current && setStatus({ kind: 'error', message: error instanceof Error ? error.message : String(error) }),
     );
   };
 
-  const results = status.kind === 'done' ? status.results : [];
+  const results = status.kind === 'done' ? status.results.slice(0, status.shown) : [];
+  const hasMore = status.kind === 'done' && status.results.length > status.shown;
+  /** The options: the results, then "More results" when there are more. */
+  const options = results.length + (hasMore ? 1 : 0);
+  const showMore = (): void => {
+    if (status.kind !== 'done') return;
+    input.current?.focus();
+    run(status.query, status.shown + PAGE, true);
+  };
   const open = (index: number): void => {
     dialog.current?.querySelector<HTMLAnchorElement>(`#search-option-${index}`)?.click();
   };
@@ -110,16 +132,17 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
       onClose();
     } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       event.preventDefault();
-      if (results.length === 0) return;
-      const next = (active + (event.key === 'ArrowDown' ? 1 : results.length - 1)) % results.length;
+      if (options === 0) return;
+      const next = (active + (event.key === 'ArrowDown' ? 1 : options - 1)) % options;
       setActive(next);
       dialog.current?.querySelector(`#search-option-${next}`)?.scrollIntoView({ block: 'nearest' });
-    } else if (event.key === 'Enter' && results.length > 0) {
+    } else if (event.key === 'Enter' && options > 0) {
       event.preventDefault();
       open(active);
     } else if (event.key === 'Tab') {
-      // Focus stays in the dialog: the field and the close button take turns.
-      const focusable = [...(dialog.current?.querySelectorAll<HTMLElement>('input, button') ?? [])];
+      // Focus stays in the dialog: the field and the close button take turns (the options are chosen
+      // with the arrow keys).
+      const focusable = [...(dialog.current?.querySelectorAll<HTMLElement>('input, button:not([role="option"])') ?? [])];
       const at = focusable.indexOf(document.activeElement as HTMLElement);
       event.preventDefault();
       focusable[(at + (event.shiftKey ? focusable.length - 1 : 1)) % focusable.length]?.focus();
@@ -179,6 +202,13 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
               </a>
             </li>
           ))}
+          {hasMore ? (
+            <li role="none" className={active === results.length ? 'search-result search-more active' : 'search-result search-more'} onMouseMove={() => active !== results.length && setActive(results.length)}>
+              <button type="button" id={`search-option-${results.length}`} role="option" aria-selected={active === results.length} tabIndex={-1} onClick={showMore}>
+                More results
+              </button>
+            </li>
+          ) : null}
         </ul>
         ) : null}
         <div className="search-status" role="status">
@@ -193,7 +223,7 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
             <p className="search-hint">Find any page, heading or API operation, in English or Dutch.</p>
           ) : status.kind === 'done' && status.complete ? (
             <p className="sr-only">
-              {results.length} result{results.length === 1 ? '' : 's'}
+              {hasMore ? `The first ${results.length} results; More results, after them, lists others` : `${results.length} result${results.length === 1 ? '' : 's'}`}
             </p>
           ) : null}
         </div>

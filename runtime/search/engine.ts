@@ -11,7 +11,7 @@
  */
 import type { SearchChunk, SearchMeta, SearchPage, SearchShard } from './format';
 import { boostTitles, byScore, flatIndex, pick, TITLE_HAS_QUERY, TITLE_IS_QUERY, type Picked, type Place, type Scored } from './rank';
-import { EXACT, matchWeight, present, STEM, type ExcerptPart } from './match';
+import { EXACT, matchWeight, present, STEM, type ExcerptPart, type Matches } from './match';
 import { indexable, joinedTerms, shardOf, stems, terms, words } from './text';
 
 export { excerpt, oneEdit, type ExcerptPart } from './match';
@@ -86,6 +86,35 @@ const STEMMER_WORDS = (
 ).split(' ');
 
 let prepared: Promise<void> | undefined;
+
+/** Two adjacent words of a query, run together. */
+interface Pair {
+  term: string;
+  /** Where the words it stands for are in the query's words (those the index has). */
+  covers: number[];
+  /** Its second word is the query's last: the one being typed, unless the query ends in a space. */
+  last: boolean;
+}
+
+/** Pairs a query seeks at most: a pasted sentence would otherwise ask for a term per word. */
+const MAX_PAIRS = 4;
+
+/**
+ * The query's adjacent words run together, as the index runs together those of titles and headings
+ * (text.ts `terms`, and not after a common word): `24 urenloop` → `24urenloop`, `log in` → `login`.
+ */
+function queryPairs(query: string, queryWords: string[]): Pair[] {
+  const inOrder = words(query);
+  const pairs: Pair[] = [];
+  for (let i = 1; i < inOrder.length && pairs.length < MAX_PAIRS; i++) {
+    const [first, second] = [inOrder[i - 1]!, inOrder[i]!];
+    const term = first + second;
+    if (!indexable(first) || queryWords.includes(term) || pairs.some((pair) => pair.term === term)) continue;
+    const covers = [...new Set([first, second].map((word) => queryWords.indexOf(word)).filter((at) => at >= 0))];
+    pairs.push({ term, covers, last: i === inOrder.length - 1 });
+  }
+  return pairs;
+}
 
 /** How long the entry point is taken as current before `load` asks for it again. */
 const ENTRY_CHECK_MS = 60_000;
@@ -232,6 +261,14 @@ export class SearchEngine {
     // need not have: a page with the identifier ranks above pages with its parts apart.
     const joined = joinedTerms(query).filter((term) => !queryWords.includes(term));
     const typingJoined = typingLast && /[_.-][\p{L}\p{N}]+$/u.test(query);
+    // Two words typed apart that the pages write as one (`24 urenloop` → `24urenloop`, `log in` →
+    // `login`): the pair is sought too, and stands in for both its words (`queryPairs`).
+    const pairs = queryPairs(query, queryWords).filter(({ term }) => !joined.includes(term));
+    const sought = [...queryWords, ...joined, ...pairs.map(({ term }) => term)];
+    /** Where the pairs start in `sought`. */
+    const pairsFrom = queryWords.length + joined.length;
+    /** For each word of the query, the places in `sought` of the pairs that hold it. */
+    const pairsOf = queryWords.map((_, word) => pairs.flatMap(({ covers }, at) => (covers.includes(word) ? [pairsFrom + at] : [])));
     // Loaded already (the dialog asks for it when it opens): the term shards are requested in this
     // very call, before the keystroke is rendered.
     const meta = this.loaded ?? (await this.load());
@@ -242,9 +279,10 @@ export class SearchEngine {
     const queryShards = new Set<SearchShard>();
     // Each word's matching terms, with their postings (the heaviest; a tail joins later if needed).
     const candidates = await Promise.all(
-      [...queryWords, ...joined].map(async (word, index) => {
+      sought.map(async (word, index) => {
         const optional = index >= queryWords.length;
-        const typing = optional ? typingJoined && index === queryWords.length + joined.length - 1 : typingLast && index === queryWords.length - 1;
+        const pair = pairs[index - pairsFrom];
+        const typing = pair ? typingLast && pair.last : optional ? typingJoined && index === queryWords.length + joined.length - 1 : typingLast && index === queryWords.length - 1;
         // The word's own shard is asked for before its stems are made (a stemmer's first run on a
         // page compiles its patterns: milliseconds the request need not wait).
         void this.shard(meta, shardOf(word, split)).catch(() => undefined);
@@ -298,15 +336,20 @@ export class SearchEngine {
     // Plain loops, no closure per document: this runs on a first query before the code is optimised.
     const combine = (every: boolean): Scored => {
       const found: Scored = { docs: [], totals: [] };
+      // Every document with all the words has the first (or a pair holding it).
+      const sources = every ? [0, ...pairsOf[0]!] : [...perWord.keys()];
       // A word's documents are each listed once; those of several words are met again.
-      const counted = every || perWord.length === 1 ? undefined : new Set<number>();
-      for (const { docs } of every ? perWord.slice(0, 1) : perWord) {
-        for (const doc of docs) {
+      const counted = sources.length === 1 ? undefined : new Set<number>();
+      for (const source of sources) {
+        for (const doc of perWord[source]!.docs) {
           if (counted?.has(doc)) continue;
           counted?.add(doc);
           let total = 0;
-          for (let word = 0; word < perWord.length; word++) {
-            const score = perWord[word]!.scores[doc]!;
+          for (let word = 0; word < pairsFrom; word++) {
+            let score = perWord[word]!.scores[doc]!;
+            // A word of the query a document lacks counts what a pair holding it scores there (a page
+            // with `24urenloop` has `urenloop` of `24 urenloop`); a pair never adds to a word it has.
+            if (score === 0 && word < queryWords.length) for (const at of pairsOf[word]!) score = Math.max(score, perWord[at]!.scores[doc]!);
             // Every word of the query, that is: a joined word it also seeks only adds.
             if (score === 0 && every && word < queryWords.length) {
               total = 0;
@@ -341,16 +384,22 @@ export class SearchEngine {
     // A page named by the query first: its title's terms (pairs run together too, as the index has them).
     boostTitles(scored, queryShards, (title) => {
       const titleTerms = terms(title, { pairs: true });
-      const named = queryWords.every((word, index) => titleTerms.some((term) => matchWeight(term, word, wordStems.get(word) ?? [], typingLast && index === queryWords.length - 1) > 0));
+      const named = queryWords.every(
+        (word, index) =>
+          titleTerms.some((term) => matchWeight(term, word, wordStems.get(word) ?? [], typingLast && index === queryWords.length - 1) > 0) ||
+          pairs.some((pair) => pair.covers.includes(index) && titleTerms.some((term) => matchWeight(term, pair.term, [], typingLast && pair.last) > 0)),
+      );
       if (!named) return 1;
       const own = words(title).filter(indexable);
-      return own.length === queryWords.length && own.every((word) => queryWords.includes(word)) ? TITLE_IS_QUERY : TITLE_HAS_QUERY;
+      // The title's words, in any order, or run together as the query runs them (`Deep linking`, `deeplinking`).
+      const isQuery = (own.length === queryWords.length && own.every((word) => queryWords.includes(word))) || own.join('') === queryWords.join('');
+      return isQuery ? TITLE_IS_QUERY : TITLE_HAS_QUERY;
     });
     const ranked = byScore(scored, meta.documents);
 
     // The best documents, at most PER_PAGE per page and one per heading (`pick`).
     // A common word is never marked: `the` being typed finds `theme`, and `the` itself matched nothing.
-    const isMatch = (word: string): boolean => matched.has(word) || (indexable(word) && queryWords.some((queryWord) => word.startsWith(queryWord) || (wordStems.get(queryWord) ?? []).some((stem) => word.startsWith(stem))));
+    const isMatch: Matches = (word, inParts) => matched.has(word) || (!inParts && indexable(word) && queryWords.some((queryWord) => word.startsWith(queryWord) || (wordStems.get(queryWord) ?? []).some((stem) => word.startsWith(stem))));
     const fromChunk = (doc: number): Place | undefined => {
       const chunk = this.chunkData.get(Math.floor(doc / meta.chunkSize));
       const found = chunk?.docs[doc % meta.chunkSize];

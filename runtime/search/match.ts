@@ -40,14 +40,58 @@ export function matchWeight(term: string, word: string, wordStems: string[], typ
   return 0;
 }
 
-/** The excerpt of `text` around its first matching word, about `width` characters. */
-export function excerpt(text: string, matches: (word: string) => boolean, width = 160): ExcerptPart[] {
-  const pattern = /[\p{L}\p{N}\p{M}]+/gu;
+/** Words of a text, each with where it is and its folded form. */
+interface Token {
+  from: number;
+  to: number;
+  word: string;
+}
+
+/** Words written in parts that a query may match whole: `node.js`, `QUAD_API_URL` (any number of parts). */
+const JOINER = /^[_.-]$/;
+/** Two words a title or heading may run together (`Deep linking`, `Log-in`), as the index does. */
+const PAIR_GAP = /^[^\p{L}\p{N}\n]{1,2}$/u;
+
+/**
+ * Whether a folded word matches the query. `inParts`: the word is parts of the text run together, which
+ * should match only as a word of the index the query found (not as the start of a word being typed:
+ * `a picture` is no match for `api`).
+ */
+export type Matches = (word: string, inParts?: boolean) => boolean;
+
+/**
+ * Where the words of `text` that match are. A word the text writes in parts and the query matched
+ * whole (`Deep linking` for `deeplinking`, `node.js` for `nodejs`) is one span over its parts, when no
+ * part matches on its own (`deep` marks `Deep`, not `Deep linking`).
+ */
+function matchedSpans(text: string, matches: Matches): [number, number][] {
+  const tokens: Token[] = [];
+  for (const found of text.matchAll(/[\p{L}\p{N}\p{M}]+/gu)) tokens.push({ from: found.index, to: found.index + found[0].length, word: words(found[0]).join('') });
+  const alone = tokens.map(({ word }) => word !== '' && matches(word));
   const spans: [number, number][] = [];
-  for (const found of text.matchAll(pattern)) {
-    const folded = words(found[0])[0];
-    if (folded && matches(folded)) spans.push([found.index, found.index + found[0].length]);
+  for (let i = 0; i < tokens.length; i++) {
+    if (alone[i]) {
+      spans.push([tokens[i]!.from, tokens[i]!.to]);
+      continue;
+    }
+    let joined = tokens[i]!.word;
+    for (let j = i + 1; j < tokens.length && !alone[j]; j++) {
+      const gap = text.slice(tokens[j - 1]!.to, tokens[j]!.from);
+      if (!JOINER.test(gap) && !(j === i + 1 && PAIR_GAP.test(gap))) break;
+      joined += tokens[j]!.word;
+      if (matches(joined, true)) {
+        spans.push([tokens[i]!.from, tokens[j]!.to]);
+        i = j;
+        break;
+      }
+    }
   }
+  return spans;
+}
+
+/** The excerpt of `text` around its first matching word, about `width` characters. */
+export function excerpt(text: string, matches: Matches, width = 160): ExcerptPart[] {
+  const spans = matchedSpans(text, matches);
   let start = 0;
   if (spans.length > 0 && spans[0]![0] > width / 3) {
     start = text.lastIndexOf(' ', spans[0]![0] - Math.floor(width / 3)) + 1;
@@ -72,7 +116,7 @@ export function excerpt(text: string, matches: (word: string) => boolean, width 
 }
 
 /** A picked result as the dialog shows it: with its excerpt once its text is in. */
-export function present({ text, ...result }: Picked, isMatch: (word: string) => boolean): SearchResult {
+export function present({ text, ...result }: Picked, isMatch: Matches): SearchResult {
   const marked = { title: excerpt(result.page.title, isMatch, Infinity), ...(result.heading ? { heading: excerpt(result.heading, isMatch, Infinity) } : {}) };
   return text === undefined ? { ...result, marked } : { ...result, marked, excerpt: excerpt(text, isMatch) };
 }

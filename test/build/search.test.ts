@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Manifest } from '../../runtime/manifest';
-import { SearchEngine, oneEdit, type SearchResult } from '../../runtime/search/engine';
+import { SearchEngine, excerpt, oneEdit, type SearchResult } from '../../runtime/search/engine';
 import { LEAD, type SearchChunk, type SearchMeta, type SearchShard } from '../../runtime/search/format';
 import { fold, terms } from '../../runtime/search/text';
 import { searchIndexFiles, searchIndexFilesInSlices } from '../../cli/build/search/index';
@@ -99,6 +99,37 @@ describe('the search index', () => {
     // A hyphen left out: `e-mail` is found as `email`, `node.js` as `nodejs`.
     expect((await engine.search('email')).slice(0, 3).map((result) => result.url)).toContain('/backend/api/user-authentication/send-password-reset-email');
     expect((await first('nodejs'))?.split('#')[0]).toBe('/24urenloop/development/installation-guides/pnpm');
+  });
+
+  it('finds what the pages write as one word when it is typed as two, whole or being typed', async () => {
+    // The navbar's "24 urenloop"; the pages write "24urenloop".
+    for (const query of ['24 urenloop', '24 uren']) {
+      const results = await engine.search(query);
+      expect(results.length, query).toBe(8);
+      expect(results[0]!.url, query).toMatch(/^\/24urenloop(\/|$)/);
+      expect(results[0]!.marked.title.filter((part) => part.mark).map((part) => part.text), query).toEqual(['24urenloop']);
+    }
+    // A page of the section is named by it; without the pair only a page with both words apart was found.
+    expect((await engine.search('24 urenloop')).filter((result) => result.url.startsWith('/24urenloop')).length).toBeGreaterThanOrEqual(3);
+    // And the other way round still: typed as one where a title has two.
+    expect(await first('deep linking')).toBe('/frontend/deeplinking');
+  });
+
+  it('marks a word the text writes in parts when the query matched it whole, and only then', async () => {
+    const marks = (parts: { text: string; mark: boolean }[] | undefined): string[] => (parts ?? []).filter((part) => part.mark).map((part) => part.text);
+    const [deepLinking] = await engine.search('deeplinking');
+    expect(marks(deepLinking!.marked.title)).toEqual(['Deep linking']);
+    expect(marks(deepLinking!.excerpt)).toContain('deep link');
+    const [nodeJs] = await engine.search('nodejs');
+    expect(marks(nodeJs!.marked.title)).toEqual(['Node.js']);
+    // A part that matches alone is marked alone.
+    const [deep] = await engine.search('deep');
+    expect(marks(deep!.marked.title)).toEqual(['Deep']);
+    // Parts run together match only as a word the query found in the index, not as the start of one
+    // being typed: "a pinned" is no "api…".
+    const typing = (word: string, inParts?: boolean): boolean => word === 'api' || (!inParts && word.startsWith('api'));
+    expect(marks(excerpt('Keep a pinned copy of the API key', typing))).toEqual(['API']);
+    expect(marks(excerpt('Set QUAD_API_URL first', (word) => word === 'quadapiurl'))).toEqual(['QUAD_API_URL']);
   });
 
   it('shows the heading, the section and an excerpt with the match marked', async () => {

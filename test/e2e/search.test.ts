@@ -68,7 +68,8 @@ describe('search', () => {
     await page.keyboard.press('Control+K');
     await page.getByRole('combobox', { name: 'Search the documentation' }).fill('passbolt');
     await page.locator('[role="listbox"][data-query="passbolt"]').waitFor();
-    const options = page.getByRole('option');
+    // The results (a ninth option, More results, follows them).
+    const options = page.locator('a[role="option"]');
     expect(await options.count()).toBe(8);
     const rows = await options.evaluateAll((links) => links.map((link) => [link.querySelector('.search-result-title')!.textContent, link.querySelector('.search-result-path')!.textContent, link.getAttribute('href')]));
     expect(rows.every(([title, path, href]) => title && path && href?.startsWith('/'))).toBe(true);
@@ -131,6 +132,44 @@ describe('search', () => {
     await page.mouse.click(5, 400);
     await page.waitForTimeout(200);
     expect(await page.getByRole('dialog', { name: 'Search the documentation' }).count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('lists eight results, says there are more, and More results lists the next eight with the chosen one kept', async () => {
+    const page = await openPage(portal.browser);
+    await page.goto(`${portal.site.origin}/backend/onboarding/git`);
+    await waitForHydration(page);
+    await page.locator('.navbar .search-button').click();
+    const field = page.getByRole('combobox', { name: 'Search the documentation' });
+    // "quad" is on dozens of pages.
+    await field.fill('quad');
+    await page.locator('[role="listbox"][data-complete]').waitFor();
+    const options = page.getByRole('option');
+    expect(await options.count()).toBe(9);
+    expect(await page.locator('a[role="option"]').count()).toBe(8);
+    expect((await options.last().textContent())?.trim()).toBe('More results');
+    expect(await page.getByRole('status').textContent()).toBe('The first 8 results; More results, after them, lists others');
+    const firstEight = await page.locator('a[role="option"]').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+    // Chosen from the keyboard: the list grows, the first new result is chosen, the field keeps focus.
+    await page.keyboard.press('ArrowUp');
+    expect(await options.last().getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('a[role="option"]').count()).toBe(16);
+    const sixteen = await page.locator('a[role="option"]').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+    expect(sixteen.slice(0, 8)).toEqual(firstEight);
+    expect(new Set(sixteen).size).toBe(16);
+    expect(await options.nth(8).getAttribute('aria-selected')).toBe('true');
+    expect(await options.nth(8).getAttribute('href')).toBe(sixteen[8]);
+    expect(await field.evaluate((element) => element === document.activeElement)).toBe(true);
+    // By the mouse too.
+    await options.last().click();
+    await expect.poll(() => page.locator('a[role="option"]').count()).toBe(24);
+    // A new query starts again at eight; one with fewer results offers no more and counts them.
+    await field.fill('kwijting');
+    await page.locator('[role="listbox"][data-complete][data-query="kwijting"]').waitFor();
+    expect(await page.getByText('More results').count()).toBe(0);
+    const count = await page.locator('a[role="option"]').count();
+    expect(await page.getByRole('status').textContent()).toBe(`${count} result${count === 1 ? '' : 's'}`);
     await page.context().close();
   });
 
