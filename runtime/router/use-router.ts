@@ -29,10 +29,23 @@ export interface View {
 /** What the main column shows. */
 export type MainState = { kind: 'view' } | { kind: 'loading' } | { kind: 'error'; message: string };
 
+/** The page the address names while it is not shown: as the manifest lists it. */
+export interface Target {
+  route: string;
+  title: string;
+  sidebar: SidebarSource;
+}
+
 /** The router's state, rendered by the app. */
 export interface RouterState {
   view: View;
   main: MainState;
+  /**
+   * While the main column shows the loading animation or a load error: the page being loaded, once
+   * the manifest is in. The tab's title and the sidebar name it, as the address bar does, not the page
+   * the reader left.
+   */
+  target?: Target;
   /** True while a navigation has taken longer than `PROGRESS_DELAY_MS`. */
   progress: boolean;
 }
@@ -90,8 +103,10 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
       if (url.pathname !== path) url = new URL(path + url.search + url.hash, url);
       if (mode === 'push') memory.current?.push(href(url));
       else if (mode === 'replace') memory.current?.replace(href(url));
+      /** The page being loaded, once the manifest says what it is. */
+      let target: Target | undefined;
       if (mode === 'retry') setState((previous) => ({ ...previous, main: { kind: 'loading' } }));
-      const slow = setTimeout(() => current() && setState((previous) => ({ ...previous, main: { kind: 'loading' }, progress: true })), PROGRESS_DELAY_MS);
+      const slow = setTimeout(() => current() && setState((previous) => ({ ...previous, main: { kind: 'loading' }, progress: true, target })), PROGRESS_DELAY_MS);
       try {
         let preloaded;
         try {
@@ -100,6 +115,12 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
           // The manifest or a code chunk is gone (usually a new deployment): a full load gets the new one.
           if (current()) location.reload();
           return;
+        }
+        if (preloaded.route) {
+          const { path: route, title, sidebar } = preloaded.route;
+          target = { route, title, sidebar: { items: preloaded.manifest.sidebars[sidebar] ?? [] } };
+          // The loading animation is up already (a slow manifest): the page it loads is named now.
+          if (current()) setState((previous) => (previous.main.kind === 'loading' ? { ...previous, target } : previous));
         }
         let view: View;
         if (!preloaded.route) {
@@ -116,7 +137,7 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
             }
             if (!current()) return;
             focus.current = focused;
-            setState((previous) => ({ ...previous, main: { kind: 'error', message: error instanceof Error ? error.message : String(error) }, progress: false }));
+            setState((previous) => ({ ...previous, main: { kind: 'error', message: error instanceof Error ? error.message : String(error) }, progress: false, target }));
             return;
           }
         }
@@ -211,11 +232,17 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
     return () => observer.disconnect();
   }, [loader, state.view.serial]);
 
-  // After a navigation: the title and description, then the scroll position (before paint).
+  // While a page loads or has failed to: the tab names it (the page shown again once it is back).
+  const pendingTitle = state.main.kind === 'view' ? undefined : state.target?.title;
+  useLayoutEffect(() => {
+    if (loader && pendingTitle !== undefined) showPageTitle(pageTitle(pendingTitle, site.title, site.titleSeparator), site.title);
+    else if (loader) showPageTitle(pageTitle(state.view.page.title, site.title, site.titleSeparator), site.title);
+  }, [loader, site, state.view, pendingTitle]);
+
+  // After a navigation: the description, then the scroll position (before paint).
   useLayoutEffect(() => {
     const { page } = state.view;
     if (!loader) return;
-    showPageTitle(pageTitle(page.title, site.title, site.titleSeparator), site.title);
     setDescription(page.description ?? site.tagline);
     const wanted = intent.current;
     intent.current = null;

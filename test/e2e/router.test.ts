@@ -250,6 +250,10 @@ describe('progress bar and page states', () => {
     await clickUnseen(page, WHY);
     await page.waitForSelector('.progress-bar', { timeout: 800 });
     await expect(page.locator('.page-loading').count()).resolves.toBe(1);
+    // The tab, the navbar and the sidebar name the page being loaded, as the address bar does.
+    expect(await page.title()).toBe('Why Astraea? | Docs');
+    expect(await page.locator('aside.sidebar [aria-current="page"]').textContent()).toBe('Why Astraea?');
+    expect(await page.locator('.navbar [aria-current="page"]').first().textContent()).toBe('24 urenloop');
     await expect.poll(() => heading(page)).toBe('Why Astraea?');
     await expect(page.locator('.progress-bar').count()).resolves.toBe(0);
     await page.context().close();
@@ -291,6 +295,9 @@ describe('progress bar and page states', () => {
     expect(await problem.locator('h1').textContent()).toBe('This page could not be loaded');
     expect(await problem.locator('.page-problem-text').textContent()).toMatch(/Failed to fetch dynamically imported module/);
     expect(page.url()).toBe(portal.site.origin + WHY);
+    // Named as the address names it: not the page the reader left.
+    expect(await page.title()).toBe('Why Astraea? | Docs');
+    expect(await page.locator('aside.sidebar [aria-current="page"]').textContent()).toBe('Why Astraea?');
     blocked = false;
     await page.getByRole('button', { name: 'Retry' }).click();
     await expect.poll(() => heading(page)).toBe('Why Astraea?');

@@ -37,6 +37,8 @@ export function App({ site, initial, loader, session }: AppProps): JSX.Element {
   const { state, retry } = useRouter({ site, initial, loader });
   const { view, main } = state;
   const showsPage = main.kind === 'view';
+  const target = showsPage ? undefined : state.target;
+  const shown = target ? { route: target.route, notFound: false, sidebar: target.sidebar } : { route: view.page.route, notFound: view.page.notFound === true, sidebar: view.sidebar };
 
   // Islands: each chunk loads only on pages that need it — mermaid draws the diagrams, the tabs
   // island applies the remembered code-sample tab and handles clicks.
@@ -54,7 +56,8 @@ export function App({ site, initial, loader, session }: AppProps): JSX.Element {
   const content = (
     <>
       {state.progress ? <ProgressBar /> : null}
-      <Layout site={site} route={view.page.route} notFound={view.page.notFound === true} sidebar={view.sidebar}>
+      {/* The page being loaded or that failed to, when known, names the section and the sidebar's current link. */}
+      <Layout site={site} route={shown.route} notFound={shown.notFound} sidebar={shown.sidebar}>
         {main.kind === 'loading' ? (
           <PageLoading />
         ) : main.kind === 'error' ? (
