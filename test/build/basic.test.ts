@@ -91,7 +91,7 @@ describe('docs build of the basic fixture', () => {
   it('keeps mermaid fences as diagram placeholders and copies images with hashed names', () => {
     const html = readRoute(dist, '/guide/install');
     // The source in a frame sized by the build for the drawn diagram (two 152 px nodes across).
-    expect(html).toMatch(/<div class="mermaid"><div class="mermaid-frame" data-mermaid="" style="aspect-ratio:\d+\/\d+;max-width:\d+px">flowchart LR\n  A --&gt; B<\/div><\/div>/);
+    expect(html).toMatch(/<div class="mermaid" tabindex="0"><div class="mermaid-frame" data-mermaid="" style="aspect-ratio:\d+\/\d+;max-width:\d+px;min-width:\d+px">flowchart LR\n  A --&gt; B<\/div><\/div>/);
     const src = /<img[^>]*src="(\/assets\/images\/diagram\.[0-9a-f]{8}\.svg)"/.exec(html)?.[1];
     expect(src).toBeDefined();
     expect(readFileSync(join(dist, src!), 'utf8')).toContain('<svg');

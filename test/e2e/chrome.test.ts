@@ -434,6 +434,31 @@ describe('colour mode', () => {
     expect(await diagram.locator('svg').count()).toBe(1);
     await page.context().close();
   });
+
+  it('keeps a wide diagram legible and lets it scroll sideways in its frame, not the page', async () => {
+    // The cluster diagram is some 2,100 px wide: scaled into the column, its labels were 5 px high.
+    for (const width of [390, 1280, 1920]) {
+      const page = await open('/infrastructure/cwlab/self-hosted-cluster', width);
+      const frame = page.locator('.mermaid').first();
+      await frame.locator('svg').waitFor();
+      const measured = await frame.evaluate((element) => {
+        const svg = element.querySelector('svg')!;
+        const labels = [...svg.querySelectorAll('.nodeLabel, .edgeLabel')].map((label) => label.getBoundingClientRect().height).filter((height) => height > 0);
+        return { scale: svg.getBoundingClientRect().width / svg.viewBox.baseVal.width, smallestLabel: Math.min(...labels), scrolls: element.scrollWidth > element.clientWidth, page: document.documentElement.scrollWidth, tabIndex: (element as HTMLElement).tabIndex };
+      });
+      // Three quarters of the size the build reserved, which is within a few per cent of the drawing's.
+      expect(measured.scale, `${width}`).toBeGreaterThanOrEqual(0.7);
+      expect(measured.smallestLabel, `${width}`).toBeGreaterThanOrEqual(10);
+      expect(measured.scrolls, `${width}`).toBe(true);
+      expect(measured.page, `${width}`).toBe(width);
+      // Scrolled from the keyboard too.
+      expect(measured.tabIndex).toBe(0);
+      await frame.focus();
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(() => frame.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
+      await page.context().close();
+    }
+  });
 });
 
 describe('announcement bar', () => {

@@ -99,9 +99,10 @@ describe('mermaid diagrams', () => {
         const rect = frame.getBoundingClientRect();
         const svg = frame.querySelector('svg');
         const view = svg?.viewBox.baseVal;
-        // Mermaid alone draws a diagram at its own size, narrowed to the column when wider than it.
+        // Mermaid alone draws a diagram at its own size, narrowed to the column when wider than it; the
+        // build narrows it no further than three quarters (a wider one scrolls in its frame).
         const column = block.clientWidth - parseFloat(getComputedStyle(block).paddingLeft) - parseFloat(getComputedStyle(block).paddingRight);
-        const scale = view && view.width > 0 ? Math.min(rect.width / view.width, rect.height / view.height) / Math.min(1, column / view.width) : undefined;
+        const scale = view && view.width > 0 ? Math.min(rect.width / view.width, rect.height / view.height) / Math.min(1, Math.max(0.75, column / view.width)) : undefined;
         return {
           reserved: frame.hasAttribute('style'),
           top: rect.top + scrollY,

@@ -101,10 +101,12 @@ describe('diagram boxes in the page', () => {
 
   it('writes the reserved box on the diagram frame, around the source', async () => {
     const out = await render(`Intro\n\n\`\`\`mermaid\n${chain('LR', 3)}\`\`\`\n\nAfter.\n`);
-    const match = /<div class="mermaid"><div class="mermaid-frame" data-mermaid="" style="aspect-ratio:(\d+)\/(\d+);max-width:(\d+)px">flowchart LR/.exec(out.html);
+    const match = /<div class="mermaid" tabindex="0"><div class="mermaid-frame" data-mermaid="" style="aspect-ratio:(\d+)\/(\d+);max-width:(\d+)px;min-width:(\d+)px">flowchart LR/.exec(out.html);
     expect(match).not.toBeNull();
-    const [, width, height, max] = match!.map(Number);
+    const [, width, height, max, min] = match!.map(Number);
     expect(max).toBe(width);
+    // Never scaled below three quarters: a wider diagram scrolls in its frame.
+    expect(min).toBe(Math.round(width! * 0.75));
     expect(width! / height!).toBeGreaterThan(3);
     expect(out.hasMermaid).toBe(true);
     expect(out.warnings).toEqual([]);
