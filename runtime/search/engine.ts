@@ -7,12 +7,14 @@
  *   (`vergaderingen` → `vergader` → `vergadering`, `rotated` → `rotat` → `rotation`);
  * - with one typo (a letter wrong, missing, extra or two swapped) on words of five letters or more,
  *   found among the words that share its first letter (its shard).
- * A result must match every word of the query; when none does, results matching any word are shown.
+ * A result must match every word of the query, or two adjacent ones run together (`24 urenloop` finds
+ * `24urenloop`, match.ts `queryPairs`); when none does, results matching any word are shown.
  */
 import type { SearchChunk, SearchMeta, SearchPage, SearchShard } from './format';
-import { boostTitles, byScore, flatIndex, pick, TITLE_HAS_QUERY, TITLE_IS_QUERY, type Picked, type Place, type Scored } from './rank';
-import { EXACT, matchWeight, present, STEM, type ExcerptPart, type Matches } from './match';
+import { boostTitles, byScore, flatIndex, pick, TITLE_HAS_QUERY, TITLE_IS_QUERY, type Place, type Scored } from './rank';
+import { EXACT, matchWeight, present, queryPairs, STEM, type ExcerptPart, type Matches } from './match';
 import { indexable, joinedTerms, shardOf, stems, terms, words } from './text';
+import { SAMPLE, STEMMER_WORDS } from './warm-up';
 
 export { excerpt, oneEdit, type ExcerptPart } from './match';
 
@@ -52,69 +54,7 @@ interface Candidate {
   exact: boolean;
 }
 
-/**
- * A two-document index in memory, for `prepare`: enough for a query to pass through every step (stems,
- * prefix, typo, scoring, tails, excerpts).
- */
-const SAMPLE: Record<string, unknown> = {
-  'index.json': { version: 1, documents: 2, shards: { v: 't-v', r: 't-r' }, split: [], chunks: ['d-0'], chunkSize: 32, sections: ['Wiki'] } satisfies SearchMeta,
-  't-v': { terms: { vergadering: [0, 60, 1, 30], vergaderingen: [1, 50] }, docs: [0, 0, '', '', 1, 0, 'b', 'Vergaderingen'], pages: [0, '/a', 'Één vergadering', 0, ''] } satisfies SearchShard,
-  't-r': { terms: { rotation: [0, 40], rotate: [1, 20] }, tails: { rotation: ['p-r', 3] } } satisfies SearchShard,
-  'p-r': [1, 10],
-  'd-0': {
-    pages: { 0: { route: '/a', title: 'Één vergadering', section: 'Wiki' } },
-    docs: [
-      [0, '', '', 'De vergadering over de rotation van de sleutels.'],
-      [0, 'b', 'Vergaderingen', 'Rotate the key after every vergadering.'],
-    ],
-  } satisfies SearchChunk,
-};
-
-/**
- * Words that take the English (Porter) and Dutch stemmers through their rules, so that each of their
- * patterns is compiled when the dialog opens and not on the reader's first query (4 ms in Chromium).
- */
-const STEMMER_WORDS = (
-  'caresses ponies cats feed agreed plastered motoring conflated troubled sized hopping falling filing happy ' +
-  'relational conditional valenci hesitanci digitizer conformabli radicalli differentli vileli analogousli ' +
-  'vietnamization predication operator feudalism decisiveness hopefulness callousness formaliti sensitiviti ' +
-  'sensibiliti triplicate formative formalize electriciti electrical goodness revival allowance inference ' +
-  'airliner gyroscopic adjustable defensible irritant replacement adjustment dependent adoption homologou ' +
-  'communism activate angulariti homologous effective bowdlerize probate rate cease controll roll generate ' +
-  'lichamelijk lichamelijke opheffing vergaderingen bedrijven heden gelukkig mogelijkheden kinderen ' +
-  'aanbieding wetenschappelijke betalingen veranderd gebruikers ontwikkelaars'
-).split(' ');
-
 let prepared: Promise<void> | undefined;
-
-/** Two adjacent words of a query, run together. */
-interface Pair {
-  term: string;
-  /** Where the words it stands for are in the query's words (those the index has). */
-  covers: number[];
-  /** Its second word is the query's last: the one being typed, unless the query ends in a space. */
-  last: boolean;
-}
-
-/** Pairs a query seeks at most: a pasted sentence would otherwise ask for a term per word. */
-const MAX_PAIRS = 4;
-
-/**
- * The query's adjacent words run together, as the index runs together those of titles and headings
- * (text.ts `terms`, and not after a common word): `24 urenloop` → `24urenloop`, `log in` → `login`.
- */
-function queryPairs(query: string, queryWords: string[]): Pair[] {
-  const inOrder = words(query);
-  const pairs: Pair[] = [];
-  for (let i = 1; i < inOrder.length && pairs.length < MAX_PAIRS; i++) {
-    const [first, second] = [inOrder[i - 1]!, inOrder[i]!];
-    const term = first + second;
-    if (!indexable(first) || queryWords.includes(term) || pairs.some((pair) => pair.term === term)) continue;
-    const covers = [...new Set([first, second].map((word) => queryWords.indexOf(word)).filter((at) => at >= 0))];
-    pairs.push({ term, covers, last: i === inOrder.length - 1 });
-  }
-  return pairs;
-}
 
 /** How long the entry point is taken as current before `load` asks for it again. */
 const ENTRY_CHECK_MS = 60_000;

@@ -5,7 +5,7 @@
  */
 import type { SearchResult } from './engine';
 import type { Picked } from './rank';
-import { words } from './text';
+import { indexable, words } from './text';
 
 /** A piece of an excerpt: text, highlighted when it matched. */
 export interface ExcerptPart {
@@ -38,6 +38,35 @@ export function matchWeight(term: string, word: string, wordStems: string[], typ
   if (wordStems.some((stem) => term.startsWith(stem))) return STEM;
   if (word.length >= 5 && oneEdit(term, word)) return TYPO;
   return 0;
+}
+
+/** Two adjacent words of a query, run together. */
+export interface Pair {
+  term: string;
+  /** Where the words it stands for are in the query's words (those the index has). */
+  covers: number[];
+  /** Its second word is the query's last: the one being typed, unless the query ends in a space. */
+  last: boolean;
+}
+
+/** Pairs a query seeks at most: a pasted sentence would otherwise ask for a term per word. */
+const MAX_PAIRS = 4;
+
+/**
+ * The query's adjacent words run together, as the index runs together those of titles and headings
+ * (text.ts `terms`, and not after a common word): `24 urenloop` → `24urenloop`, `log in` → `login`.
+ */
+export function queryPairs(query: string, queryWords: string[]): Pair[] {
+  const inOrder = words(query);
+  const pairs: Pair[] = [];
+  for (let i = 1; i < inOrder.length && pairs.length < MAX_PAIRS; i++) {
+    const [first, second] = [inOrder[i - 1]!, inOrder[i]!];
+    const term = first + second;
+    if (!indexable(first) || queryWords.includes(term) || pairs.some((pair) => pair.term === term)) continue;
+    const covers = [...new Set([first, second].map((word) => queryWords.indexOf(word)).filter((at) => at >= 0))];
+    pairs.push({ term, covers, last: i === inOrder.length - 1 });
+  }
+  return pairs;
 }
 
 /** Words of a text, each with where it is and its folded form. */
