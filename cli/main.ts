@@ -78,15 +78,18 @@ export async function main(argv: string[]): Promise<number> {
         archive = { file, sha256: writeArchiveOrSay(report.outDir, file) };
       }
       if (json) {
-        const { outDir, pages, cachedPages, warnings, seconds, searchSeconds, cacheProblem } = report;
+        const { outDir, pages, cachedPages, warnings, seconds, searchSeconds, cacheProblem, leftovers } = report;
         const unchanged = report.unchanged === true;
-        process.stdout.write(`${JSON.stringify({ ok: true, exitCode: EXIT.ok, outDir, pages, cachedPages, seconds, searchSeconds, unchanged, warnings, errors: [], archive, ...(cacheProblem ? { cacheProblem } : {}) })}\n`);
+        process.stdout.write(`${JSON.stringify({ ok: true, exitCode: EXIT.ok, outDir, pages, cachedPages, seconds, searchSeconds, unchanged, warnings, errors: [], archive, ...(cacheProblem ? { cacheProblem } : {}), ...(leftovers ? { leftovers } : {}) })}\n`);
         return;
       }
       for (const line of warningLines(report.warnings)) process.stderr.write(`${line}\n`);
       if (report.cacheProblem) {
         const { dir, reason } = report.cacheProblem;
         process.stderr.write(`note: the build cache in ${dir} could not be written (${reason}). This build is complete; the next one will not be the faster for it. Free some space there, or remove the folder.\n`);
+      }
+      for (const { path, reason } of report.leftovers ?? []) {
+        process.stderr.write(`note: ${path}, an earlier output or staging folder of this output, could not be removed (${reason}). This build is complete; remove that folder yourself (another user's files: sudo rm -rf '${path}').\n`);
       }
       const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
       process.stdout.write(`Built ${plural(report.pages, 'page')} in ${report.seconds.toFixed(2)} s (${report.cachedPages} from cache), ${plural(report.warnings.length, 'warning')} → ${report.outDir}\n`);
@@ -260,7 +263,7 @@ function reportError(error: unknown, serveStarting = false): number {
     // `docs serve` that did not start (a port in use, a short DOCS_SESSION_SECRET, a --dist that is no
     // gated build) built nothing over anything.
     const serving = serveStarting || (error.kind === 'usage' && error.diagnostics.every((diagnostic) => diagnostic.file === 'docs serve'));
-    process.stderr.write(serving ? `docs serve did not start: ${errors}.\n` : error.afterOutput ? `Failed after the build: ${errors}; the output is complete.\n` : `Build failed: ${errors}; the previous output was left untouched.\n`);
+    process.stderr.write(serving ? `docs serve did not start: ${errors}.\n` : error.afterOutput ? `Failed after the build: ${errors}; the output is complete.\n` : error.partial ? `Build failed: ${errors}; the output was partly updated: fix the cause and build again, and the next build completes it.\n` : `Build failed: ${errors}; the previous output was left untouched.\n`);
     return EXIT[error.kind];
   }
   process.stderr.write(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

@@ -41,7 +41,12 @@ function linkTree(from: string, to: string, rel: string, wanted: (rel: string) =
         const code = (error as NodeJS.ErrnoException).code;
         if (code !== 'ENOSPC' && code !== 'EFBIG' && code !== 'EDQUOT') throw error;
         rmSync(target, { force: true });
-        linkSync(source, target);
+        try {
+          linkSync(source, target);
+        } catch {
+          // No link either (the output on another filesystem than the package: EXDEV): the full disk is what to say.
+          throw error;
+        }
       }
     }
   }
@@ -54,13 +59,24 @@ export interface RuntimeBundle {
   assetsDir: string;
 }
 
-/**
- * Copies a bundle's files into `outDir/assets`: all of them, or those `wanted` says (given each file's
- * path below `outDir`; a rebuild in place links only the files the output lacks, their names being
- * hashes of their bytes).
- */
-export function linkBundle(bundle: RuntimeBundle, outDir: string, wanted: (rel: string) => boolean = () => true): void {
-  linkTree(bundle.assetsDir, join(outDir, 'assets'), 'assets/', wanted);
+/** Where `linkBundle` copies a bundle to. */
+export interface BundleTarget {
+  /** The staging folder: the files go to its `assets/`. */
+  staging: string;
+  /** The output folder it will become, named in an error. */
+  outDir: string;
+  /** Which files (by path below the output); a rebuild in place links only the files the output lacks, their names being hashes of their bytes. */
+  wanted?: (rel: string) => boolean;
+}
+
+/** Copies a bundle's files into the staging folder's `assets/`: all of them, or those `wanted` says. */
+export function linkBundle(bundle: RuntimeBundle, { staging, outDir, wanted = () => true }: BundleTarget): void {
+  try {
+    linkTree(bundle.assetsDir, join(staging, 'assets'), 'assets/', wanted);
+  } catch (error) {
+    // A full disk or a file-size limit is the reader's to fix, said as such (write.ts `ioError`).
+    throw ioError(error, join(outDir, 'assets'), 'cannot be written to the output');
+  }
 }
 
 /** The words of Go's system errors, which esbuild reports when it cannot write its output, by code. */

@@ -25,11 +25,10 @@ import { readCache } from './read-cache';
 import { readLastUpdates } from './git';
 import { checkLinks, type LinkReport } from './links';
 import { announcementAnchors, checkAnnouncement, type CheckedAnnouncement } from './announcement';
-import { lastUpdateTime, type Frontmatter } from './frontmatter';
 import { SEARCH_ENTRY } from './search/index';
 import { blocksOf, makeBuildIndex, searchPagesOf } from './search/source';
 import { STATE_FILE } from './search/state';
-import type { PageJob, PageJobContext, PageResult } from './page-job';
+import type { PageJobContext, PageResult } from './page-job';
 import { COLLECT_EVERY_FILES, collectGarbage, limitHeapGrowth, MANY_PAGES, type RenderPool } from './pool';
 import { fitOptimizer } from './optimizer';
 import { renderPage } from './render';
@@ -38,7 +37,8 @@ import { buildPages, outputKeys, previousResults, renderEarly } from './pages';
 import { markdownSalt, saveState, type BuildStore, type OutputRecord } from './store';
 import type { OnProgress } from './progress';
 import { imageCollector, imagesOutside } from './images';
-import { checkSourcesOutside, createStaging, discardStaging, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, publishInPlace, publishStaging, sameBytes, stagingPath, writeOutput } from './write';
+import { checkSourcesOutside, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, sameBytes, writeOutput } from './write';
+import { createStaging, discardStaging, publishInPlace, publishStaging, stagingPath } from './publish';
 
 /** Options of `buildSite`. */
 export interface BuildOptions {
@@ -98,6 +98,11 @@ export interface BuildReport {
    */
   cacheProblem?: { dir: string; reason: string };
   /**
+   * Earlier outputs and staging folders of this output the build could not remove (another user's
+   * files, left by a build once run with `sudo`), with the reason: the output is whole all the same.
+   */
+  leftovers?: { path: string; reason: string }[];
+  /**
    * Everything the build knew, for `docs serve` to update pages without starting over. Undefined only
    * when the build stopped at once, nothing having changed (`unchanged`).
    */
@@ -141,6 +146,8 @@ export interface BuildStart {
   last?: UnchangedRecord;
   /** What the input fingerprint saw of the content folder, for the content walk (emptied once it is done). */
   listing?: TreeListing;
+  /** Folders of earlier builds of this output that could not be removed (`BuildReport.leftovers`). */
+  leftovers: { path: string; reason: string }[];
   /** The stamps of `last`'s output paths, when start.ts took them already or is taking them (stamp-thread.ts). */
   now?: OutputStamps | Promise<OutputStamps>;
 }
@@ -151,7 +158,7 @@ export interface BuildStart {
  * check passed) and the files no page needs any more removed, so a rebuild costs what changed. Without
  * one the whole output is staged and swapped in.
  */
-export async function buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, warm, inputs, last, listing, now }: BuildStart): Promise<BuildReport> {
+export async function buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, warm, inputs, last, listing, now, leftovers }: BuildStart): Promise<BuildReport> {
   const displayPrefix = `${posixRelative(root, config.contentDir)}/`;
   options.onProgress?.({ stage: 'content' });
   const lastUpdatesPromise = readLastUpdates(config.contentDir);
@@ -211,6 +218,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   let cacheProblem: string | undefined;
   const report = (results: PageResult[], warnings: Diagnostic[]): BuildReport => ({
     ...(cacheProblem !== undefined && cacheDir ? { cacheProblem: { dir: cacheDir, reason: cacheProblem } } : {}),
+    ...(leftovers.length > 0 ? { leftovers } : {}),
     outDir,
     pages: jobs.length,
     cachedPages: results.filter((result) => result.cached).length,
@@ -300,7 +308,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
       untouched = output!.kept;
       // In place: write what differs, remove what no page needs any more, touch nothing else.
       for (const [file, bytes] of Object.entries(written)) if (!sameBytes(outDir, file, bytes)) writeOutput(staging, file, bytes);
-      linkBundle(bundle, staging, (file) => !present.has(file));
+      linkBundle(bundle, { staging, outDir, wanted: (file) => !present.has(file) });
       const stale = [...present].filter((file) => !wanted.has(file));
       if (rendered.length > 0 || stale.length > 0 || listFiles(staging).length > 0) {
         await forgetOutput();
@@ -308,13 +316,16 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
         for (const path of publishInPlace(staging, outDir, stale, () => crashPoint('mid-publish'))) untouched.delete(path);
       } else {
         discardStaging(staging);
+        // A staging folder made inside the output folder (publish.ts) changed its mtime.
+        untouched.delete('');
       }
     } else {
       for (const [file, bytes] of Object.entries(written)) writeOutput(staging, file, bytes);
-      linkBundle(bundle, staging);
+      linkBundle(bundle, { staging, outDir });
       await forgetOutput();
       crashPoint('publish');
-      publishStaging(staging, outDir);
+      const old = publishStaging(staging, outDir);
+      if (old) leftovers.push(old);
     }
     crashPoint('published');
     let unchanged: UnchangedRecord | undefined;

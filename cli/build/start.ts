@@ -14,7 +14,8 @@ import { fitOptimizer } from './optimizer';
 import { startPool } from './pool';
 import { inputFingerprint, readUnchanged, sameFiles, stampOutputs, type TreeListing } from './unchanged';
 import { stampOutputsInThread } from './stamp-thread';
-import { checkOutDir, realPath, removeDeadStaging } from './write';
+import { checkOutDir, realPath } from './write';
+import { removeDeadStaging } from './publish';
 
 /** Builds the site into `outDir`; throws a `DocsError` (and leaves `outDir` untouched) on any error. */
 export async function buildSite(options: BuildOptions): Promise<BuildReport> {
@@ -29,7 +30,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   checkOutDir(outDir, { root, contentDir: config.contentDir, sources: [config.contentDir, join(root, 'site.config.ts'), join(root, 'templates'), ...config.openapi.map((spec) => join(root, spec.file)), ...configInputs(root)], specDirs: config.openapi.map((spec) => dirname(join(root, spec.file))) }, options.force);
   // The archive's place, before anything is built: a refusal after the build would come with the output replaced.
   if (options.archive) (await import('./archive')).checkArchivePath(options.archive, { outDir, state: { root, config } });
-  removeDeadStaging(outDir);
+  const { left: leftovers } = removeDeadStaging(outDir);
   const cacheDir = options.cache === false ? undefined : join(root, 'node_modules', '.cache', 'docs');
   // Nothing changed since the last build into this folder, in the sources or in the output: the
   // output stands (unchanged.ts). Checked before the store is even opened.
@@ -42,7 +43,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   // The output's stamps now, when the inputs are as they were; a build that runs takes them itself otherwise (presentFiles).
   const unchanged = last && last.inputs === inputs && sameFiles(last.refFiles) ? stampOutputs(outDir, last.outputs) : undefined;
   if (last && unchanged?.digest === last.outputDigest) {
-    return { outDir, pages: last.pages, cachedPages: last.pages, warnings: last.warnings, seconds: (performance.now() - started) / 1000, searchSeconds: 0, unchanged: true };
+    return { outDir, pages: last.pages, cachedPages: last.pages, warnings: last.warnings, seconds: (performance.now() - started) / 1000, searchSeconds: 0, unchanged: true, ...(leftovers.length > 0 ? { leftovers } : {}) };
   }
   // Otherwise the build takes them on a thread of its own while this one reads the content (stamp-thread.ts).
   const now = unchanged ?? (last?.outDir === outDir ? stampOutputsInThread(outDir, last.outputs) : undefined);
@@ -61,7 +62,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   try {
     // The rest of the build (content, markdown, React, esbuild, the OpenAPI parser) loads only now.
     const { buildWith } = await import('./index');
-    return await buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, warm, inputs: store ? inputs : undefined, last, listing, now });
+    return await buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, warm, inputs: store ? inputs : undefined, last, listing, now, leftovers });
   } finally {
     // The workers commit their cache writes before they stop, and the store closes after them.
     await Promise.all([pool?.close(), warm?.close()]);

@@ -7,10 +7,9 @@
  * site or anything holding its sources, or a non-empty folder `docs` did not write (every output holds
  * `OUTPUT_MARKER`). Every path a build writes goes through `insideOutput`.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, isAbsolute, join, parse, posix, relative, resolve, sep } from 'node:path';
-import { listFiles, makeFolders } from '../util/fs';
+import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { DocsError, type Diagnostic } from '../util/errors';
 
 /** The file every output folder holds, so a later build can tell its own output from anything else. */
@@ -174,143 +173,6 @@ export function writeOutput(staging: string, rel: string, bytes: string | Buffer
   const path = insideOutput(staging, rel);
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, bytes);
-}
-
-const STAGING = /^\.(.+)\.staging-(\d+)-\d+(?:\.previous)?$/;
-
-/** Where this build stages its output: next to `outDir` (same filesystem, so the final rename is atomic per step). */
-export function stagingPath(outDir: string): string {
-  return join(dirname(outDir), `.${basename(outDir)}.staging-${process.pid}-${Date.now()}`);
-}
-
-/** True while a process with this id runs (a build still writing its staging folder). */
-function isRunning(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Removes the staging folders that builds of `outDir` which died (killed, crashed) left beside it. */
-export function removeDeadStaging(outDir: string): string[] {
-  const parent = dirname(outDir);
-  const removed: string[] = [];
-  let names: string[];
-  try {
-    names = readdirSync(parent);
-  } catch {
-    return removed;
-  }
-  for (const name of names) {
-    const match = STAGING.exec(name);
-    if (!match || match[1] !== basename(outDir) || isRunning(Number(match[2]))) continue;
-    const path = join(parent, name);
-    if (!lstatSync(path).isDirectory()) continue;
-    rmSync(path, { recursive: true, force: true });
-    removed.push(path);
-  }
-  return removed;
-}
-
-/** Creates `staging` fresh and empty; an output folder that cannot be created is a usage error naming it. */
-export function createStaging(staging: string, outDir: string): void {
-  try {
-    rmSync(staging, { recursive: true, force: true });
-    makeFolders(staging);
-  } catch (error) {
-    throw ioError(error, outDir, 'cannot create the output folder');
-  }
-}
-
-/** Replaces `outDir` by `staging`: move the old output aside, move the new in, delete the old. */
-export function publishStaging(staging: string, outDir: string): void {
-  const previous = `${staging}.previous`;
-  const hadOutput = existsSync(outDir);
-  try {
-    if (hadOutput) renameSync(outDir, previous);
-  } catch (error) {
-    throw ioError(error, outDir, 'cannot replace the output folder');
-  }
-  try {
-    renameSync(staging, outDir);
-  } catch (error) {
-    if (hadOutput) renameSync(previous, outDir);
-    throw ioError(error, outDir, 'cannot replace the output folder');
-  }
-  if (hadOutput) rmSync(previous, { recursive: true, force: true });
-}
-
-/**
- * Updates `outDir` in place: moves every file of `staging` to its place in `outDir` (creating folders),
- * then removes the `stale` files and the folders they leave empty, and `staging`. New files go in
- * before old ones go, so a reader of the output never follows a link to a file already removed.
- * The caller has made sure no record describes `outDir` while this runs (see `store.ts`): a build
- * killed half-way leaves a mixed output that the next build replaces whole. Returns every path it
- * changed (unchanged.ts stamps only those again).
- */
-export function publishInPlace(staging: string, outDir: string, stale: string[], halfway?: () => void): Set<string> {
-  /** Every path the publication changed: the files moved in and removed, and each folder holding one (`''`, the output itself). */
-  const touched = new Set<string>(['']);
-  const touch = (file: string): void => {
-    for (let path = file; path !== '.' && !touched.has(path); path = posix.dirname(path)) touched.add(path);
-  };
-  try {
-    const created = new Set<string>();
-    const files = listFiles(staging);
-    for (const [i, file] of files.entries()) {
-      if (i === Math.floor(files.length / 2)) halfway?.();
-      const target = join(outDir, file);
-      ownFolder(outDir, posix.dirname(file), created);
-      renameSync(join(staging, file), target);
-      touch(file);
-    }
-    const emptied = new Set<string>();
-    for (const file of stale) {
-      // A link or file that stood where a folder is now needed was replaced by that folder above.
-      if (lstatSync(join(outDir, file), { throwIfNoEntry: false })?.isDirectory()) continue;
-      rmSync(join(outDir, file), { force: true });
-      touch(file);
-      for (let dir = posix.dirname(file); dir !== '.'; dir = posix.dirname(dir)) emptied.add(dir);
-    }
-    // Deepest first; a folder that still holds anything stays.
-    for (const dir of [...emptied].sort((a, b) => b.length - a.length)) {
-      try {
-        rmdirSync(join(outDir, dir));
-      } catch {
-        // not empty
-      }
-    }
-  } catch (error) {
-    throw ioError(error, outDir, 'cannot update the output folder');
-  }
-  rmSync(staging, { recursive: true, force: true });
-  return touched;
-}
-
-/**
- * Makes `rel` (a folder below `outDir`) a real folder, each of its parts too: a symbolic link found on
- * the way (to a folder elsewhere, put there by hand or by another tool) or a file is removed — the link
- * itself, never what it points at — and a folder made in its place, so that no file of the build is
- * ever written through a link to outside the output folder.
- */
-function ownFolder(outDir: string, rel: string, checked: Set<string>): void {
-  if (rel === '.' || rel === '' || checked.has(rel)) return;
-  ownFolder(outDir, posix.dirname(rel), checked);
-  const path = join(outDir, rel);
-  const stats = lstatSync(path, { throwIfNoEntry: false });
-  if (!stats?.isDirectory()) {
-    if (stats) rmSync(path, { force: true });
-    mkdirSync(path);
-  }
-  checked.add(rel);
-}
-
-/** Removes a staging folder after a failed build. */
-export function discardStaging(staging: string): void {
-  rmSync(staging, { recursive: true, force: true });
 }
 
 /** Error codes of the file system that are the reader's to fix (permissions, space, a file in the way). */

@@ -28,12 +28,15 @@ export class DocsError extends Error {
   readonly diagnostics: Diagnostic[];
   /** True when the output was replaced before the error (the archive written after the build failed). */
   readonly afterOutput: boolean;
-  constructor(kind: ErrorKind, diagnostics: Diagnostic[], summary?: string, afterOutput = false) {
+  /** True when the error came while the output was being updated in place: it holds some of this build's files. */
+  readonly partial: boolean;
+  constructor(kind: ErrorKind, diagnostics: Diagnostic[], summary?: string, afterOutput = false, partial = false) {
     super(summary ?? diagnostics.map(formatDiagnostic).join('\n'));
     this.name = 'DocsError';
     this.kind = kind;
     this.diagnostics = diagnostics;
     this.afterOutput = afterOutput;
+    this.partial = partial;
   }
 }
 

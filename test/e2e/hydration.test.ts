@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import type { Manifest } from '../../runtime/manifest';
 import { describe, expect, it } from 'vitest';
 import { collectProblems, openPage, usePortal, waitForHydration } from '../support/browser';

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join } from 'node:path';
-import type { Browser, BrowserContextOptions, Page, Route } from 'playwright-core';
+import type { BrowserContextOptions, Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { collectProblems, openPage, usePortal, waitForHydration } from '../support/browser';
 

@@ -8,7 +8,7 @@ import { specLabelProblems } from './spec-labels';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { normaliseText } from '../sources';
 import { decodeUtf8 } from '../../util/utf8';
-import { relative, resolve, sep } from 'node:path';
+import { resolve, sep } from 'node:path';
 import type { OpenAPIV3 } from 'openapi-types';
 import { DocsError, type Diagnostic } from '../../util/errors';
 import type { OpenApiConfig } from '../config';

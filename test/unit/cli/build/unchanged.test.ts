@@ -8,7 +8,7 @@ import { readContentFolder, type ContentFiles } from '../../../../cli/build/sour
 import { gitHead, inputFingerprint, outputPaths, presentFiles, stampOutputs, type TreeListing, type UnchangedRecord } from '../../../../cli/build/unchanged';
 import { stampOutputsInThread } from '../../../../cli/build/stamp-thread';
 import { withinFolder } from '../../../../cli/util/fs';
-import { publishInPlace } from '../../../../cli/build/write';
+import { publishInPlace } from '../../../../cli/build/publish';
 
 describe('gitHead, read from the repository files', () => {
   const repo = (): { dir: string; git: (...args: string[]) => string } => {
