@@ -6,7 +6,7 @@
  * permissions to hold run as `nobody`.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stagingPath } from '../../cli/build/publish';
@@ -128,6 +128,31 @@ describe('the output folder', () => {
     expect(readRoute(out, '/guide/install')).toContain('Deployed under a folder of root.');
     expect(readdirSync(out).filter((name) => name.includes('.staging-'))).toEqual([]);
     chmodSync(www, 0o755);
+  });
+
+  it('names the file it may not replace while it updates the output in place, and says whether the output changed', () => {
+    const { root } = site();
+    const out = join(root, 'dist');
+    expectBuilt(buildAsUser(root, out));
+    // A folder of the output the user may not write (root's, or read-only); a new title changes every page of its sidebar.
+    const locked = join(out, 'guide/zebra');
+    if (asRoot) spawnSync('chown', ['0:0', locked]);
+    else chmodSync(locked, 0o555);
+    const zebra = join(root, 'content/guide/zebra.md');
+    writeFileSync(zebra, readFileSync(zebra, 'utf8').replace(/^title: .*$/m, 'title: Zebra Renamed'));
+    const before = snapshotTree(out);
+    const failed = buildAsUser(root, out);
+    expect(failed.stderr).not.toMatch(/internal error|\n\s+at /);
+    expect(failed.code, failed.stderr).toBe(2);
+    expect(failed.stderr).toContain(`error ${join(locked, 'index.html')}: cannot update the output folder: permission denied (EACCES)`);
+    // Files moved in before the one that failed: said so, not "left untouched".
+    const changed = [...snapshotTree(out)].some(([file, bytes]) => before.get(file) !== bytes) || snapshotTree(out).size !== before.size;
+    expect(failed.stderr).toContain(changed ? 'the output was partly updated: fix the cause and build again, and the next build completes it.' : 'the previous output was left untouched.');
+    // Fixed: the next build completes it.
+    if (asRoot) spawnSync('chown', [`${NOBODY}:${NOBODY}`, locked]);
+    else chmodSync(locked, 0o755);
+    expectBuilt(buildAsUser(root, out));
+    expect(readRoute(out, '/guide/install')).toContain('Zebra Renamed');
   });
 
   it('publishes, and says what to remove, when the earlier output cannot be deleted; the next builds go on', () => {
