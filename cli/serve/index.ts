@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
@@ -25,7 +25,7 @@ import { distGate, gateLogin, sessionSeconds } from './serve-gate';
 import { SiteSession, type ContentChange } from './incremental';
 import { RenderThread } from './render-thread';
 import { CLIENT_PATH, CLIENT_SCRIPT, CLIENT_TAG, EVENTS_PATH, LiveChannel } from './live';
-import { badTarget, requestUrl } from './request-url';
+import { answerFailure, badTarget, requestUrl } from './request-url';
 import { EndedSessions } from './sessions';
 import { createStaticHandler } from './static-files';
 import { lookForRoots } from './watch-roots';
@@ -41,6 +41,14 @@ const FIRST_BUILD_FAILED = `<!doctype html><html lang="en"><meta charset="utf-8"
 
 /** How long after a save's reload `docs serve` rewrites the search index. */
 const SEARCH_REFRESH_DELAY_MS = 300;
+
+/**
+ * Connections that send no request, or only part of one, are closed: a client holding thousands of them
+ * used up the process's file descriptors, and the next file opened failed (headers within 10 s, the
+ * whole request within 30 s, checked every 2 s). A reader's stream of reloads is an answer, not a
+ * request: it is not cut.
+ */
+const SERVER_LIMITS: ServerOptions = { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 2_000, keepAliveTimeout: 5_000 };
 
 /** Options of `startServer`. */
 export interface ServeOptions {
@@ -138,7 +146,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   };
   if (config) followSite(withGate(config, options.gate).site);
 
-  const server: Server = createServer((request, response) => {
+  const answer = (request: IncomingMessage, response: ServerResponse): void => {
     const refused = foreignHost(request.headers.host, options.host);
     if (refused) return void response.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end(refused);
     const url = requestUrl(request);
@@ -153,7 +161,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
       response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }).end(CLIENT_SCRIPT);
       return;
     }
-    void firstBuild.then(() => {
+    firstBuild.then(() => {
       // Asked once the first build is done: it says whether the site is built for the gate.
       if (path === '/api/login' && !options.backend && !gate) return handleDevLogin(request, response);
       if (built && gate && request.method === 'POST') {
@@ -166,7 +174,14 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
       // No good build yet: a page that shows the overlay and reloads once the error is fixed.
       response.writeHead(503, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
       response.end(FIRST_BUILD_FAILED);
-    });
+    }).catch((error: unknown) => answerFailure(response, error));
+  };
+  const server: Server = createServer(SERVER_LIMITS, (request, response) => {
+    try {
+      answer(request, response);
+    } catch (error) {
+      answerFailure(response, error);
+    }
   });
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => reject(listenProblem(error, options.host, options.port) ?? error));

@@ -15,6 +15,18 @@ export function requestUrl(request: IncomingMessage): URL | undefined {
   }
 }
 
+/**
+ * Answers a request its handler failed on (a file removed between its check and its opening, too many
+ * open files while clients hold connections): 404 for a file gone, 503 otherwise, or the connection
+ * closed when the answer had begun. The server goes on: one request never ends it.
+ */
+export function answerFailure(response: ServerResponse, error: unknown): void {
+  if (response.headersSent) return void response.destroy();
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return void response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end('Not found');
+  response.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'retry-after': '1' }).end('The server cannot answer this request now; try again in a moment.');
+}
+
 /** Answers a request whose target is no URL: 400, and nothing else is read of it. */
 export function badTarget(response: ServerResponse): void {
   response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end('Bad request: the request target is not a URL path.');

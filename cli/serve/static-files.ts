@@ -8,7 +8,7 @@ import { createReadStream, readFileSync, statSync, type Stats } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { badTarget, requestUrl } from './request-url';
+import { answerFailure, badTarget, requestUrl } from './request-url';
 
 /** Content types of the files a build writes. */
 const TYPES: Record<string, string> = {
@@ -108,7 +108,7 @@ const DOCUMENT_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src 
 /** A request handler serving `root` (a function, so the folder may be replaced between requests). */
 export function createStaticHandler(root: string | (() => string), options: StaticOptions = {}): (request: IncomingMessage, response: ServerResponse, call?: ServeCall) => void {
   const compressed = new Map<string, { mtime: number; body: Buffer }>();
-  return (request, response, call = {}) => {
+  const answer = (request: IncomingMessage, response: ServerResponse, call: ServeCall): void => {
     const base = normalize((typeof root === 'string' ? root : root()) + sep);
     const url = requestUrl(request);
     if (!url) return badTarget(response);
@@ -168,9 +168,12 @@ export function createStaticHandler(root: string | (() => string), options: Stat
     const status = found ? 200 : 404;
     const gzip = options.compress && COMPRESSIBLE.has(extension) && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
     if (!gzip && html === undefined) {
-      response.writeHead(status, headers);
-      if (request.method === 'HEAD') response.end();
-      else createReadStream(file.path).pipe(response);
+      if (request.method === 'HEAD') return void response.writeHead(status, headers).end();
+      // Answered once the file is open: a file gone since its check, or no descriptor left, is a 404 or 503, not a crash.
+      const stream = createReadStream(file.path);
+      stream.once('error', (error) => answerFailure(response, error));
+      stream.once('open', () => stream.pipe(response.writeHead(status, headers)));
+      response.once('close', () => stream.destroy());
       return;
     }
     let body: Buffer = html === undefined ? readFileSync(file.path) : Buffer.from(inject ? html.replace('</body>', `${inject}</body>`) : html);
@@ -188,5 +191,12 @@ export function createStaticHandler(root: string | (() => string), options: Stat
     headers['content-length'] = String(body.length);
     response.writeHead(status, headers);
     response.end(request.method === 'HEAD' ? undefined : body);
+  };
+  return (request, response, call = {}) => {
+    try {
+      answer(request, response, call);
+    } catch (error) {
+      answerFailure(response, error);
+    }
   };
 }
