@@ -108,7 +108,8 @@ export async function main(argv: string[]): Promise<number> {
     .option('--gate', 'only readers with a session see the documentation (default: on when site.config.ts says gate: true, or the --dist build was made for the gate; needs DOCS_SESSION_SECRET with --dist)')
     .option('--no-gate', 'serve the documentation to anyone, whatever site.config.ts or the build says')
     .option('--session-days <days>', 'lifetime of a gate session in days', '30')
-    .action(async (options: { root: string; port: string; host: string; backend?: string; dist?: string; open?: boolean; gate?: boolean; sessionDays: string }) => {
+    .option('--trust-proxy', "behind a proxy that adds the reader's address to X-Forwarded-For (nginx: $proxy_add_x_forwarded_for): the gate counts failed logins by that address, not the proxy's")
+    .action(async (options: { root: string; port: string; host: string; backend?: string; dist?: string; open?: boolean; gate?: boolean; sessionDays: string; trustProxy?: boolean }) => {
       starting = true;
       checkOptions('docs serve', argv, options);
       const port = Number(options.port);
@@ -136,6 +137,7 @@ export async function main(argv: string[]): Promise<number> {
         open: options.open,
         gate: options.gate,
         sessionDays,
+        trustProxy: options.trustProxy === true,
         env: process.env,
         workerUrl: process.env.DOCS_THREADS === '0' ? undefined : new URL('./worker/worker.mjs', import.meta.url),
         log: (line) => process.stdout.write(`${line}\n`),

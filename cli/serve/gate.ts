@@ -98,6 +98,13 @@ export interface GateOptions {
   now?: () => number;
   /** The logouts to remember, when a gate made before this one (`docs serve`, its config changed) took some. */
   ended?: EndedSessions;
+  /**
+   * The host is behind a proxy that adds the reader's address to X-Forwarded-For: failed logins are
+   * counted by the last address there, not by the connection's (the proxy's, the same for every reader,
+   * whom ten wrong passwords from anyone locked out). Off, the header is not believed: a client could
+   * write any address in it.
+   */
+  trustProxy?: boolean;
 }
 
 /** A gate: `handle` answers a request, `true` when it did (the caller serves nothing else then). */
@@ -128,8 +135,16 @@ export function createGate(options: GateOptions): Gate {
   const cookie = (request: IncomingMessage, value: string, maxAge: number): string =>
     `${SESSION_COOKIE}=${value}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${isLoopbackHttp(request) && request.headers['x-forwarded-proto'] !== 'https' ? '' : '; Secure'}`;
 
+  /** Who is logging in, as far as failures are counted (see `GateOptions.trustProxy`). */
+  const readerAddress = (request: IncomingMessage): string => {
+    const connection = request.socket.remoteAddress ?? '';
+    if (!options.trustProxy) return connection;
+    const forwarded = String(request.headers['x-forwarded-for'] ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '');
+    return forwarded.at(-1) ?? connection;
+  };
+
   const login = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const address = request.socket.remoteAddress ?? '';
+    const address = readerAddress(request);
     // The body first: a client that sends it slowly waits on its own, holding no one else's turn.
     const body = await loginBody(request, response);
     if (body === undefined) return;
@@ -169,7 +184,8 @@ export function createGate(options: GateOptions): Gate {
     const cookies = (headers.cookie ?? '').split(';').filter((part) => part.trim() !== '' && part.split('=')[0]!.trim() !== SESSION_COOKIE);
     if (cookies.length > 0) headers.cookie = cookies.map((part) => part.trim()).join('; ');
     else delete headers.cookie;
-    headers['x-forwarded-for'] = headers['x-forwarded-for'] ? `${headers['x-forwarded-for']}, ${address}` : address;
+    const peer = request.socket.remoteAddress ?? '';
+    headers['x-forwarded-for'] = headers['x-forwarded-for'] ? `${headers['x-forwarded-for']}, ${peer}` : peer;
     const answer = await options.login({ headers, body, signal });
     if (signal.aborted) return void response.destroy();
     const out: OutgoingHttpHeaders = { ...answer.headers, 'cache-control': 'no-store' };

@@ -21,7 +21,7 @@ import { posixRelative } from '../util/fs';
 import { DEV_ACCOUNTS, handleDevLogin } from './dev-login';
 import { createGate, developmentSecret, sessionSecret } from './gate';
 import { foreignHost, networkNotes } from './host-check';
-import { distGate, gateLogin, sessionSeconds } from './serve-gate';
+import { distGate, gateLogin, sessionKey, sessionSeconds } from './serve-gate';
 import { SiteSession, type ContentChange } from './incremental';
 import { RenderThread } from './render-thread';
 import { CLIENT_PATH, CLIENT_SCRIPT, CLIENT_TAG, EVENTS_PATH, LiveChannel } from './live';
@@ -78,6 +78,8 @@ export interface ServeOptions {
   gate?: boolean;
   /** Lifetime of a gate session in days. @default 30 */
   sessionDays?: number;
+  /** Behind a proxy that adds the reader's address to X-Forwarded-For: the gate counts failed logins by it (`GateOptions.trustProxy`). */
+  trustProxy?: boolean;
 }
 
 /** A running server. */
@@ -140,7 +142,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     devSecret ??= options.env.DOCS_SESSION_SECRET ? sessionSecret(options.env) : developmentSecret(join(root, 'node_modules', '.cache', 'docs', 'serve-secret'));
     // The logouts taken so far stay taken when a config change makes the gate again (other roles, another logout path).
     devEnded ??= new EndedSessions(sessionSeconds(options), Date.now);
-    const made = createGate({ secret: devSecret, roles: site.auth.roles, logoutPath: site.app.logoutPath, login: gateLogin(options), serve: staticFile, sessionSeconds: sessionSeconds(options), ended: devEnded });
+    const made = createGate({ secret: sessionKey(devSecret, options), roles: site.auth.roles, logoutPath: site.app.logoutPath, login: gateLogin(options), serve: staticFile, sessionSeconds: sessionSeconds(options), ended: devEnded, trustProxy: options.trustProxy });
     gate = made;
     live.prune((stream) => made.signedIn(stream));
   };

@@ -2,6 +2,7 @@
  * The gates of `docs serve`: how it answers logins behind one (the backend given with `--backend`, or
  * the development accounts), and the gate in front of a finished build (`--dist`).
  */
+import { createHmac } from 'node:crypto';
 import { resolve } from 'node:path';
 import { DocsError } from '../util/errors';
 import { answerLogin } from './dev-login';
@@ -24,6 +25,25 @@ export function gateLogin(options: ServeOptions): GateOptions['login'] {
 }
 
 /**
+ * The key a gate signs its sessions with: the secret, bound to who admits the readers — the backend's
+ * address, or the development accounts. Two hosts that share `DOCS_SESSION_SECRET` but not their
+ * backend do not take each other's sessions: a `docs serve --gate` run with the production secret in
+ * its environment, whose development accounts' password is in the README, made sessions that opened
+ * the production host.
+ */
+export function sessionKey(secret: Buffer, options: Pick<ServeOptions, 'backend'>): Buffer {
+  let audience = 'the development accounts of docs serve';
+  if (options.backend) {
+    try {
+      audience = new URL(options.backend).href;
+    } catch {
+      audience = options.backend;
+    }
+  }
+  return createHmac('sha256', secret).update(`docs-session\0${audience}`).digest();
+}
+
+/**
  * The gate in front of a finished build (`--dist`): on when the build was made for it (it holds the
  * sign-in shell) unless `--no-gate`, or with `--gate`; a real backend and `DOCS_SESSION_SECRET` required.
  */
@@ -38,7 +58,7 @@ export function distGate(options: ServeOptions & { dist: string }, serve: GateOp
         : { file: options.dist, message: 'was built for the gate (gate: true or --gate), and serving it behind the gate needs --backend URL: a production host never answers logins itself', fix: 'e.g. --backend https://api.quad.example (with DOCS_SESSION_SECRET set), or --no-gate to serve it to anyone without a session' },
     ]);
   }
-  return createGate({ secret: sessionSecret(options.env), roles, logoutPath, login: gateLogin(options), serve, sessionSeconds: sessionSeconds(options) });
+  return createGate({ secret: sessionKey(sessionSecret(options.env), options), roles, logoutPath, login: gateLogin(options), serve, sessionSeconds: sessionSeconds(options), trustProxy: options.trustProxy });
 }
 
 export function sessionSeconds(options: ServeOptions): number {

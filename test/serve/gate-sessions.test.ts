@@ -28,9 +28,10 @@ interface Host {
 }
 const servers: Server[] = [];
 
-async function startHost(): Promise<Host> {
+async function startHost(trustProxy = false): Promise<Host> {
   const host: Host = { url: '', calls: 0, forwarded: {}, answerFor: (email) => admitted(email) };
   const gate = createGate({
+    trustProxy,
     secret: SECRET,
     roles: ['admin', 'quad_member'],
     sessionSeconds: 3600,
@@ -115,6 +116,27 @@ describe('logins', () => {
     expect(host.calls).toBe(MAX_FAILURES);
     expect(statuses.filter((status) => status === 401)).toHaveLength(MAX_FAILURES);
     expect(statuses.filter((status) => status === 429)).toHaveLength(40 - MAX_FAILURES);
+  });
+
+  it('behind a trusted proxy, count failures by the address it forwards: ten wrong passwords from one reader lock out no other', async () => {
+    const host = await startHost(true);
+    host.answerFor = (email) => (email === 'attacker@x' ? json(401, { errors: ['Invalid login credentials.'] }) : admitted(email));
+    // Every request comes from the proxy (127.0.0.1 here); nginx appends the reader's address.
+    const from = (address: string, email: string): Promise<Response> =>
+      fetch(`${host.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': address }, body: JSON.stringify({ email, password: 'pw' }) });
+    for (let i = 0; i < MAX_FAILURES; i++) expect((await from('203.0.113.7', 'attacker@x')).status).toBe(401);
+    expect((await from('203.0.113.7', 'attacker@x')).status).toBe(429);
+    // A reader elsewhere signs in; an address written before the proxy's own (a client's claim) changes nothing for the attacker.
+    expect((await from('198.51.100.2', 'member@x')).status).toBe(200);
+    expect((await from('198.51.100.2, 203.0.113.7', 'attacker@x')).status).toBe(429);
+    // The backend hears the proxy too, after the reader.
+    await from('198.51.100.2', 'member@x');
+    expect(host.forwarded['x-forwarded-for']).toBe('198.51.100.2, 127.0.0.1');
+    // Not trusted (the default), the header is a client's word: the connection counts.
+    const direct = await startHost();
+    direct.answerFor = () => json(401, { errors: ['Invalid login credentials.'] });
+    for (let i = 0; i < MAX_FAILURES; i++) await fetch(`${direct.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `192.0.2.${i}` }, body: '{"email":"a@x","password":"pw"}' });
+    expect((await fetch(`${direct.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '192.0.2.99' }, body: '{"email":"a@x","password":"pw"}' })).status).toBe(429);
   });
 
   it('give no session when the answer leaves uid, client or token empty (spec §4: all set)', async () => {

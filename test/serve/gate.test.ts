@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerLogin, readJson } from '../../cli/serve/dev-login';
 import { signSession } from '../../cli/serve/sessions';
+import { sessionKey } from '../../cli/serve/serve-gate';
 import type { Manifest } from '../../runtime/manifest';
 import { buildPortal } from '../support/browser';
 import { startServe, type ServeProcess } from '../support/serve';
@@ -122,15 +123,24 @@ describe('the gated host without a session', () => {
     }
   });
 
-  it('refuses a cookie with one byte changed, an expired one and one signed with another secret', async () => {
+  it('refuses a cookie with one byte changed, an expired one, one signed with another secret, and one another host with the same secret issued', async () => {
     const { cookie } = await logIn('member@quad.example');
     expect(cookie).toBeDefined();
     const value = cookie!.slice('docs_session='.length);
     const flipped = value.slice(0, 5) + (value[5] === 'A' ? 'B' : 'A') + value.slice(6);
-    const expired = signSession(Buffer.from(SECRET), 'member@quad.example', Math.floor(Date.now() / 1000) - 10);
-    const foreign = signSession(Buffer.from('another secret, also long enough to be accepted'), 'member@quad.example', Math.floor(Date.now() / 1000) + 3600);
+    const inAnHour = Math.floor(Date.now() / 1000) + 3600;
+    const key = sessionKey(Buffer.from(SECRET), { backend: backendUrl });
+    // Signed as this host signs: admitted while it runs, refused once expired.
+    expect((await fetch(`${host.url}/onboarding`, { headers: { cookie: `docs_session=${signSession(key, 'member@quad.example', inAnHour)}` } })).status).toBe(200);
+    const expired = signSession(key, 'member@quad.example', Math.floor(Date.now() / 1000) - 10);
+    const foreign = signSession(Buffer.from('another secret, also long enough to be accepted'), 'member@quad.example', inAnHour);
+    // The same secret, another audience: a `docs serve --gate` with the development accounts (whose
+    // password is in the README), or a host in front of another backend (staging).
+    const devServer = signSession(sessionKey(Buffer.from(SECRET), {}), 'member@quad.example', inAnHour);
+    const staging = signSession(sessionKey(Buffer.from(SECRET), { backend: 'https://staging.api.quad.example' }), 'member@quad.example', inAnHour);
+    const rawSecret = signSession(Buffer.from(SECRET), 'member@quad.example', inAnHour);
     expect((await fetch(`${host.url}/onboarding`, { headers: { cookie: cookie! } })).status).toBe(200);
-    for (const bad of [flipped, expired, foreign, `${value}x`, 'garbage']) {
+    for (const bad of [flipped, expired, foreign, devServer, staging, rawSecret, `${value}x`, 'garbage']) {
       const response = await fetch(`${host.url}/onboarding`, { headers: { cookie: `docs_session=${bad}` } });
       expect(response.status, bad).toBe(401);
       expect(await response.text()).toContain('data-gate-shell');
