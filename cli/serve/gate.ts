@@ -37,10 +37,14 @@ export function isPublicPath(pathname: string): boolean {
   return pathname === '/favicon.svg' || /^\/assets\/(?:app\.[A-Za-z0-9_-]+\.(?:js|css)|chunks\/[A-Za-z0-9_.-]+\.js)$/.test(pathname);
 }
 
-/** True for a path that names a file rather than a page (has an extension other than `.html`). */
-function isFilePath(pathname: string): boolean {
+/**
+ * True for a request of a file rather than a page: a path with an extension other than `.html`, unless
+ * the browser is opening it as a page (a route may hold a dot: `/onboarding/release-2.0`).
+ */
+function isFileRequest(request: IncomingMessage, pathname: string): boolean {
   const last = pathname.slice(pathname.lastIndexOf('/') + 1);
-  return last.includes('.') && !/\.html?$/i.test(last);
+  if (!last.includes('.') || /\.html?$/i.test(last)) return false;
+  return request.headers['sec-fetch-dest'] !== 'document' && !/\btext\/html\b/.test(String(request.headers.accept ?? ''));
 }
 
 /** The secret from `DOCS_SESSION_SECRET`; a usage error when it is missing or shorter than 32 bytes. */
@@ -253,7 +257,7 @@ export function createGate(options: GateOptions): Gate {
           return status;
         }));
       }
-      if (isFilePath(pathname) || request.method !== 'GET' && request.method !== 'HEAD') {
+      if (isFileRequest(request, pathname) || request.method !== 'GET' && request.method !== 'HEAD') {
         response.writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', vary: 'cookie' }).end('Sign in first.');
         return;
       }

@@ -35,11 +35,13 @@ export function foreignHost(header: string | undefined, bound: string): string |
 }
 
 /**
- * What a server behind the gate that other machines reach (`--host` a network address) says at start:
- * what the gate then cannot do. Nothing when it serves this machine alone, or without a gate.
+ * What a server that other machines reach (`--host` a network address) says at start: without a gate,
+ * that every page is a plain file for them (the login screen a browser shows hides nothing from
+ * `curl`); behind one, what the gate then cannot do. Nothing when it serves this machine alone.
  */
 export function networkNotes(host: string, gated: boolean, developmentAccounts: boolean): string[] {
-  if (!gated || isLoopback(host)) return [];
+  if (isLoopback(host)) return [];
+  if (!gated) return [`Note: on ${host} anyone on the network can read every page, the search index included: the login screen only hides them in a browser. Start with --gate to serve them to signed-in readers alone.`];
   return [
     ...(developmentAccounts ? [`Note: on ${host} anyone on the network can sign in with a development account and the password above; serve other machines with --backend URL.`] : []),
     'Note: readers on other machines need HTTPS in front of this server (a TLS proxy that sets X-Forwarded-Proto: https): the session cookie is Secure, and a browser drops it over plain HTTP, which would bring a reader back to the login screen after each login.',

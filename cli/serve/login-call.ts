@@ -9,7 +9,8 @@ import type { GateOptions } from './gate';
 const MAX_LOGIN_BODY = 64 * 1024;
 
 /** Headers that belong to one connection, never forwarded (RFC 9110 §7.6.1), and those the body's new form changes. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host', 'content-length', 'content-encoding']);
+// `expect: 100-continue` too (curl sends it with larger bodies): the host answered it, and the backend call refused the header (a 502).
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host', 'content-length', 'content-encoding', 'expect']);
 
 /** Forwards a login to `backend`'s `/api/login` with the request's headers and body, and returns the answer. */
 export function backendLogin(backend: string): GateOptions['login'] {

@@ -3,7 +3,7 @@
  * --gate` in front of a login backend, and asked with plain HTTP — no browser — for everything.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -167,6 +167,30 @@ describe('logging in through the gated host', () => {
     const manifest = await fetch(`${host.url}/manifest.json`, { headers: { cookie: cookie! } });
     expect(manifest.status).toBe(200);
     expect(manifest.headers.get('cache-control')).toBe('private, no-cache');
+  });
+
+  it('takes a login sent with Expect: 100-continue (curl, for larger bodies), which the backend call refused with a 502', async () => {
+    const body = JSON.stringify({ email: 'member@quad.example', password: 'docs-dev' });
+    const status = await new Promise<number>((resolve, reject) => {
+      const call = httpRequest(`${host.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue', 'x-forwarded-for': '10.0.0.5' } }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      call.on('continue', () => call.end(body));
+      call.on('error', reject);
+    });
+    expect(status).toBe(200);
+  });
+
+  it('shows the sign-in shell to a browser opening a route with a dot in it, and a plain 401 to anything else asking for a file', async () => {
+    for (const headers of [{ 'sec-fetch-dest': 'document' }, { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }]) {
+      const page = await fetch(`${host.url}/onboarding/release-2.0`, { headers });
+      expect(page.status).toBe(401);
+      expect(await page.text()).toContain('data-gate-shell');
+    }
+    const file = await fetch(`${host.url}/onboarding/release-2.0`, { headers: { accept: '*/*' } });
+    expect(file.status).toBe(401);
+    expect(await file.text()).toBe('Sign in first.');
   });
 
   it('marks the cookie Secure unless the reader is on this machine over plain HTTP', async () => {
