@@ -3,12 +3,31 @@ import { createPortal } from 'react-dom';
 // Imported here, not by the lazy chunk: esbuild would split it into a stylesheet nothing links.
 import './search.css';
 import { SearchIcon } from './SearchIcon';
+import { keepTyped } from './typed';
 
 /** Event the drawer's search button sends to open the dialog. */
 export const OPEN_SEARCH_EVENT = 'docs:open-search';
 
 /** The dialog, its engine and the stemmers are a chunk of their own: nothing of search loads before a reader opens it. */
 const SearchDialog = lazy(() => import('./SearchDialog').then((module) => ({ default: module.SearchDialog })));
+
+/**
+ * The dialog as it first shows, while its code loads: its field takes focus and keeps what the reader
+ * types (typed.ts), which the dialog then searches for; Esc or the backdrop closes it.
+ */
+function LoadingDialog({ onClose }: { onClose: () => void }): JSX.Element {
+  return (
+    <div className="search-root" onKeyDown={(event) => event.key === 'Escape' && onClose()}>
+      <div className="search-backdrop" onClick={onClose} />
+      <div className="search-dialog" role="dialog" aria-modal="true" aria-label="Search the documentation">
+        <div className="search-field">
+          <SearchIcon />
+          <input type="search" role="combobox" aria-label="Search the documentation" aria-expanded={false} placeholder="Search pages, headings and API operations" autoComplete="off" spellCheck={false} autoFocus onChange={(event) => keepTyped(event.target.value)} />
+        </div>
+      </div>
+    </div>
+  );
+}
 
 /** True when a key press belongs to a field the reader is typing in. */
 function typing(target: EventTarget | null): boolean {
@@ -57,7 +76,7 @@ export function SearchButton(): JSX.Element {
       </button>
       {returnTo !== undefined
         ? createPortal(
-            <Suspense fallback={<div className="search-backdrop" />}>
+            <Suspense fallback={<LoadingDialog onClose={() => close()} />}>
               <SearchDialog onClose={close} />
             </Suspense>,
             document.body,

@@ -3,6 +3,7 @@ import { flushSync } from 'react-dom';
 import { SearchEngine, type ExcerptPart, type SearchResult } from './engine';
 import { SearchIcon } from './SearchIcon';
 import { indexable, words } from './text';
+import { peekTyped, takeTyped } from './typed';
 
 /** One engine per page load: shards and chunks fetched once are kept for the next query. */
 let engine: SearchEngine | undefined;
@@ -57,7 +58,8 @@ export interface SearchDialogProps {
  * closes. Focus stays inside while it is open.
  */
 export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
-  const [query, setQuery] = useState('');
+  // What the reader typed into the stand-in while this code loaded (SearchButton.tsx).
+  const [query, setQuery] = useState(peekTyped);
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const [active, setActive] = useState(0);
   const input = useRef<HTMLInputElement>(null);
@@ -112,6 +114,15 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
       (error: unknown) => serial === latest.current && setStatus({ kind: 'error', message: error instanceof Error ? error.message : String(error) }),
     );
   };
+
+  // The words typed while the dialog loaded are searched for at once, the caret after them. Once, when
+  // the dialog opens: the reader's next keys go through onChange.
+  useEffect(() => {
+    const typed = takeTyped();
+    if (!typed) return;
+    input.current?.setSelectionRange(typed.length, typed.length);
+    run(typed);
+  }, []);
 
   const results = status.kind === 'done' ? status.results.slice(0, status.shown) : [];
   const hasMore = status.kind === 'done' && status.results.length > status.shown;

@@ -51,6 +51,10 @@ const PAGES: [string, string][] = [
   ['doc page with tables and admonitions', '/internal-wiki/secretaris'],
   ['API page', '/backend/api/user-authentication/user-login'],
   ['doc page with drawn diagrams', '/24urenloop/deployment/overview'],
+  // Shell comments in code blocks (github-dark writes them at 3.05:1), and wide tables that scroll.
+  ['doc page with commented code', '/backend/onboarding/install'],
+  ['doc page with task lists', '/internal-wiki/draaiboeken'],
+  ['doc page with wide tables', '/backend/backend/environment-variables'],
   ['not-found page', '/no/such/page'],
 ];
 

@@ -135,6 +135,27 @@ describe('search', () => {
     await page.context().close();
   });
 
+  it('keeps every letter typed at once after the first Ctrl+K, while the dialog\'s code still loads', async () => {
+    const page = await openPage(portal.browser);
+    // The dialog's chunk takes half a second to come, as on a slow link.
+    await page.route('**/assets/chunks/SearchDialog*.js', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await route.continue();
+    });
+    await page.goto(`${portal.site.origin}/backend/onboarding/git`);
+    await waitForHydration(page);
+    await page.keyboard.press('Control+K');
+    await page.keyboard.type('kubernetes', { delay: 20 });
+    const field = page.getByRole('combobox', { name: 'Search the documentation' });
+    await page.locator('[role="listbox"][data-complete][data-query="kubernetes"]').waitFor();
+    expect(await field.inputValue()).toBe('kubernetes');
+    expect(await page.locator('a[role="option"]').first().getAttribute('href')).toBe('/24urenloop/deployment/kubernetes/overview');
+    // The caret after the words: the next key adds to them.
+    await page.keyboard.type(' over');
+    expect(await field.inputValue()).toBe('kubernetes over');
+    await page.context().close();
+  });
+
   it('lists eight results, says there are more, and More results lists the next eight with the chosen one kept', async () => {
     const page = await openPage(portal.browser);
     await page.goto(`${portal.site.origin}/backend/onboarding/git`);

@@ -183,7 +183,7 @@ describe('logging in through the gated host', () => {
   });
 
   it('shows the sign-in shell to a browser opening a route with a dot in it, and a plain 401 to anything else asking for a file', async () => {
-    for (const headers of [{ 'sec-fetch-dest': 'document' }, { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }]) {
+    for (const headers of [{ 'sec-fetch-dest': 'document' }, { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }] as Record<string, string>[]) {
       const page = await fetch(`${host.url}/onboarding/release-2.0`, { headers });
       expect(page.status).toBe(401);
       expect(await page.text()).toContain('data-gate-shell');

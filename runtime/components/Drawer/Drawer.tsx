@@ -9,7 +9,7 @@ import { SearchIcon } from '../../search/SearchIcon';
 import './drawer.css';
 
 /** Where the desktop layout starts, with no drawer (layout.css, drawer.css). */
-const DESKTOP = '(min-width: 996px)';
+const DESKTOP = '(min-width: 62.25em)';
 
 export interface DrawerProps {
   site: SiteData;

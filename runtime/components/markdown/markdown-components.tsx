@@ -37,10 +37,14 @@ function CodeBlockOrDiv(props: ComponentProps<'div'>): JSX.Element {
   );
 }
 
-/** Tables scroll sideways on narrow screens instead of overflowing the page. */
+/**
+ * Tables scroll sideways on narrow screens instead of overflowing the page; the frame takes focus so
+ * the arrow keys scroll it in every browser (Chromium focuses a scroller by itself, Safari does not),
+ * and a screen reader names the region it is in.
+ */
 function Table(props: ComponentProps<'table'>): JSX.Element {
   return (
-    <div className="table-wrapper">
+    <div className="table-wrapper" tabIndex={0} role="region" aria-label="Table">
       <table {...props} />
     </div>
   );

@@ -10,6 +10,7 @@ import { bundledLanguages, getTokenStyleObject, stringifyTokenStyle } from 'shik
 import { walk } from '../walk';
 import type { Diagnostic } from '../../../util/errors';
 import type { DiagramBox } from '../diagrams';
+import { readableOn } from '../contrast';
 
 /**
  * How shiki tokenizes a fence: every line to its end, however long that takes (shiki stops a line
@@ -234,6 +235,8 @@ export function highlight(highlighter: HighlighterGeneric<string, string>, code:
   tokens.forEach((line, i) => {
     html += `${i > 0 ? '\n' : ''}<span class="${highlighted.has(i + 1) ? 'line highlighted' : 'line'}">`;
     for (const token of mergeWhitespace(line)) {
+      // Every token at least 4.5:1 against the block (contrast.ts): a theme's comments often are not.
+      if (token.color && bg && !token.htmlStyle) token.color = readableOn(token.color, bg);
       const style = stringifyTokenStyle(token.htmlStyle ?? getTokenStyleObject(token));
       html += `${style ? `<span style="${style.replace(/&/g, '&#x26;').replace(/"/g, '&#x22;')}">` : '<span>'}${escapeText(token.content)}</span>`;
     }

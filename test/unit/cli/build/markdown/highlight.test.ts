@@ -3,20 +3,24 @@ import type { Element } from 'hast';
 import { createHighlighter, type HighlighterGeneric } from 'shiki';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { highlight } from '../../../../../cli/build/markdown/plugins/code';
+import { contrastRatio, readableOn } from '../../../../../cli/build/markdown/contrast';
 
 let highlighter: HighlighterGeneric<string, string>;
 beforeAll(async () => {
   highlighter = (await createHighlighter({ themes: ['github-dark'], langs: ['ruby', 'json', 'bash', 'typescript', 'python', 'yaml', 'markdown'] })) as HighlighterGeneric<string, string>;
 });
 
-/** What shiki's own hast path gives: `codeToHast` with a line transformer, serialised by hast-util-to-html. */
+/**
+ * What shiki's own hast path gives: `codeToHast` with a line transformer, serialised by
+ * hast-util-to-html, each token's colour made readable on the block as ours are (contrast.ts).
+ */
 function shikiReference(code: string, lang: string, lines: Set<number>): string {
   const root = highlighter.codeToHast(code, {
     lang,
     theme: 'github-dark',
     transformers: [{ line(line, number) { if (lines.has(number)) this.addClassToHast(line, 'highlighted'); } }],
   });
-  return toHtml(root);
+  return toHtml(root).replace(/(<span style="color:)(#[0-9A-Fa-f]{6})/g, (_, start: string, color: string) => start + readableOn(color, '#24292e'));
 }
 
 /** The same `pre` from `highlight`, with the token HTML put back inside `code`. */
@@ -57,6 +61,24 @@ describe('highlight: token HTML written straight from shiki tokens', () => {
     const [first, ...rest] = tokensOf(`${blob}\nconst next = 1;`, 'typescript');
     expect(first!.length).toBe(blob.length);
     expect(rest.length).toBeGreaterThan(3);
+  });
+
+  it('keeps every token at 4.5:1 against the block, comments included (github-dark writes them at 3.05:1)', () => {
+    expect(contrastRatio('#6A737D', '#24292e')!).toBeLessThan(3.1);
+    let comments = 0;
+    for (const [lang, code] of samples) {
+      const html = ours(code, lang, new Set());
+      for (const [, color] of html.matchAll(/<span style="color:(#[0-9A-Fa-f]{6})/g)) expect(contrastRatio(color!, '#24292e'), `${lang} ${color}`).toBeGreaterThanOrEqual(4.5);
+      if (/# comment|\/\/ `</.test(code)) comments++;
+    }
+    expect(comments).toBe(2);
+    // Moved no further than needed: the comment grey stays a grey, lighter.
+    const comment = readableOn('#6A737D', '#24292e');
+    expect(contrastRatio(comment, '#24292e')!).toBeGreaterThanOrEqual(4.5);
+    expect(contrastRatio(comment, '#24292e')!).toBeLessThan(5.5);
+    // A light block: towards black.
+    expect(contrastRatio(readableOn('#AAAAAA', '#FFFFFF'), '#FFFFFF')!).toBeGreaterThanOrEqual(4.5);
+    expect(readableOn('#E1E4E8', '#24292e')).toBe('#E1E4E8');
   });
 
   it('escapes markup in code and marks highlighted lines', () => {

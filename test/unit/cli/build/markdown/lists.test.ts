@@ -21,6 +21,16 @@ describe('cli/build/markdown/plugins/lists', () => {
     }
   });
 
+  it("names a task item's checkbox by the item's text, in tight and loose lists", () => {
+    const task = (text: string, checked: boolean, spread = false): ListItem => ({ ...item(text, spread), checked });
+    for (const spread of [false, true]) {
+      const tree: Root = { type: 'root', children: [{ type: 'list', ordered: false, spread, children: [task('Book the  sports hall', true, spread), task('Order the beacons', false, spread)] }] };
+      const html = toHtml(toHast(tree, { handlers: { listItem: listItemHandler() } }));
+      expect(html).toContain('<input type="checkbox" checked disabled aria-label="Book the sports hall">');
+      expect(html).toContain('<input type="checkbox" disabled aria-label="Order the beacons">');
+    }
+  });
+
   it('looks at each item of a long list a few times, not once per other item', () => {
     const items = Array.from({ length: 2000 }, (_, i) => item(`item ${i}`));
     let reads = 0;

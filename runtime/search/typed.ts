@@ -1,0 +1,23 @@
+/**
+ * What the reader types while the search dialog's code loads (a first `Ctrl+K`, some 300 ms on a slow
+ * link): the stand-in dialog (SearchButton.tsx) keeps it here and the dialog takes it up, so typing at
+ * once after `Ctrl+K` loses no letter ("kubernetes" arrived as "rnetes").
+ */
+let typed = '';
+
+/** Keeps what the stand-in's field holds. */
+export function keepTyped(value: string): void {
+  typed = value;
+}
+
+/** What was typed, left in place (a render may run twice). */
+export function peekTyped(): string {
+  return typed;
+}
+
+/** What was typed, taken: the next dialog starts empty. */
+export function takeTyped(): string {
+  const value = typed;
+  typed = '';
+  return value;
+}
