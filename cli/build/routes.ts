@@ -14,6 +14,9 @@ const RESERVED: [RegExp, string][] = [
   [/[\u0000-\u001f\u007f]/, 'holds a control character'],
 ];
 
+/** The longest route, in bytes (UTF-8). */
+export const MAX_ROUTE_BYTES = 1_000;
+
 /** Why `route` cannot be a route, or undefined when it can. */
 export function routeProblem(route: string): string | undefined {
   if (!route.startsWith('/')) return 'does not start with `/`';
@@ -30,6 +33,9 @@ export function routeProblem(route: string): string | undefined {
   if (segments.some((segment) => /^\s|\s$/.test(segment))) return 'has a segment that starts or ends with a space, which a browser address drops, so no link reaches the page';
   // A segment is a folder name: most filesystems hold 255 bytes (not characters: one CJK character is three).
   if (route.split('/').some((segment) => Buffer.byteLength(segment) > 200)) return 'has a segment longer than 200 bytes (a letter with an accent takes two, a CJK character three), more than a file name may safely hold';
+  // The whole route: the build cache keys a page by it (LMDB holds keys of 1,978 bytes at most), and a
+  // path longer than a few thousand bytes fits no file system with the output folder in front.
+  if (Buffer.byteLength(route) > MAX_ROUTE_BYTES) return `is longer than ${MAX_ROUTE_BYTES.toLocaleString('en-GB')} bytes (${Buffer.byteLength(route).toLocaleString('en-GB')}), more than a page's address and its place in the output may hold`;
   // Characters no one sees (zero-width, or turning the text's direction): the route looks like another.
   const invisible = INVISIBLE.exec(route)?.[0];
   if (invisible !== undefined) return `holds the invisible character U+${invisible.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} (zero-width, or turning the text's direction), so it looks like a route it is not`;

@@ -339,7 +339,8 @@ export class SearchEngine {
 
     // The best documents, at most PER_PAGE per page and one per heading (`pick`).
     // A common word is never marked: `the` being typed finds `theme`, and `the` itself matched nothing.
-    const isMatch: Matches = (word, inParts) => matched.has(word) || (!inParts && indexable(word) && queryWords.some((queryWord) => word.startsWith(queryWord) || (wordStems.get(queryWord) ?? []).some((stem) => word.startsWith(stem))));
+    // A word that starts with a number matched by its letters too (`24urenloop` for `urenloop`, text.ts `terms`).
+    const isMatch: Matches = (word, inParts) => matched.has(word) || matched.has(word.replace(/^\d+(?=\p{L})/u, '')) || (!inParts && indexable(word) && queryWords.some((queryWord) => word.startsWith(queryWord) || (wordStems.get(queryWord) ?? []).some((stem) => word.startsWith(stem))));
     const fromChunk = (doc: number): Place | undefined => {
       const chunk = this.chunkData.get(Math.floor(doc / meta.chunkSize));
       const found = chunk?.docs[doc % meta.chunkSize];

@@ -65,12 +65,18 @@ export interface TermOptions {
 }
 
 /**
- * The terms a text adds to the index: its words (`station-id` gives `station` and `id`), and the
- * words it joins (`stationid`, `joinedTerms`); see `TermOptions` for the rest.
+ * The terms a text adds to the index: its words (`station-id` gives `station` and `id`), the words it
+ * joins (`stationid`, `joinedTerms`), and the letters of a word that starts with a number
+ * (`24urenloop` gives `urenloop`); see `TermOptions` for the rest.
  */
 export function terms(text: string, options: TermOptions = {}): string[] {
   const found = words(text).filter(indexable);
   const more = joinedTerms(text);
+  // A word that starts with a number is found by its letters too: `urenloop` finds `24urenloop`.
+  for (const word of found) {
+    const letters = /^\d+(\p{L}[\p{L}\p{N}]{2,})$/u.exec(word)?.[1];
+    if (letters && indexable(letters)) more.push(letters);
+  }
   if (options.identifiers) more.push(...(text.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g) ?? []).map(fold).filter(indexable));
   if (options.pairs) {
     const all = words(text);

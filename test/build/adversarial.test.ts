@@ -208,6 +208,20 @@ describe('docs build never destroys or escapes', () => {
     expect(readRoute(dist, deep)).toContain('Stripes.');
   });
 
+  it('refuses a route longer than 1,000 bytes, from a slug or from folders nested deep, at the file: the build cache crashed on its key (exit 70)', () => {
+    const { root, dist, output } = site();
+    const long = `/guide/${Array.from({ length: 30 }, () => 'y'.repeat(190)).join('/')}`;
+    writeFileSync(join(root, 'content/guide/zebra.md'), `---\ntitle: Zebra\nslug: ${long}\n---\n\nStripes.\n`);
+    expectRefused(runDocs(['build'], { cwd: root }), 1, /content\/guide\/zebra\.md:3: its route "[^"]+" is longer than 1,000 bytes \(5,736\)/);
+    expect(snapshotTree(dist)).toEqual(output);
+    rmSync(join(root, 'content/guide/zebra.md'));
+    const deep = join(root, 'content/guide', ...Array.from({ length: 600 }, () => 'd'));
+    mkdirSync(deep, { recursive: true });
+    writeFileSync(join(deep, 'x.md'), '# Deep\n');
+    expectRefused(runDocs(['build'], { cwd: root }), 1, /content\/guide\/(d\/)+x\.md: its route "[^"]+" is longer than 1,000 bytes/);
+    expect(snapshotTree(dist)).toEqual(output);
+  });
+
   it('refuses file names and slugs with #, ? or %, with the fix, and builds names with spaces end to end', async () => {
     const { root, dist, output } = site();
     writeFileSync(join(root, 'content/guide/c#.md'), '# C sharp\n');

@@ -35,6 +35,8 @@ interface Case {
   code: number;
   /** Each must appear in stderr. */
   says: (string | RegExp)[];
+  /** None may appear in stderr. */
+  absent?: string[];
 }
 
 const write = (site: string, rel: string, text: string | Buffer): void => writeFileSync(join(site, rel), text);
@@ -98,6 +100,18 @@ const ERRORS: Case[] = [
       "specs/api.yaml:12:16#/paths/~1teams~1{teamId}/get/summary: the operation's `summary` is 250,000 characters long, more than a sidebar label may be (1,000): it titles the operation's page",
       'fix: shorten it to 1,000 characters or fewer (the longer text belongs in `description`); a sidebar label is shown in a column 288 px wide',
     ],
+  },
+  {
+    name: "a spec whose title or first tag is blank, named at the spec's line (the errors named generated files that do not exist)",
+    fixture: 'openapi',
+    change: (site) => write(site, 'specs/api.yaml', readFileSync(join(site, 'specs/api.yaml'), 'utf8').replace('title: Teams API', "title: ''").replace('summary: Get a team', "summary: Get a team\n      tags: ['  ']")),
+    code: 1,
+    says: [
+      "specs/api.yaml:3:10#/info/title: `info.title` is empty: it names the API in the sidebar",
+      "#/paths/~1teams~1{teamId}/get/tags/0: the operation's first tag is blank: it names a category of the sidebar",
+      "fix: give it a name, e.g. the API's or the group's as readers know it",
+    ],
+    absent: ['content/guide/api/'],
   },
   {
     name: 'labels longer than 1,000 characters (every page embeds its sidebar: 40 pages with a 250 kB label wrote 503 MB)',
@@ -335,6 +349,7 @@ describe('bad input', () => {
       const run = runDocs(['build'], { cwd: site });
       expect(run.code, run.stderr).toBe(bad.code);
       for (const text of bad.says) expect(run.stderr).toMatch(typeof text === 'string' ? new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) : text);
+      for (const text of bad.absent ?? []) expect(run.stderr).not.toContain(text);
       expect(run.stderr).toMatch(/Build failed: \d+ errors?; the previous output was left untouched\.\n$/);
       expect(run.stderr).not.toMatch(/at .*\.(m?js|ts):\d+:\d+\)/);
       expect(snapshotTree(join(site, 'dist'))).toEqual(before);

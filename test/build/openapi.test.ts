@@ -308,6 +308,15 @@ describe('a broken spec', () => {
     expect(html).not.toContain('::api-endpoint');
   });
 
+  it('titles an operation whose summary is blank by its operationId (the page had an empty title, an error naming a file that does not exist)', () => {
+    const site = copyFixture('openapi');
+    const spec = join(site, 'specs', 'api.yaml');
+    writeFileSync(spec, readFileSync(spec, 'utf8').replace('summary: Get a team', "summary: '  '"));
+    const run = runDocs(['build'], { cwd: site });
+    expect(run.code, run.stderr).toBe(0);
+    expect(readRoute(join(site, 'dist'), '/guide/api/get-team')).toMatch(/<h1[^>]*>getTeam<\/h1>/);
+  });
+
   it('keeps a parameter table whole when a name or a type holds a | (a 3.1 type list): no cell split, no description lost', () => {
     const site = copyFixture('openapi');
     const spec = join(site, 'specs', 'api.yaml');

@@ -111,6 +111,10 @@ describe('the search index', () => {
     }
     // A page of the section is named by it; without the pair only a page with both words apart was found.
     expect((await engine.search('24 urenloop')).filter((result) => result.url.startsWith('/24urenloop')).length).toBeGreaterThanOrEqual(3);
+    // The section's name without its number: the pages that write `24urenloop`, not only a page with `urenloop` alone.
+    const byLetters = await engine.search('urenloop');
+    expect(byLetters.filter((result) => /24urenloop/i.test(result.page.title + (result.heading ?? ''))).length).toBeGreaterThanOrEqual(3);
+    expect(byLetters.find((result) => /^24urenloop/i.test(result.page.title))!.marked.title.filter((part) => part.mark).map((part) => part.text)).toEqual(['24urenloop']);
     // And the other way round still: typed as one where a title has two.
     expect(await first('deep linking')).toBe('/frontend/deeplinking');
   });

@@ -101,7 +101,8 @@ function operationsOf(document: OpenAPIV3.Document): Operation[] {
         servers: webhook === undefined ? (own ?? document.servers ?? []) : [],
         ownServers: webhook === undefined && own !== undefined,
         slug: '',
-        title: operation.summary ?? operation.operationId ?? `${method.toUpperCase()} ${path}`,
+        // A blank summary or operationId names nothing: the next one does.
+        title: [operation.summary, operation.operationId].find((name) => name !== undefined && name.trim() !== '') ?? `${method.toUpperCase()} ${path}`,
         ...(webhook === undefined ? {} : { webhook }),
       });
     }

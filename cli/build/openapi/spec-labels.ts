@@ -12,17 +12,25 @@ import type { SchemaProblem } from './schema-check';
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** The problems of `spec`'s sidebar names longer than MAX_LABEL_CHARACTERS, each at its JSON pointer. */
+/**
+ * The problems of `spec`'s sidebar names longer than MAX_LABEL_CHARACTERS, or blank where nothing takes
+ * their place (`info.title`, a tag: a blank summary gives way to the operationId), each at its JSON
+ * pointer: named at the spec's line, not in the generated page that would carry them.
+ */
 export function specLabelProblems(spec: unknown): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
-  const check = (value: unknown, pointer: string, what: string, shown: string): void => {
+  const check = (value: unknown, pointer: string, what: string, shown: string, blank = false): void => {
+    if (blank && typeof value === 'string' && value.trim() === '') {
+      problems.push({ pointer, message: `${what} is ${value === '' ? 'empty' : 'blank'}: ${shown}`, fix: 'give it a name, e.g. the API\'s or the group\'s as readers know it' });
+      return;
+    }
     const length = typeof value === 'string' ? overLimit(value) : undefined;
     if (length !== undefined) problems.push({ pointer, message: `${what} ${tooLong(length, 'a sidebar label')}: ${shown}`, fix: `shorten it to ${MAX_LABEL_CHARACTERS.toLocaleString('en-GB')} characters or fewer (the longer text belongs in \`description\`); ${WHY}` });
   };
   if (!isObject(spec)) return problems;
   /** Tags already reported: one is named by many operations, and said once, at its first. */
   const tags = new Set<string>();
-  if (isObject(spec.info)) check(spec.info.title, '/info/title', '`info.title`', 'it names the API in the sidebar and titles its overview, on every page of the sidebar');
+  if (isObject(spec.info)) check(spec.info.title, '/info/title', '`info.title`', 'it names the API in the sidebar and titles its overview, on every page of the sidebar', true);
   for (const group of ['paths', 'webhooks']) {
     const items = spec[group];
     if (!isObject(items)) continue;
@@ -37,7 +45,7 @@ export function specLabelProblems(spec: unknown): SchemaProblem[] {
         const tag: unknown = Array.isArray(operation.tags) ? operation.tags[0] : undefined;
         if (typeof tag === 'string' && !tags.has(tag)) {
           tags.add(tag);
-          check(tag, `${at}/tags/0`, 'the operation\'s first tag', 'it names a category of the sidebar, on every page of the sidebar');
+          check(tag, `${at}/tags/0`, 'the operation\'s first tag', 'it names a category of the sidebar, on every page of the sidebar', true);
         }
       }
     }
