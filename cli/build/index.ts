@@ -148,8 +148,8 @@ export interface BuildStart {
   listing?: TreeListing;
   /** Folders of earlier builds of this output that could not be removed (`BuildReport.leftovers`). */
   leftovers: { path: string; reason: string }[];
-  /** The stamps of `last`'s output paths, when start.ts took them already or is taking them (stamp-thread.ts). */
-  now?: OutputStamps | Promise<OutputStamps>;
+  /** The stamps of `last`'s output paths, when start.ts took them already. */
+  now?: OutputStamps;
 }
 
 /**
@@ -256,7 +256,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   const early = previous && thread && kept ? renderEarly({ context, jobs, rels: kept.readAnew(), thread, store }) : undefined;
   try {
     // What the output holds now: a page is kept only while every file it wrote is there.
-    const output = previous ? presentFiles(outDir, previous, last, await now) : undefined;
+    const output = previous ? presentFiles(outDir, previous, last, now) : undefined;
     const present = output?.files;
     const keys = previous ? outputKeys(context, jobs) : undefined;
     const reusable = store && present && keys ? previousResults(context, jobs, keys, (route) => store.pages.get(route), present) : [];

@@ -13,7 +13,6 @@ import type { BuildOptions, BuildReport } from './index';
 import { fitOptimizer } from './optimizer';
 import { startPool } from './pool';
 import { inputFingerprint, readUnchanged, sameFiles, stampOutputs, type TreeListing } from './unchanged';
-import { stampOutputsInThread } from './stamp-thread';
 import { checkOutDir, realPath } from './write';
 import { removeDeadStaging } from './publish';
 
@@ -41,12 +40,10 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   fitOptimizer({ pages: listing?.files.size });
   const last = inputs && cacheDir ? readUnchanged(cacheDir, outDir) : undefined;
   // The output's stamps now, when the inputs are as they were; a build that runs takes them itself otherwise (presentFiles).
-  const unchanged = last && last.inputs === inputs && sameFiles(last.refFiles) ? stampOutputs(outDir, last.outputs) : undefined;
-  if (last && unchanged?.digest === last.outputDigest) {
+  const now = last && last.inputs === inputs && sameFiles(last.refFiles) ? stampOutputs(outDir, last.outputs) : undefined;
+  if (last && now?.digest === last.outputDigest) {
     return { outDir, pages: last.pages, cachedPages: last.pages, warnings: last.warnings, seconds: (performance.now() - started) / 1000, searchSeconds: 0, unchanged: true, ...(leftovers.length > 0 ? { leftovers } : {}) };
   }
-  // Otherwise the build takes them on a thread of its own while this one reads the content (stamp-thread.ts).
-  const now = unchanged ?? (last?.outDir === outDir ? stampOutputsInThread(outDir, last.outputs) : undefined);
   const { openStore } = await import('./store');
   const store = cacheDir ? openStore(cacheDir) : undefined;
   // The record of the output this folder holds, when the store has one: the build then updates it in

@@ -101,7 +101,7 @@ export function statsKey(stats: FileStamp): string {
 }
 
 function addStats(hasher: Hash, path: string, stats: Stats): void {
-  hasher.update(path).update('\0').update(`${stampOf(stats.isDirectory(), stats)}\n`);
+  hasher.update(path).update('\0').update(`${stampOf(stats)}\n`);
 }
 
 /** True when every file of `files` still has the stats it had when it was read. */
@@ -306,35 +306,30 @@ export interface OutputStamps {
  * sees the difference and repairs it, which is the safe side.
  */
 export function stampOutputs(outDir: string, paths: string[], kept?: ReadonlyMap<string, string>): OutputStamps {
-  const stamps = withinFolder(outDir, (inside) =>
-    paths.map((path) => {
-      const stamp = kept?.get(path);
-      if (stamp !== undefined) return stamp;
-      try {
-        const stats = statSync(inside ? path || '.' : join(outDir, path));
-        return stampOf(stats.isDirectory(), stats);
-      } catch {
-        return '';
-      }
-    }),
-  );
-  return stampsDigest(paths, stamps);
-}
-
-/** `paths`' stamps (`''` for one missing) with their fingerprint, undefined when one is missing. */
-export function stampsDigest(paths: string[], stamps: string[]): OutputStamps {
   const hasher = createHash('sha256');
+  const stamps: string[] = [];
   let missing = false;
-  paths.forEach((path, i) => {
-    if (stamps[i] === '') missing = true;
-    hasher.update(path).update('\0').update(`${stamps[i]}\n`);
+  withinFolder(outDir, (inside) => {
+    for (const path of paths) {
+      let stamp = kept?.get(path);
+      if (stamp === undefined) {
+        try {
+          stamp = stampOf(statSync(inside ? path || '.' : join(outDir, path)));
+        } catch {
+          stamp = '';
+        }
+      }
+      if (stamp === '') missing = true;
+      hasher.update(path).update('\0').update(`${stamp}\n`);
+      stamps.push(stamp);
+    }
   });
   return { digest: missing ? undefined : hasher.digest('hex'), stamps };
 }
 
 /** A path's stats as the fingerprint takes them: a folder's mtime, a file's `statsKey`. */
-export function stampOf(folder: boolean, stats: FileStamp): string {
-  return folder ? `d${stats.mtimeMs}` : statsKey(stats);
+function stampOf(stats: Stats): string {
+  return stats.isDirectory() ? `d${stats.mtimeMs}` : statsKey(stats);
 }
 
 /** What the output holds (`presentFiles`). */

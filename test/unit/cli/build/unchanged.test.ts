@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import type { ResolvedConfig } from '../../../../cli/build/config';
 import { readContentFolder, type ContentFiles } from '../../../../cli/build/sources';
 import { gitHead, inputFingerprint, outputPaths, presentFiles, stampOutputs, type TreeListing, type UnchangedRecord } from '../../../../cli/build/unchanged';
-import { stampOutputsInThread } from '../../../../cli/build/stamp-thread';
 import { withinFolder } from '../../../../cli/util/fs';
 import { publishInPlace } from '../../../../cli/build/publish';
 
@@ -105,21 +104,6 @@ describe('presentFiles: what the output holds, from the last build\'s list while
     expect(after.kept.has('guide/index.html')).toBe(false);
     expect(after.kept.get('guide/install/index.html')).toBe(fresh.last.outputStamps![fresh.last.outputs.indexOf('guide/install/index.html')]);
     expect(after.kept.has('guide')).toBe(true);
-  });
-
-  it('takes the same stamps on a thread of its own, a missing path and a file in place of a folder included', async () => {
-    const { dir, last } = output();
-    expect(await stampOutputsInThread(dir, last.outputs)).toEqual({ digest: last.outputDigest, stamps: last.outputStamps });
-    writeFileSync(join(dir, 'guide/index.html'), 'edited in place');
-    rmSync(join(dir, 'manifest.json'));
-    const paths = [...last.outputs, 'index.html/below-a-file'];
-    const inThread = await stampOutputsInThread(dir, paths);
-    expect(inThread).toEqual(stampOutputs(dir, paths));
-    expect(inThread.digest).toBeUndefined();
-    expect(inThread.stamps[paths.indexOf('manifest.json')]).toBe('');
-    expect(inThread.stamps.at(-1)).toBe('');
-    expect(inThread.stamps[paths.indexOf('guide/index.html')]).toMatch(/^15:/);
-    expect(inThread.stamps[paths.indexOf('guide')]).toMatch(/^d\d/);
   });
 
   it('takes the stamps it is given for paths the build left alone, and states the others', () => {
