@@ -28,11 +28,12 @@ function stagesInside(outDir: string): boolean {
   const own = statSync(outDir, { throwIfNoEntry: false });
   if (!own?.isDirectory()) return false;
   const parent = dirname(outDir);
-  if (parent === outDir || statSync(parent).dev !== own.dev || isMountPoint(outDir)) return true;
   try {
+    if (parent === outDir || statSync(parent).dev !== own.dev || isMountPoint(outDir)) return true;
     accessSync(parent, constants.W_OK);
     return false;
   } catch {
+    // A parent this user may not even look at takes no staging folder either.
     return true;
   }
 }
