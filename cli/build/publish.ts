@@ -52,7 +52,7 @@ function isMountPoint(path: string): boolean {
 }
 
 /** True while a process with this id runs (a build still writing its staging folder). */
-function isRunning(pid: number): boolean {
+export function isRunning(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);

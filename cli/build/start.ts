@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { withGate } from './config';
+import { withGate, type ResolvedConfig } from './config';
 import { configInputs, loadConfig } from './config-file';
 import type { BuildOptions, BuildReport } from './index';
 import { fitOptimizer } from './optimizer';
@@ -15,6 +15,7 @@ import { startPool } from './pool';
 import { inputFingerprint, readUnchanged, sameFiles, stampOutputs, type TreeListing } from './unchanged';
 import { checkOutDir, realPath } from './write';
 import { removeDeadStaging } from './publish';
+import { lockOutput } from './output-lock';
 
 /** Builds the site into `outDir`; throws a `DocsError` (and leaves `outDir` untouched) on any error. */
 export async function buildSite(options: BuildOptions): Promise<BuildReport> {
@@ -29,6 +30,17 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   checkOutDir(outDir, { root, contentDir: config.contentDir, sources: [config.contentDir, join(root, 'site.config.ts'), join(root, 'templates'), ...config.openapi.map((spec) => join(root, spec.file)), ...configInputs(root)], specDirs: config.openapi.map((spec) => dirname(join(root, spec.file))) }, options.force);
   // The archive's place, before anything is built: a refusal after the build would come with the output replaced.
   if (options.archive) (await import('./archive')).checkArchivePath(options.archive, { outDir, state: { root, config } });
+  // One build at a time into this folder (output-lock.ts).
+  const release = lockOutput(outDir);
+  try {
+    return await buildLocked({ options, started, root, outDir, config });
+  } finally {
+    release();
+  }
+}
+
+/** The build once the output folder is checked and locked: the store, the no-change check, then `buildWith`. */
+async function buildLocked({ options, started, root, outDir, config }: { options: BuildOptions; started: number; root: string; outDir: string; config: ResolvedConfig }): Promise<BuildReport> {
   const { left: leftovers } = removeDeadStaging(outDir);
   const cacheDir = options.cache === false ? undefined : join(root, 'node_modules', '.cache', 'docs');
   // Nothing changed since the last build into this folder, in the sources or in the output: the

@@ -6,7 +6,9 @@
  * permissions to hold run as `nobody`.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stagingPath } from '../../cli/build/publish';
@@ -179,6 +181,28 @@ describe('the output folder', () => {
     expect(readRoute(out, '/guide/install')).toContain('And another.');
     expect(next.stderr).toContain(`note: ${join(srv, left!)}`);
     if (!asRoot) chmodSync(join(srv, left!, 'guide'), 0o755);
+  });
+
+  it('refuses a build into an output folder another build is writing, and takes over the lock of one that died', () => {
+    const { parent, root } = site();
+    const out = join(parent, 'shared');
+    mkdirSync(out);
+    const locks = join(tmpdir(), 'docs-output-locks');
+    const lock = join(locks, `${createHash('sha256').update(realpathSync(out)).digest('hex').slice(0, 32)}.lock`);
+    mkdirSync(locks, { recursive: true });
+    // Another site's build holds the folder (this test's process stands in for it: it runs).
+    writeFileSync(lock, `${process.pid}\n${out}\n`);
+    const refused = runDocs(['build', '--root', root, '--out', out]);
+    expect(refused.stderr).not.toMatch(/internal error|\n\s+at /);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain(`error ${realpathSync(out)}: another docs build (process ${process.pid}) is writing this output folder: two at once would mix their files`);
+    expect(refused.stderr).toContain('fix: wait for it to end, or build into another folder with --out');
+    expect(readdirSync(out)).toEqual([]);
+    // A build that died left it: taken over, and let go at the end.
+    writeFileSync(lock, `${2 ** 22 + 1}\n${out}\n`);
+    expectBuilt(runDocs(['build', '--root', root, '--out', out]));
+    expect(readRoute(out, '/guide/install')).toContain('<h1');
+    expect(existsSync(lock)).toBe(false);
   });
 
   it('puts back the output a build moved aside when it was killed before it moved the new one in', () => {
