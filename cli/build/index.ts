@@ -38,7 +38,7 @@ import { markdownSalt, saveState, type BuildStore, type OutputRecord } from './s
 import type { OnProgress } from './progress';
 import { imageCollector, imagesOutside } from './images';
 import { checkSourcesOutside, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, sameBytes, writeOutput } from './write';
-import { createStaging, discardStaging, publishInPlace, publishStaging, stagingPath } from './publish';
+import { crashPoint, createStaging, discardStaging, publishInPlace, publishStaging, stagingPath } from './publish';
 
 /** Options of `buildSite`. */
 export interface BuildOptions {
@@ -353,16 +353,6 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     discardStaging(staging);
     throw error;
   }
-}
-
-/**
- * For the tests only: `DOCS_TEST_CRASH_AT=<point>` kills the build at that point with SIGKILL, as a
- * power cut or an out-of-memory kill would, so the test of killed builds (test/build/killed.test.ts)
- * reaches the moments that matter (moving files into the output, before the store records it) every
- * time rather than by chance.
- */
-function crashPoint(point: 'publish' | 'mid-publish' | 'published'): void {
-  if (process.env.DOCS_TEST_CRASH_AT === point) process.kill(process.pid, 'SIGKILL');
 }
 
 /** True when `list` holds the members of `set`, each once. */

@@ -223,3 +223,12 @@ export function discardStaging(staging: string): void {
   rmSync(staging, { recursive: true, force: true });
 }
 
+/**
+ * For the tests only: `DOCS_TEST_CRASH_AT=<point>` kills the build at that point with SIGKILL, as a
+ * power cut or an out-of-memory kill would, so the test of killed builds (test/build/killed.test.ts)
+ * reaches the moments that matter (moving files into the output, before the store records it) every
+ * time rather than by chance.
+ */
+export function crashPoint(point: 'publish' | 'mid-publish' | 'published'): void {
+  if (process.env.DOCS_TEST_CRASH_AT === point) process.kill(process.pid, 'SIGKILL');
+}

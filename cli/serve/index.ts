@@ -4,9 +4,8 @@
  * specs, templates, the runtime, an added or removed page — rebuilds in full with the caches warm.
  * Every file operation and the watching of the serve command live here.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
@@ -26,6 +25,7 @@ import { SiteSession, type ContentChange } from './incremental';
 import { RenderThread } from './render-thread';
 import { CLIENT_PATH, CLIENT_SCRIPT, CLIENT_TAG, EVENTS_PATH, LiveChannel } from './live';
 import { answerFailure, badTarget, requestUrl } from './request-url';
+import { closeServer, createGuardedServer, openBrowser } from './http-server';
 import { EndedSessions } from './sessions';
 import { createStaticHandler } from './static-files';
 import { lookForRoots } from './watch-roots';
@@ -42,13 +42,6 @@ const FIRST_BUILD_FAILED = `<!doctype html><html lang="en"><meta charset="utf-8"
 /** How long after a save's reload `docs serve` rewrites the search index. */
 const SEARCH_REFRESH_DELAY_MS = 300;
 
-/**
- * Connections that send no request, or only part of one, are closed: a client holding thousands of them
- * used up the process's file descriptors, and the next file opened failed (headers within 10 s, the
- * whole request within 30 s, checked every 2 s). A reader's stream of reloads is an answer, not a
- * request: it is not cut.
- */
-const SERVER_LIMITS: ServerOptions = { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 2_000, keepAliveTimeout: 5_000 };
 
 /** Options of `startServer`. */
 export interface ServeOptions {
@@ -97,12 +90,6 @@ function errorLines(error: unknown): string[] {
   return [`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`];
 }
 
-function openBrowser(url: string): void {
-  const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
-  spawn(command, [url], { stdio: 'ignore', detached: true })
-    .on('error', () => undefined)
-    .unref();
-}
 
 /** Starts `docs serve`; resolves once the server listens (the first build may still be running). */
 export async function startServer(options: ServeOptions): Promise<DevServer> {
@@ -178,13 +165,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
       response.end(FIRST_BUILD_FAILED);
     }).catch((error: unknown) => answerFailure(response, error));
   };
-  const server: Server = createServer(SERVER_LIMITS, (request, response) => {
-    try {
-      answer(request, response);
-    } catch (error) {
-      answerFailure(response, error);
-    }
-  });
+  const server = createGuardedServer(answer);
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => reject(listenProblem(error, options.host, options.port) ?? error));
     server.listen(options.port, options.host, () => resolveListen());
@@ -407,10 +388,4 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
       await closeServer(server, live);
     },
   };
-}
-
-async function closeServer(server: Server, live: LiveChannel): Promise<void> {
-  live.close();
-  server.closeAllConnections();
-  await new Promise<void>((done) => server.close(() => done()));
 }
