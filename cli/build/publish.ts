@@ -25,8 +25,14 @@ export function stagingPath(outDir: string): string {
 
 /** True when `outDir` exists and cannot be replaced by a rename: a mount point, or a folder in one the user may not write. */
 function stagesInside(outDir: string): boolean {
-  const own = statSync(outDir, { throwIfNoEntry: false });
-  if (!own?.isDirectory()) return false;
+  let own;
+  try {
+    own = statSync(outDir);
+  } catch {
+    // None yet (or a file on its way, ENOTDIR): made beside, where making it says what is wrong.
+    return false;
+  }
+  if (!own.isDirectory()) return false;
   const parent = dirname(outDir);
   try {
     if (parent === outDir || statSync(parent).dev !== own.dev || isMountPoint(outDir)) return true;

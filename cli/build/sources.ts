@@ -162,7 +162,10 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
         }
         const size = stats.size;
         if (size > MAX_FILE_BYTES) {
-          problems.push({ file: display, message: `is ${(size / 1024 / 1024).toFixed(1)} MiB, more than a page may be (${MAX_FILE_BYTES / 1024 / 1024} MiB)`, fix: 'split it into several pages, or link large data as a file instead of pasting it' });
+          const limit = `${MAX_FILE_BYTES / 1024 / 1024} MiB`;
+          // A category file is no page: what to do about it is not to split it.
+          if (page) problems.push({ file: display, message: `is ${(size / 1024 / 1024).toFixed(1)} MiB, more than a page may be (${limit})`, fix: 'split it into several pages, or link large data as a file instead of pasting it' });
+          else problems.push({ file: display, message: `is ${(size / 1024 / 1024).toFixed(1)} MiB, more than a file of the content folder read by the build may be (${limit})`, fix: entry.name.startsWith('_category_.') ? 'a category file holds a label, a position and a description: keep it to those' : 'make it smaller, or keep it outside the content folder' });
           continue;
         }
         if (page) {

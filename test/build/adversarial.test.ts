@@ -360,6 +360,7 @@ describe('docs build does not crash or hang on any input', () => {
     ['4,999 nested <sup> elements', (root) => writeFileSync(join(root, 'content/guide/deep.md'), `# Deep\n\nIntro.\n\n${'<sup>'.repeat(4999)}x${'</sup>'.repeat(4999)}\n`), /content\/guide\/deep\.md:5: is nested too deeply to render \(the renderer ran out of stack\): its HTML is more than 1,000 elements deep by this line/],
     ['20,000 <div> blocks never closed', (root) => writeFileSync(join(root, 'content/guide/deep.md'), `# Deep\n\n${'<div>\n\n'.repeat(20_000)}x\n`), /content\/guide\/deep\.md:2003: is nested too deeply to render/],
     ['a 5 MB page', (root) => writeFileSync(join(root, 'content/guide/huge.md'), `# Huge\n\n${'Plain words fill the page. '.repeat(200_000)}\n`), /content\/guide\/huge\.md: is 5\.\d MiB, more than a page may be \(4 MiB\)/],
+    ['a 5 MB category file (not called a page)', (root) => writeFileSync(join(root, 'content/guide/_category_.json'), JSON.stringify({ label: 'Guide', description: 'x'.repeat(5_500_000) })), /content\/guide\/_category_\.json: is 5\.\d MiB, more than a file of the content folder read by the build may be \(4 MiB\)\n {2}fix: a category file holds a label, a position and a description: keep it to those/],
     ['a symbolic link loop between two pages', (root) => {
       symlinkSync('b.md', join(root, 'content/guide/a.md'));
       symlinkSync('a.md', join(root, 'content/guide/b.md'));

@@ -75,7 +75,9 @@ describe('docs build of the basic fixture', () => {
   it('renders GFM tables, task lists, strikethrough, autolinks and footnotes', () => {
     const html = readRoute(dist, '/guide/install');
     expect(html).toContain('<th>Tool</th>');
-    expect(html).toContain('<input type="checkbox" disabled="" checked=""/>');
+    // Each checkbox named by its task, for a screen reader (probe 6-A L3).
+    expect(html).toContain('<input type="checkbox" disabled="" aria-label="Ruby installed" checked=""/>');
+    expect(html).toContain('<input type="checkbox" disabled="" aria-label="Database seeded"/>');
     expect(html).toContain('<del>hard</del>');
     expect(html).toContain('<a href="https://quad.example" target="_blank" rel="noopener noreferrer">https://quad.example</a>');
     expect(html).toContain('id="user-content-fn-1"');
