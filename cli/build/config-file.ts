@@ -42,6 +42,8 @@ export async function loadConfig(root: string, env: Record<string, string | unde
     raw = ((await import(pathToFileURL(compiled).href)) as { default?: unknown }).default;
   } catch (error) {
     watching.stop();
+    const missing = missingPackage(file, error);
+    if (missing) throw new DocsError('config', [missing]);
     throw new DocsError('config', [{ file, message: `throws while loading: ${reasonOf(error)}`, fix: 'make the config a plain `export default defineConfig({ … })`, or fix what it runs on loading' }]);
   } finally {
     process.exit = exit;
@@ -285,4 +287,23 @@ function checkSidebarFolders(config: ResolvedConfig): void {
     return [{ file: config.configFile, pointer: `/sidebars/${i}/dir`, message: `\`sidebars[${i}].dir\` names the folder "${sidebar.dir}", which does not exist in ${posixRelative(config.root, config.contentDir) || '.'}/`, fix: folders.length > 0 ? `create the folder, or use one that exists: ${folders.join(', ')}` : 'create the folder and put the sidebar\'s pages in it' }];
   });
   if (problems.length > 0) throw new DocsError('config', problems);
+}
+
+/**
+ * A package the config imports that is not installed, as the writer wrote it: the config's line and the
+ * install command (Node names the compiled copy in the build cache, and no line).
+ */
+function missingPackage(file: string, error: unknown): Diagnostic | undefined {
+  if ((error as NodeJS.ErrnoException | undefined)?.code !== 'ERR_MODULE_NOT_FOUND') return undefined;
+  const name = /Cannot find package '([^']+)'/.exec(String((error as Error).message))?.[1];
+  if (!name) return undefined;
+  let line: number | undefined;
+  try {
+    const quoted = new RegExp(`(['"])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:/[^'"]*)?\\1`);
+    const found = readFileSync(file, 'utf8').split('\n').findIndex((text) => quoted.test(text));
+    if (found >= 0) line = found + 1;
+  } catch {
+    // The config is gone meanwhile: no line.
+  }
+  return { file, ...(line ? { line } : {}), message: `imports the package "${name}", which is not installed`, fix: `install it in the site (npm install ${name}), or remove the import` };
 }

@@ -202,6 +202,13 @@ const ERRORS: Case[] = [
     says: ['site.config.ts:2:24: does not compile: Could not resolve "./navbar"', 'fix: create the file it imports, or correct its path (relative to the file that imports it)'],
   },
   {
+    name: 'a site.config.ts importing a package that is not installed (named at its line, not the build cache\'s copy)',
+    change: (site) => write(site, 'site.config.ts', "import { fixtureConfig } from '../_shared/config';\nimport pad from 'left-pad-not-installed';\n\nexport default fixtureConfig({ title: pad('Docs', 4) });\n"),
+    code: 2,
+    says: ['site.config.ts:2: imports the package "left-pad-not-installed", which is not installed', 'fix: install it in the site (npm install left-pad-not-installed), or remove the import'],
+    absent: ['.cache', 'plain `export default'],
+  },
+  {
     name: 'a site.config.ts throwing undefined',
     change: (site) => write(site, 'site.config.ts', "if (!process.env.QUAD_BACKEND) throw undefined;\nexport default {};\n"),
     code: 2,
