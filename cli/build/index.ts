@@ -366,6 +366,9 @@ function sameSet(set: ReadonlySet<string>, list: readonly string[]): boolean {
  * `site` the problems of what is on every page (the announcement).
  */
 export function checkResults(results: PageResult[], links: LinkReport = checkLinks(results), site: LinkReport = { errors: [], warnings: [] }): Diagnostic[] {
+  // A page that could not be written (a full disk): the output folder's problem, exit 2, before any page's.
+  const output = results.flatMap((result) => result.outputErrors ?? []);
+  if (output.length > 0) throw new DocsError('usage', sortDiagnostics(output));
   const errors = [...site.errors, ...results.flatMap((result) => result.errors), ...links.errors];
   const warnings = [...site.warnings, ...results.flatMap((result) => result.warnings), ...links.warnings];
   if (errors.length > 0) throw new DocsError('content', sortDiagnostics(errors));

@@ -11,6 +11,7 @@ import { normaliseText } from './sources';
 import type { HydrationData, LastUpdated, PageData, PageLink, PageMeta, SidebarItem, SiteData, TocEntry } from '../../runtime/manifest';
 import { DocsError, type Diagnostic } from '../util/errors';
 import { insideOutput, ioError, sameBytes } from './write';
+import { outputOfStaging } from './publish';
 import { ensureDir } from '../util/fs';
 import { hash } from '../util/hash';
 import { readImage, type PageImage, type Unpublishable } from './images';
@@ -85,6 +86,11 @@ export interface PageResult {
   ids: string[];
   warnings: Diagnostic[];
   errors: Diagnostic[];
+  /**
+   * The page could not be written to the output folder (a full disk, a permission): the reader's to
+   * fix there, not the page's (exit 2, naming the output's file).
+   */
+  outputErrors?: Diagnostic[];
   /** True when the markdown came from the cache or the whole page from the previous output. */
   cached: boolean;
   /** Files written for the page, relative to the output folder (HTML, data chunk, images). */
@@ -173,6 +179,12 @@ export class PageBuilder {
           // The file is gone as well: the problem without a line.
         }
         return failed([{ file, ...(line ? { line } : {}), message: `is nested too deeply to render (the renderer ran out of stack)${line ? `: its HTML is more than ${DEEP_HTML_LEVELS.toLocaleString('en-GB')} elements deep by this line` : ''}`, fix: 'flatten deeply nested lists, quotes or HTML' }]);
+      }
+      const written = (error as { outputRel?: unknown } | undefined)?.outputRel;
+      if (typeof written === 'string') {
+        const output = ioError(error, join(this.context.published ?? outputOfStaging(this.context.outDir), written), 'cannot be written to the output');
+        // A failed page all the same (its errors), and said as the output's (checkResults).
+        if (output instanceof DocsError) return { ...failed(output.diagnostics), outputErrors: output.diagnostics };
       }
       const io = ioError(error, file, 'cannot be written to the output');
       if (io instanceof DocsError) return failed(io.diagnostics);
@@ -275,8 +287,13 @@ export class PageBuilder {
   // Synchronous on purpose: measured faster here than fs.promises, which pays three thread-pool hops per file.
   private writeFile(rel: string, content: string | Uint8Array): void {
     const path = insideOutput(this.context.outDir, rel);
-    ensureDir(dirname(path), this.createdDirs);
-    writeFileSync(path, content);
+    try {
+      ensureDir(dirname(path), this.createdDirs);
+      writeFileSync(path, content);
+    } catch (error) {
+      // Which file of the output: `build` names it, not the page (a full disk is no fault of the page's).
+      throw error instanceof Error ? Object.assign(error, { outputRel: rel }) : error;
+    }
   }
 
   /**

@@ -18,6 +18,16 @@ import { ioError, ioReason } from './write';
 /** A staging folder's name: `.<output's name>.staging-<pid>-<time>`, `.previous` for an output moved aside. */
 const STAGING = /^\.(.+)\.staging-(\d+)-\d+(?:\.previous)?$/;
 
+/** The output folder a staging folder (`stagingPath`) is for, to name it in a message. */
+export function outputOfStaging(staging: string): string {
+  const name = STAGING.exec(basename(staging))?.[1];
+  if (name === undefined) return staging;
+  const parent = dirname(staging);
+  const beside = join(parent, name);
+  // Staged inside the output folder: its parent is the output (see above).
+  return basename(parent) === name && !existsSync(beside) ? parent : beside;
+}
+
 /** Where this build stages its output (see above). */
 export function stagingPath(outDir: string): string {
   return join(stagesInside(outDir) ? outDir : dirname(outDir), `.${basename(outDir)}.staging-${process.pid}-${Date.now()}`);

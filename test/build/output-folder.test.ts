@@ -114,6 +114,19 @@ describe('the output folder', () => {
     rmSync(out, { recursive: true, force: true });
   });
 
+  it('names the output file a full disk refused, with exit 2, not the page as if it were at fault', () => {
+    const { root } = site();
+    // A page past the file-size limit (a full disk fails the same way): its HTML cannot be written.
+    writeFileSync(join(root, 'content/guide/faq.md'), `# FAQ\n\n${'Every answer a new member asks for, written out at length. '.repeat(6_000)}\n`);
+    const out = join(dirname(root), 'out');
+    const limited = spawnSync('sh', ['-c', 'trap "" XFSZ; ulimit -f 200; exec "$0" "$@"', process.execPath, join(REPO, 'bin', 'docs.mjs'), 'build', '--root', root, '--out', out, '--no-cache'], { encoding: 'utf8', timeout: 180_000 });
+    expect(limited.stderr).not.toMatch(/internal error|\n\s+at /);
+    expect(limited.status, limited.stderr).toBe(2);
+    expect(limited.stderr).toMatch(new RegExp(`error ${join(out, 'guide', 'faq').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/index\\.html: cannot be written to the output: the file would pass the size this process may write`));
+    expect(limited.stderr).not.toContain('content/guide/faq.md');
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('builds into a folder the user owns under one they may not write, first and in place', () => {
     const { parent, root } = site();
     const www = join(parent, 'www');
