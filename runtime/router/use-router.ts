@@ -234,10 +234,10 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
 
   // While a page loads or has failed to: the tab names it (the page shown again once it is back).
   const pendingTitle = state.main.kind === 'view' ? undefined : state.target?.title;
+  const title = pendingTitle ?? state.view.page.title;
   useLayoutEffect(() => {
-    if (loader && pendingTitle !== undefined) showPageTitle(pageTitle(pendingTitle, site.title, site.titleSeparator), site.title);
-    else if (loader) showPageTitle(pageTitle(state.view.page.title, site.title, site.titleSeparator), site.title);
-  }, [loader, site, state.view, pendingTitle]);
+    if (loader) showPageTitle(pageTitle(title, site.title, site.titleSeparator), site.title);
+  }, [loader, site, title]);
 
   // After a navigation: the description, then the scroll position (before paint).
   useLayoutEffect(() => {

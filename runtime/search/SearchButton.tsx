@@ -3,7 +3,7 @@ import { createPortal } from 'react-dom';
 // Imported here, not by the lazy chunk: esbuild would split it into a stylesheet nothing links.
 import './search.css';
 import { SearchIcon } from './SearchIcon';
-import { keepTyped } from './typed';
+import { FIELD, keepTyped } from './typed';
 
 /** Event the drawer's search button sends to open the dialog. */
 export const OPEN_SEARCH_EVENT = 'docs:open-search';
@@ -22,7 +22,7 @@ function LoadingDialog({ onClose }: { onClose: () => void }): JSX.Element {
       <div className="search-dialog" role="dialog" aria-modal="true" aria-label="Search the documentation">
         <div className="search-field">
           <SearchIcon />
-          <input type="search" role="combobox" aria-label="Search the documentation" aria-expanded={false} placeholder="Search pages, headings and API operations" autoComplete="off" spellCheck={false} autoFocus onChange={(event) => keepTyped(event.target.value)} />
+          <input {...FIELD} aria-expanded={false} autoFocus onChange={(event) => keepTyped(event.target.value)} />
         </div>
       </div>
     </div>

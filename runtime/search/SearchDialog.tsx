@@ -3,7 +3,7 @@ import { flushSync } from 'react-dom';
 import { SearchEngine, type ExcerptPart, type SearchResult } from './engine';
 import { SearchIcon } from './SearchIcon';
 import { indexable, words } from './text';
-import { peekTyped, takeTyped } from './typed';
+import { FIELD, peekTyped, takeTyped } from './typed';
 
 /** One engine per page load: shards and chunks fetched once are kept for the next query. */
 let engine: SearchEngine | undefined;
@@ -168,16 +168,11 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
           <SearchIcon />
           <input
             ref={input}
-            type="search"
-            role="combobox"
-            aria-label="Search the documentation"
+            {...FIELD}
             aria-expanded={results.length > 0}
             aria-controls="search-results"
             aria-autocomplete="list"
             aria-activedescendant={results.length > 0 ? `search-option-${active}` : undefined}
-            placeholder="Search pages, headings and API operations"
-            autoComplete="off"
-            spellCheck={false}
             value={query}
             onChange={(event) => run(event.target.value)}
           />

@@ -5,6 +5,16 @@
  */
 let typed = '';
 
+/** What the dialog's field and its stand-in's have alike: the reader sees one field, before and after the code loads. */
+export const FIELD = {
+  type: 'search',
+  role: 'combobox',
+  'aria-label': 'Search the documentation',
+  placeholder: 'Search pages, headings and API operations',
+  autoComplete: 'off',
+  spellCheck: false,
+} as const;
+
 /** Keeps what the stand-in's field holds. */
 export function keepTyped(value: string): void {
   typed = value;

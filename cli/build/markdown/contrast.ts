@@ -29,24 +29,29 @@ export function contrastRatio(a: string, b: string): number | undefined {
   return (light + 0.05) / (dark + 0.05);
 }
 
-const made = new Map<string, string>();
+/** WCAG AA for text. */
+const RATIO = 4.5;
 
-/** `color`, or the nearest colour towards white (on a dark `background`) or black that has `ratio` against it. */
-export function readableOn(color: string, background: string, ratio = 4.5): string {
-  const key = `${color}\0${background}\0${ratio}`;
-  let found = made.get(key);
+/** The colours made, by background then colour: asked once per token of every highlighted line, so no key is built per ask. */
+const made = new Map<string, Map<string, string>>();
+
+/** `color`, or the nearest colour towards white (on a dark `background`) or black that has 4.5:1 against it. */
+export function readableOn(color: string, background: string): string {
+  let onBackground = made.get(background);
+  if (!onBackground) made.set(background, (onBackground = new Map()));
+  let found = onBackground.get(color);
   if (found !== undefined) return found;
   found = color;
   const fg = channels(color);
   const bg = channels(background);
-  if (fg && bg && contrastRatio(color, background)! < ratio) {
+  if (fg && bg && contrastRatio(color, background)! < RATIO) {
     const target = luminance(bg) < 0.18 ? 255 : 0;
     for (let step = 1; step <= 20; step++) {
       const mixed = fg.map((value) => Math.round(value + ((target - value) * step) / 20));
       found = `#${mixed.map((value) => value.toString(16).padStart(2, '0')).join('')}`.toUpperCase();
-      if (contrastRatio(found, background)! >= ratio) break;
+      if (contrastRatio(found, background)! >= RATIO) break;
     }
   }
-  made.set(key, found);
+  onBackground.set(color, found);
   return found;
 }
