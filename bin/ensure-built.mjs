@@ -51,6 +51,28 @@ export default class SharedAjv {
   },
 };
 
+/**
+ * Mermaid's `getConfig` copies its whole configuration with its general merge on every call, and its
+ * diagram databases call it for every node and message they parse: 0.7–0.9 s of the portal's diagrams
+ * on a render thread. In the compiled worker it makes the same copy with
+ * cli/build/markdown/mermaid-config.ts, four times faster. Matched by its exact text: a mermaid whose
+ * `getConfig` reads otherwise is bundled as published (test/unit/cli/build/markdown/mermaid-config.test.ts
+ * fails then, so the change is seen).
+ */
+export const MERMAID_GET_CONFIG = 'var getConfig = /* @__PURE__ */ __name(() => {\n  return assignWithDepth_default({}, currentConfig);\n}, "getConfig");';
+const fastMermaidConfig = {
+  name: 'fast-mermaid-config',
+  setup(build) {
+    const copy = join(root, 'cli/build/markdown/mermaid-config.ts');
+    build.onLoad({ filter: /[\\/]node_modules[\\/]mermaid[\\/]dist[\\/].*\.mjs$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes(MERMAID_GET_CONFIG)) return undefined;
+      const fast = 'var getConfig = /* @__PURE__ */ __name(() => copyMermaidConfig(currentConfig), "getConfig");';
+      return { contents: `import { copyMermaidConfig } from ${JSON.stringify(copy)};\n${text.replace(MERMAID_GET_CONFIG, fast)}`, loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
 /** Returns the file URL of the compiled CLI entry, compiling first when a source changed. */
 export async function ensureCliBuilt() {
   const newest = newestSource();
@@ -99,6 +121,7 @@ export async function ensureCliBuilt() {
         // first diagram, to know its size) is bundled too: loaded from node_modules, its few hundred
         // modules (lodash-es, d3…) took each worker 0.5–0.8 s to resolve and compile.
         external: ['lmdb', 'msgpackr'],
+        plugins: [fastMermaidConfig],
       }),
     ]);
     // The generator's version for its caches (see generatorVersion in cli/build/store.ts): a hash of
