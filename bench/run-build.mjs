@@ -1,9 +1,11 @@
 // Runs one `docs build` in this process and prints {exitCode, seconds, maxRssBytes} as JSON on the last line.
-import { ensureCliBuilt } from '../bin/ensure-built.mjs';
+import { enableCodeCache, ensureCliBuilt } from '../bin/ensure-built.mjs';
 
 process.env.NODE_ENV ??= 'production';
 const [root, out] = process.argv.slice(2);
-const { main } = await import(await ensureCliBuilt());
+const entry = await ensureCliBuilt();
+enableCodeCache();
+const { main } = await import(entry);
 const started = performance.now();
 const exitCode = await main(['build', '--root', root, '--out', out]);
 const seconds = (performance.now() - started) / 1000;

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // The `docs` command. The CLI is TypeScript; it is compiled by esbuild into node_modules/.cache/docs/cli
 // on first use and whenever a source file is newer than the compiled copy (about 100 ms).
-import { ensureCliBuilt } from './ensure-built.mjs';
+import { enableCodeCache, ensureCliBuilt } from './ensure-built.mjs';
 
 // React and friends pick their production builds from this; set before anything imports them.
 process.env.NODE_ENV ??= 'production';
 
 const entry = await ensureCliBuilt();
+enableCodeCache();
 const { main } = await import(entry);
 process.exitCode = await main(process.argv.slice(2));
 // Everything docs waits for is done. A timer, a server or a connection that site.config.ts left open
