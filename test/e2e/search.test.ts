@@ -54,8 +54,8 @@ describe('search', () => {
     await page.context().close();
   });
 
-  it('shows the first results from the shard before their excerpts are in, and the excerpts in place when they come', async () => {
-    const page = await openPage(portal.browser);
+  it.each([1280, 390])('shows the first results from the shard before their excerpts are in, and the excerpts in place when they come, no row moving (%i px)', async (width) => {
+    const page = await openPage(portal.browser, { viewport: { width, height: 800 } });
     // The chunks (the excerpts' text) answer only when the test lets them.
     let release = (): void => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -82,10 +82,24 @@ describe('search', () => {
     // The reader can already choose.
     await page.keyboard.press('ArrowDown');
     expect(await options.nth(1).getAttribute('aria-selected')).toBe('true');
+    // Where each row is, and so where a click lands: the same once the excerpts are in.
+    const boxes = (): Promise<number[][]> => options.evaluateAll((links) => links.map((link) => ((box) => [box.top, box.height].map(Math.round))(link.getBoundingClientRect())));
+    const before = await boxes();
 
     release();
     await page.locator('[role="listbox"][data-complete]').waitFor();
     expect(await page.locator('.search-result-pending').count()).toBe(0);
+    expect(await boxes()).toEqual(before);
+    // Each excerpt is there, and its first mark within the lines shown.
+    const excerpts = page.locator('.search-result-excerpt');
+    expect(await excerpts.count()).toBe(8);
+    for (const excerpt of await excerpts.all()) {
+      expect((await excerpt.innerText()).length).toBeGreaterThan(20);
+      const mark = excerpt.locator('mark').first();
+      if ((await mark.count()) === 0) continue;
+      const [outer, inner] = [await excerpt.boundingBox(), await mark.boundingBox()];
+      expect(inner!.y + inner!.height).toBeLessThanOrEqual(outer!.y + outer!.height + 1);
+    }
     expect(await options.evaluateAll((links) => links.map((link) => [link.querySelector('.search-result-title')!.textContent, link.querySelector('.search-result-path')!.textContent, link.getAttribute('href')]))).toEqual(rows);
     expect(await options.nth(1).getAttribute('aria-selected')).toBe('true');
     expect(await options.first().locator('mark').count()).toBeGreaterThan(0);
