@@ -199,7 +199,7 @@ export function createGate(options: GateOptions): Gate {
     if (answer.status >= 200 && answer.status < 300) {
       const uid = admittedUid(answer.body, options.roles);
       if (uid !== undefined) setCookies.push(cookie(request, signSession(options.secret, uid, Math.floor(now() / 1000) + options.sessionSeconds, now()), options.sessionSeconds));
-    } else if (answer.status === 401 || answer.status === 403) {
+    } else if (answer.status === 403 || (answer.status === 401 && !asksForCode(answer.body, body))) {
       failures.set(address, [...recentFailures(address), now()]);
     }
     if (setCookies.length > 0) out['set-cookie'] = setCookies;
@@ -314,6 +314,22 @@ function withHeaders(response: ServerResponse, change: (status: number, headers:
     return writeHead(change(status, copy), copy);
   };
   return response;
+}
+
+/**
+ * True when a 401 asks for the one-time code of a login that sent none (spec §4, step 2): the password
+ * was right, and this is the first step of every login of an account with a second factor — no failed
+ * login (ten admins signing in behind one address must not lock it). A wrong code (one was sent) and
+ * any other 401 are.
+ */
+function asksForCode(answer: Buffer, request: Buffer): boolean {
+  try {
+    const asked = (JSON.parse(answer.toString('utf8')) as { need_otp?: unknown } | null)?.need_otp === true;
+    const sent = JSON.parse(request.toString('utf8')) as { otp_attempt?: unknown } | null;
+    return asked && typeof sent === 'object' && sent !== null && !Array.isArray(sent) && (sent.otp_attempt === undefined || sent.otp_attempt === null || sent.otp_attempt === '');
+  } catch {
+    return false;
+  }
 }
 
 /** The uid of a successful login answer whose roles admit the reader (spec §4, §6), else undefined. */

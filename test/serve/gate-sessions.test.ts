@@ -118,6 +118,25 @@ describe('logins', () => {
     expect(statuses.filter((status) => status === 429)).toHaveLength(40 - MAX_FAILURES);
   });
 
+  it('count no request for the one-time code as a failed login, but count wrong codes', async () => {
+    const host = await startHost();
+    // An account with a second factor: the backend asks for the code whenever none (or a wrong one) is sent (spec §4).
+    host.answerFor = (email) => (email === 'admin@x' ? json(401, { need_otp: true }) : admitted(email));
+    const post = async (body: Record<string, string>): Promise<number> => {
+      const response = await fetch(`${host.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      await response.arrayBuffer();
+      return response.status;
+    };
+    // Twice as many first steps as the limit, from one address (an office behind one NAT): each asks for the code.
+    for (let i = 0; i < 2 * MAX_FAILURES; i++) expect(await post({ email: 'admin@x', password: 'right' })).toBe(401);
+    expect(await post({ email: 'admin@x', password: 'right', otp_attempt: '' })).toBe(401);
+    expect(await post({ email: 'member@x', password: 'right' })).toBe(200);
+    // A wrong code is a failed login: the limit holds for guesses at the code.
+    for (let i = 0; i < MAX_FAILURES; i++) expect(await post({ email: 'admin@x', password: 'right', otp_attempt: String(100000 + i) })).toBe(401);
+    expect(await post({ email: 'admin@x', password: 'right', otp_attempt: '123456' })).toBe(429);
+    expect(await post({ email: 'member@x', password: 'right' })).toBe(429);
+  });
+
   it('behind a trusted proxy, count failures by the address it forwards: ten wrong passwords from one reader lock out no other', async () => {
     const host = await startHost(true);
     host.answerFor = (email) => (email === 'attacker@x' ? json(401, { errors: ['Invalid login credentials.'] }) : admitted(email));
