@@ -8,6 +8,7 @@ import { mayHoldOptimizer, releaseOptimizer } from './build/optimizer';
 import { configOfError, configProblemAtExit } from './build/config-file';
 import { DocsError, EXIT, formatDiagnostic, warningLines, type Diagnostic } from './util/errors';
 import { isCommitFailure } from './util/commit-failure';
+import { isWebAddress } from './util/web-address';
 import { createProgressLine, type ProgressLine } from './progress-line';
 
 /** Runs `docs` with `argv` (without node and script) and resolves to the exit code. */
@@ -117,6 +118,10 @@ export async function main(argv: string[]): Promise<number> {
       const sessionDays = Number(options.sessionDays);
       // At least a minute: the cookie's Max-Age is in whole seconds, and 0 would end every session at once.
       if (!(sessionDays * 86_400 >= 60 && sessionDays <= 400)) throw new DocsError('usage', [{ file: 'docs serve', message: `--session-days must be a number of days from one minute (0.0007) to 400, got "${options.sessionDays}"`, fix: 'e.g. --session-days 30' }]);
+      // Logins go there: a typo (no scheme) would fail every login, an ftp:// or file:// address too.
+      if (options.backend !== undefined && !isWebAddress(options.backend)) {
+        throw new DocsError('usage', [{ file: 'docs serve', message: `--backend "${options.backend}" is not the address of a backend: every login would go nowhere`, fix: `pass its http(s) address, e.g. --backend ${backendExample(options.backend)}` }]);
+      }
       // Ctrl-C (or SIGTERM) is heard from the start: while the server starts (the first build runs and
       // the watcher reads the tree, seconds on a large site) it stops the process at once, which a
       // build survives (see the killed-build test); once it runs, watchers, streams and the server
@@ -172,6 +177,12 @@ export async function main(argv: string[]): Promise<number> {
  * the last of `--gate` and `--no-gate`, reads `--out=` as no folder (the build went to dist/), and a
  * `--root` that is a file was looked in for a site.config.ts of its own.
  */
+/** The address a `--backend` without a scheme most likely meant: `http://` on this machine, `https://` elsewhere. */
+function backendExample(value: string): string {
+  if (!/^[\w.-]+(:\d+)?(\/\S*)?$/.test(value)) return 'https://api.quad.example';
+  return `${/^(localhost|127\.[\d.]+)(:|\/|$)/i.test(value) ? 'http' : 'https'}://${value}`;
+}
+
 function checkOptions(command: 'docs build' | 'docs serve', argv: string[], options: { root: string; out?: string; archive?: string; dist?: string }): void {
   const problems: Diagnostic[] = [];
   if (argv.includes('--gate') && argv.includes('--no-gate')) problems.push({ file: command, message: '--gate and --no-gate say opposite things', fix: 'pass one of them, or neither (site.config.ts then decides)' });

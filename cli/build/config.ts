@@ -2,6 +2,7 @@
  * Stage 1, config: the typed `site.config.ts` contract, its validator and its defaults.
  * `resolveConfig` is the only reader of raw config; everything else gets a `ResolvedConfig`.
  */
+import { isWebAddress } from '../util/web-address';
 import type { Announcement, AppConfig, NavItem, SiteData, VersionInfo } from '../../runtime/manifest';
 import { DocsError } from '../util/errors';
 import { s, validateShape, type Shape } from '../util/validate';
@@ -339,16 +340,6 @@ function checkReferences(config: UserConfig): { path: string; message: string; f
     }
   });
   return problems;
-}
-
-/** An absolute http(s) address with a host. */
-function isWebAddress(value: string): boolean {
-  if (!/^https?:\/\/[^\s\\]+$/i.test(value)) return false;
-  try {
-    return new URL(value).host !== '';
-  } catch {
-    return false;
-  }
 }
 
 /** Where logins may go: a web address, or a path of the site's own origin (`/`, as `docs serve` names itself). */

@@ -301,6 +301,12 @@ describe('starting the gated host', () => {
     expect(await run(['--dist', gatedDist, '--gate', '--backend', backendUrl], { DOCS_SESSION_SECRET: '' })).toContain('DOCS_SESSION_SECRET: is not set');
     expect(await run(['--dist', gatedDist, '--gate', '--backend', backendUrl], { DOCS_SESSION_SECRET: 'short' })).toContain('is 5 bytes long; the gate needs at least 32');
     expect(await run(['--dist', gatedDist, '--gate'], { DOCS_SESSION_SECRET: SECRET })).toContain('--gate with --dist needs --backend URL');
+    // A backend that is no http(s) address: named with the fix, not an internal error (exit 70) or a 502 at every login.
+    expect(await run(['--dist', gatedDist, '--backend', 'api.quad.example'], { DOCS_SESSION_SECRET: SECRET })).toContain('--backend "api.quad.example" is not the address of a backend: every login would go nowhere\n  fix: pass its http(s) address, e.g. --backend https://api.quad.example');
+    expect(await run(['--dist', gatedDist, '--backend', 'localhost:4399'], { DOCS_SESSION_SECRET: SECRET })).toContain('e.g. --backend http://localhost:4399');
+    for (const backend of ['ftp://127.0.0.1:4399', 'file:///etc/passwd', 'not a url']) expect(await run(['--dist', gatedDist, '--backend', backend], { DOCS_SESSION_SECRET: SECRET })).toContain(`--backend "${backend}" is not the address of a backend`);
+    // On the development server too, named as the option the writer typed.
+    expect(await run(['--root', gatedDist, '--backend', 'api.quad.example'], {})).toContain('--backend "api.quad.example" is not the address of a backend');
     expect(await run(['--dist', plainDist, '--gate', '--backend', backendUrl], { DOCS_SESSION_SECRET: SECRET })).toContain('was not built for the gate');
     // A gated build is served behind the gate without being asked to: not by accident to anyone.
     const implied = await run(['--dist', gatedDist], { DOCS_SESSION_SECRET: SECRET });
