@@ -380,8 +380,12 @@ export function checkResults(results: PageResult[], links: LinkReport = checkLin
  * sidebar, no text of any page — marked so the head script and the runtime show the login screen.
  */
 function gateShellHtml(context: PageJobContext): string {
-  // No announcement either: its text may name pages.
-  const data: HydrationData = { site: { ...context.site, announcement: undefined }, page: { ...notFoundPage('/'), title: context.site.title }, manifestUrl: context.manifestUrl, shell: true };
+  // Nothing of the site's structure or addresses either, which the login screen does not show: no
+  // announcement (its text may name pages), no navbar (the sections' labels and routes), no repository,
+  // no backend (a gated build logs in at its own origin), no default doc.
+  const { site } = context;
+  const bare = { ...site, announcement: undefined, navbar: [], repositoryUrl: '', app: { ...site.app, backendUrl: '/' }, version: { ...site.version, mainDocId: '' } };
+  const data: HydrationData = { site: bare, page: { ...notFoundPage('/'), title: site.title }, manifestUrl: context.manifestUrl, shell: true };
   return renderPage({ template: context.template, assets: context.assets, data, html: '' }).replace(/<html\b/i, '<html data-gate-shell');
 }
 

@@ -135,8 +135,13 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   };
   if (config) followSite(withGate(config, options.gate).site);
 
+  // The production host (a gated build served as it is) answers every name: a proxy on this machine asks
+  // it by the site's public name (nginx's `proxy_set_header Host $host`), and to a page of another site
+  // rebinding its own name here it gives what it gives any reader without a session (the sign-in shell):
+  // the session cookie follows the name. Everywhere else a foreign name is refused (host-check.ts).
+  const hostChecked = !(options.dist && gate);
   const answer = (request: IncomingMessage, response: ServerResponse): void => {
-    const refused = foreignHost(request.headers.host, options.host);
+    const refused = hostChecked ? foreignHost(request.headers.host, options.host) : undefined;
     if (refused) return void response.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end(refused);
     const url = requestUrl(request);
     if (!url) return badTarget(response);

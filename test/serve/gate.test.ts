@@ -100,6 +100,8 @@ describe('the gated host without a session', () => {
     expect(shell).toContain('<title>Docs</title>');
     expect(shell).toContain('data-gate-shell');
     expect(shell).not.toMatch(/class="sidebar|<nav class="toc|"routes"|class="announcement/);
+    // Nor the site's structure or addresses: the sections' labels and routes of the navbar, the repository, the backend.
+    expect(shell).not.toMatch(/Contentproviders|Infrastructure|\/backend\/onboarding|git\.quad\.example|api\.quad\.example|internal-wiki/);
   });
 
   it("serves the runtime's own code, styles and icon to anyone", async () => {
@@ -251,6 +253,28 @@ describe('logging in through the gated host', () => {
     expect((await logIn('member@quad.example', 'docs-dev', { ...proxied, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' })).response.status).toBe(403);
     expect((await logIn('member@quad.example', 'docs-dev', { ...proxied, 'sec-fetch-site': 'same-site', origin: 'https://wiki.quad.example' })).response.status).toBe(403);
     expect((await logIn('member@quad.example', 'docs-dev', { ...proxied, origin: 'https://evil.example' })).response.status).toBe(403);
+  });
+
+  it("answers the site's public name on its default 127.0.0.1, as a proxy on the same machine asks it (nginx: proxy_set_header Host $host)", async () => {
+    const named = (path: string, cookie?: string): Promise<{ status: number; body: string }> =>
+      new Promise((resolve, reject) => {
+        const call = httpRequest(`${host.url}${path}`, { headers: { host: 'docs.quad.example', 'x-forwarded-proto': 'https', ...(cookie ? { cookie } : {}) } }, (response) => {
+          let body = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (body += chunk));
+          response.on('end', () => resolve({ status: response.statusCode!, body }));
+        });
+        call.on('error', reject);
+        call.end();
+      });
+    // Without a session: the sign-in shell, as under any name (no 403 naming --host).
+    const out = await named('/onboarding');
+    expect(out.status).toBe(401);
+    expect(out.body).toContain('data-gate-shell');
+    const { cookie } = await logIn('member@quad.example');
+    const signedIn = await named('/onboarding', cookie);
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body).toContain('<h1>Welcome to Quad</h1>');
   });
 
   it('takes no login or logout from another site, and no login that is not JSON', async () => {
