@@ -214,7 +214,10 @@ async function compileConfig(root: string, file: string): Promise<string> {
 export function configInputs(root: string): string[] {
   try {
     const record = JSON.parse(readFileSync(join(root, 'node_modules', '.cache', 'docs', 'config', RECORD), 'utf8')) as CompiledConfig;
-    return Array.isArray(record.inputs) ? record.inputs.map(([path]) => path).filter((path) => typeof path === 'string' && !path.startsWith(PACKAGE_ROOT)) : [];
+    // docs' own modules (its public API) count too: an output folder holding them would replace docs
+    // itself. A site inside the package's folder (the portal is), or whose path merely begins like it
+    // (`/work/docs-portal` beside `/work/docs`), kept none of its imports when they were left out.
+    return Array.isArray(record.inputs) ? record.inputs.map(([path]) => path).filter((path) => typeof path === 'string') : [];
   } catch {
     return [];
   }

@@ -97,6 +97,24 @@ describe('docs build never destroys or escapes', () => {
     expect(existsSync(join(linked, 'pics', 'diagram.svg'))).toBe(true);
   });
 
+  it("refuses, --force or not, a folder holding a config's import when the site sits inside docs' own folder or its path begins like it", () => {
+    // The portal's root is the package's; a site at /work/docs-portal beside /work/docs begins like it too.
+    for (const parent of [join(REPO, 'node_modules', '.cache'), dirname(REPO)]) {
+      mkdirSync(parent, { recursive: true });
+      const root = mkdtempSync(join(parent, `${parent === dirname(REPO) ? `${REPO.split('/').pop()}-` : ''}docs-site-`));
+      try {
+        cpSync(join(REPO, 'test', 'fixtures', 'basic', 'content'), join(root, 'content'), { recursive: true });
+        cpSync(join(REPO, 'test', 'fixtures', '_shared', 'config.ts'), join(root, 'lib', 'config.ts'));
+        writeFileSync(join(root, 'site.config.ts'), "import { fixtureConfig } from './lib/config';\nexport default fixtureConfig();\n");
+        expect(runDocs(['build'], { cwd: root }).code).toBe(0);
+        expectRefused(runDocs(['build', '--force', '--out', 'lib'], { cwd: root }), 2, /cannot be the output folder: it holds the site's sources \(.*lib.config\.ts\)/);
+        expect(readFileSync(join(root, 'lib', 'config.ts'), 'utf8')).toBe(readFileSync(join(REPO, 'test', 'fixtures', '_shared', 'config.ts'), 'utf8'));
+      } finally {
+        rmSync(root, { recursive: true, force: true });
+      }
+    }
+  });
+
   it('refuses a symbolic link to the content folder, a file, and a non-empty folder docs did not write (which --force allows)', () => {
     const { root, sources } = site();
     symlinkSync(join(root, 'content'), join(root, 'public'));
