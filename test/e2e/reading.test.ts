@@ -85,6 +85,44 @@ describe("the reader's settings", () => {
     await page.context().close();
   });
 
+  it('keeps the reader at their place when the focus moves through what stays in view: the search closing, the drawer, Shift+Tab into the navbar', async () => {
+    for (const width of [1280, 390]) {
+      const page = await open('/backend/onboarding/git', width);
+      const at = (): Promise<number> => page.evaluate(() => Math.round(scrollY));
+      const place = async (): Promise<number> => {
+        await page.evaluate(() => scrollTo(0, 1500));
+        await expect.poll(at).toBe(1500);
+        return at();
+      };
+      // The search, opened from the keyboard and closed with Escape: the focus goes back to where it was.
+      await place();
+      await page.keyboard.press('Control+K');
+      await page.getByRole('combobox', { name: 'Search the documentation' }).waitFor();
+      await page.keyboard.press('Escape');
+      await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+      expect(await at(), `${width} px: search closed`).toBe(1500);
+      if (width < 996) {
+        // The drawer takes the focus as it opens and gives it back to its button as it closes.
+        await place();
+        await page.getByRole('button', { name: 'Open the menu' }).click();
+        await page.getByRole('button', { name: 'Close the menu' }).waitFor();
+        expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Close the menu');
+        await page.keyboard.press('Escape');
+        await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+        expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Open the menu');
+        expect(await at(), `${width} px: drawer opened and closed`).toBe(1500);
+      } else {
+        // From the sidebar back into the navbar, one control at a time.
+        await place();
+        await page.evaluate(() => document.querySelector<HTMLElement>('.sidebar a')!.focus({ preventScroll: true }));
+        for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+Tab');
+        expect(await page.evaluate(() => !!document.activeElement?.closest('.navbar'))).toBe(true);
+        expect(await at(), `${width} px: Shift+Tab into the navbar`).toBe(1500);
+      }
+      await page.context().close();
+    }
+  });
+
   it('prints the article alone, dark on white, nothing cut: no navbar, sidebar or contents, code and tables unclipped', async () => {
     const page = await open('/backend/backend/environment-variables', 1280);
     await page.emulateMedia({ media: 'print' });
