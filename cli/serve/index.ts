@@ -41,6 +41,8 @@ const FIRST_BUILD_FAILED = `<!doctype html><html lang="en"><meta charset="utf-8"
 
 /** How long after a save's reload `docs serve` rewrites the search index. */
 const SEARCH_REFRESH_DELAY_MS = 300;
+/** How long the watcher is given to read a folder added while serving before what changed there is looked for. */
+const ADDED_SETTLE_MS = 1500;
 
 
 /** Options of `startServer`. */
@@ -197,6 +199,8 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   let alsoSince = 0;
   let watchAlso: ((paths: string[], since: number) => void) | undefined;
   const renderThread = new RenderThread(options.workerUrl);
+  /** The content folder as the last good build's config names it (a config saved while serving may move it). */
+  let contentDir = config?.contentDir ?? join(root, 'content');
   const fullBuild = async (): Promise<void> => {
     const buildStarted = Date.now();
     // The first build is the one a writer waits for: a live line on a terminal shows how far it is.
@@ -209,7 +213,10 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     renderThread.built(state.context.markdown);
     session = new SiteSession(state, options.workerUrl ? () => renderThread.current() : undefined);
     followSite(report.state!.config.site);
-    alsoWatched = [...report.state!.api.refFiles.map(([path]) => path), ...(report.state!.files.linked ?? [])];
+    // What the config names now is watched too: a spec added, a content folder moved while serving.
+    const named = state.config;
+    contentDir = named.contentDir;
+    alsoWatched = [named.contentDir, ...named.openapi.map((spec) => dirname(isAbsolute(spec.file) ? spec.file : join(root, spec.file))), ...state.api.refFiles.map(([path]) => path), ...(state.files.linked ?? [])];
     alsoSince = buildStarted;
     watchAlso?.(alsoWatched, alsoSince);
     outDir = report.outDir;
@@ -230,7 +237,6 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   firstBuild = fullBuild().catch(failed).finally(releaseOptimizer);
 
   // The sources: content, specs, the config, the site's templates, and the runtime itself.
-  const contentDir = config?.contentDir ?? join(root, 'content');
   const watched = [contentDir, join(root, 'templates'), join(PACKAGE_ROOT, 'runtime'), join(root, 'site.config.ts')];
   for (const spec of config?.openapi ?? []) watched.push(dirname(isAbsolute(spec.file) ? spec.file : join(root, spec.file)));
   // For the tests only: a watcher that starts late, as on a large site, where it reads the tree for
@@ -241,12 +247,11 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   // within a minute, chokidar#1462); here it follows none. The roots are watched by their real paths
   // (a content folder may itself be a link), and what the content walk reached through a link, which
   // the build names (`ContentFiles.linked`), is added once a build found it: a save there builds in full.
-  const realContent = realPath(contentDir);
   const roots = watched.map((path) => (existsSync(path) ? realPath(path) : path));
   const watcher: FSWatcher = watch(roots.filter(existsSync), { ignoreInitial: true, followSymlinks: false, ignored: (path) => /(^|[/\\])(node_modules|\.git)([/\\]|$)/.test(path) });
   /** A path the watcher reports, below the content folder's real path, as the build knows it. */
   const sourcePath = (path: string): string => {
-    const rel = relative(realContent, path);
+    const rel = relative(existsSync(contentDir) ? realPath(contentDir) : contentDir, path);
     return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? path : join(contentDir, rel);
   };
 
@@ -292,8 +297,13 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
         await fullBuild();
         report = { routes: ['*'], warnings: [], seconds: (performance.now() - started) / 1000 };
       } else if (report.routes.length === 0) {
-        // Only files that are no page changed (a `_partial.md`): nothing to show.
+        // Only files that are no page changed (a `_partial.md`), or the site is as the last good build
+        // left it (a broken category file put back as it was): nothing to reload, but an error shown goes.
         unsettled = [];
+        if (live.failing) {
+          options.log('Fixed: the site is as the last good build left it');
+          live.send({ type: 'ok' });
+        }
         return;
       } else {
         for (const line of warningLines(report.warnings)) options.log(line);
@@ -351,10 +361,32 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     if (event === 'addDir' || event === 'unlinkDir' || (event === 'add' && alreadyThere(path))) return;
     schedule([sourcePath(path)]);
   });
+  /** The files the watcher knows (below `within`, when given) changed since `since`, as the build names them. */
+  const changedSince = (since: number, within?: string[]): string[] =>
+    Object.entries(watcher.getWatched())
+      .filter(([dir]) => !within || within.some((root) => dir === root || dir.startsWith(root + sep)))
+      .flatMap(([dir, names]) =>
+        names.map((name) => sourcePath(join(dir, name))).filter((path) => {
+          try {
+            const stats = statSync(path);
+            return stats.isFile() && stats.mtimeMs >= since;
+          } catch {
+            return false;
+          }
+        }),
+      );
   watchAlso = (paths, since) => {
-    const added = paths.filter((path) => !watchedSince.has(path));
+    // The roots watched from the start need no second look (the content folder of a large site: a scan of every file).
+    const added = paths.filter((path) => !watchedSince.has(path) && !roots.includes(existsSync(path) ? realPath(path) : path));
     for (const path of added) watchedSince.set(path, since);
-    if (added.length > 0) watcher.add(added);
+    if (added.length === 0) return;
+    watcher.add(added);
+    // A file saved while the watcher still reads a folder it was just given is not reported (the
+    // content folder a saved config moved): what changed there since the build is applied once it has.
+    setTimeout(() => {
+      const missed = changedSince(since, added);
+      if (missed.length > 0) schedule(missed);
+    }, ADDED_SETTLE_MS).unref();
   };
   watchAlso(alsoWatched, alsoSince);
   await new Promise<void>((ready) => watcher.once('ready', () => ready()));
@@ -362,16 +394,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   // reads the tree for seconds, and the first build from warm caches is done before it): every file
   // changed since the server started is applied now. One the first build already read is re-rendered
   // as it is, which costs a moment and changes nothing.
-  const missed = Object.entries(watcher.getWatched()).flatMap(([dir, names]) =>
-    names.map((name) => sourcePath(join(dir, name))).filter((path) => {
-      try {
-        const stats = statSync(path);
-        return stats.isFile() && stats.mtimeMs >= startedAt;
-      } catch {
-        return false;
-      }
-    }),
-  );
+  const missed = changedSince(startedAt);
   if (missed.length > 0) schedule(missed);
 
   return {

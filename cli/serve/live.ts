@@ -40,6 +40,11 @@ export class LiveChannel {
     }
   }
 
+  /** True while the last event sent was a failed build's (every page opened since shows it). */
+  get failing(): boolean {
+    return this.lastError !== undefined;
+  }
+
   /** Sends an event to every open page. */
   send(event: LiveEvent): void {
     this.lastError = event.type === 'build-error' ? event : undefined;

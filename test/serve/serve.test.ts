@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -132,6 +132,23 @@ describe('docs serve', () => {
       throw new Error(`${error.message}\n${server.output()}`);
     });
     expect(fixed.data.routes).toContain('/guide/faq');
+    events.close();
+    late.close();
+  });
+
+  it('clears the error when the fix puts the site back as the last good build left it (a category file undone)', async () => {
+    const events = openEvents(server.url);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const file = join(site, 'content', 'guide', 'advanced', '_category_.json');
+    const original = readFileSync(file, 'utf8');
+    writeFileSync(file, '{ "label": "Advanced topics", ');
+    expect((await events.next('build-error')).data.errors!.join('\n')).toContain('content/guide/advanced/_category_.json');
+    writeFileSync(file, original);
+    await events.next('ok');
+    // A page opened now shows no error, and the terminal says it is fixed.
+    const late = openEvents(server.url);
+    await expect(late.next('build-error', 1500)).rejects.toThrow();
+    expect(server.output()).toMatch(/Fixed: the site is as the last good build left it\n/);
     events.close();
     late.close();
   });
@@ -324,6 +341,41 @@ describe('docs serve --dist and shutdown', () => {
     writeFileSync(schema, readFileSync(schema, 'utf8').replace('Shown on the scoreboard.', 'Shown on the lap counter.'));
     await events.next('reload');
     expect(await operation()).toContain('Shown on the lap counter.');
+    events.close();
+    expect(await server.stop()).toBe(0);
+  });
+
+  it('watches a spec and a content folder the config names only once it is saved while serving', async () => {
+    const site = copyFixture('openapi');
+    const config = join(site, 'site.config.ts');
+    const original = readFileSync(config, 'utf8');
+    // Served first without the API reference, its spec in a folder no one watches yet.
+    renameSync(join(site, 'specs'), join(site, 'reference'));
+    writeFileSync(config, original.replace(/  openapi: \[[^\n]*\],\n/, ''));
+    const server = await startServe(site);
+    const events = openEvents(server.url);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    writeFileSync(config, original.replace("'specs/api.yaml'", "'reference/api.yaml'"));
+    await events.next('reload');
+    const operation = async (): Promise<string> => (await rawRequest(server.url, '/guide/api/get-team')).body.toString();
+    expect(await operation()).toContain('<h1');
+    // An edit of the spec now shows.
+    const spec = join(site, 'reference', 'api.yaml');
+    const text = readFileSync(spec, 'utf8');
+    const summary = /summary: (.+)/.exec(text)![1]!;
+    writeFileSync(spec, text.replace(`summary: ${summary}`, 'summary: Fetch one racing team'));
+    await events.next('reload');
+    await expect.poll(operation, { timeout: 10_000 }).toContain('Fetch one racing team');
+    // The content moves to docs/: edits there show, the old folder is no source any more.
+    cpSync(join(site, 'content'), join(site, 'docs'), { recursive: true });
+    writeFileSync(config, readFileSync(config, 'utf8').replace('export default fixtureConfig({', "export default fixtureConfig({\n  contentDir: 'docs',"));
+    await events.next('reload');
+    writeFileSync(join(site, 'docs', 'guide', 'index.md'), `${readFileSync(join(site, 'docs', 'guide', 'index.md'), 'utf8')}\nA sentence written in the new content folder.\n`);
+    // guide/index.md is the homepage.
+    await expect.poll(async () => (await rawRequest(server.url, '/')).body.toString(), { timeout: 10_000 }).toContain('A sentence written in the new content folder.');
+    writeFileSync(join(site, 'content', 'guide', 'index.md'), `${readFileSync(join(site, 'content', 'guide', 'index.md'), 'utf8')}\nA sentence in the folder that is no longer the content.\n`);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect((await rawRequest(server.url, '/')).body.toString()).not.toContain('no longer the content');
     events.close();
     expect(await server.stop()).toBe(0);
   });
