@@ -63,6 +63,16 @@ export function findUnclosed(tree: Root, source: string, file: string): { errors
   const warnings: Diagnostic[] = [];
   /** Paragraphs that already have a stray `:::` line reported: its closing line is the same mistake. */
   const strayIn = new Set<object>();
+  /**
+   * Blocks closed by a `:::` line inside a code block they hold (a tip showing `:::note` syntax): the
+   * parser ends the block there, so the code block ends too, and its closing fence opens a new one.
+   */
+  const cut: { line: number; colons: string; name: string; opened: number; code: number }[] = [];
+  const isClosedFence = (code: Code): boolean => {
+    const start = code.position!.start;
+    const fence = /^(`{3,}|~{3,})/.exec((lines[start.line - 1] ?? '').slice(start.column - 1))?.[1];
+    return fence !== undefined && code.position!.end.line > start.line && new RegExp(`^\\s*${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`).test(lines[code.position!.end.line - 1] ?? '');
+  };
   walk(tree, (node, parent) => {
     const position = (node as { position?: { start: { line: number; column: number }; end: { line: number } } }).position;
     if (!position) return;
@@ -84,6 +94,15 @@ export function findUnclosed(tree: Root, source: string, file: string): { errors
     const last = lines[position.end.line - 1] ?? '';
     if (node.type === 'containerDirective') {
       const opening = /^\s*(:{3,})/.exec(first)?.[1];
+      const name = (node as unknown as ContainerDirective).name;
+      if (opening) {
+        walk(node as unknown as Root, (inner) => {
+          const code = inner as unknown as Code;
+          if (inner.type === 'code' && code.position && code.position.end.line >= position.end.line - 1 && /^\s*`{3,}|^\s*~{3,}/.test(lines[code.position.start.line - 1] ?? '') && !isClosedFence(code)) {
+            cut.push({ line: position.end.line, colons: opening, name, opened: position.start.line, code: code.position.start.line });
+          }
+        });
+      }
       if (opening && (position.end.line === position.start.line || !new RegExp(`^\\s*:{${opening.length},}\\s*$`).test(last))) {
         problems.push({
           file,
@@ -122,7 +141,17 @@ export function findUnclosed(tree: Root, source: string, file: string): { errors
       const closed = fence !== undefined && position.end.line > position.start.line && new RegExp(`^\\s*${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`).test(last);
       // Unclosed in a list item or a quote that ends, the block ends with it (CommonMark): what follows is not taken in.
       const toTheEnd = source.slice((position as { end: { offset?: number } }).end.offset ?? source.length).trim() === '';
-      if (fence && !closed && toTheEnd) {
+      const cutBy = fence && !closed && toTheEnd ? cut.filter((block) => block.line < position.start.line).at(-1) : undefined;
+      if (cutBy) {
+        const more = `${cutBy.colons}:`;
+        problems.push({
+          file,
+          line: cutBy.line,
+          column: 1,
+          message: `\`${cutBy.colons}\` inside the code block of line ${cutBy.code} closes the \`${cutBy.colons}${cutBy.name}\` of line ${cutBy.opened}, so the code block ends there and its fence at line ${position.start.line} opens a new one that is never closed`,
+          fix: `open and close the \`${cutBy.name}\` block with more colons than any line inside it: \`${more}${cutBy.name}\` at line ${cutBy.opened} and \`${more}\` where it ends`,
+        });
+      } else if (fence && !closed && toTheEnd) {
         problems.push({
           file,
           line: position.start.line,

@@ -423,6 +423,26 @@ describe('cli/build/markdown', () => {
     expect((await render('Intro.\n\n```bash\nnpm ci\n\n## Next steps\n')).errors.map((error) => error.line)).toEqual([3]);
   });
 
+  it("names the `:::` inside a code block that closes the block around it, and the fix that works (more colons), not the fence it cut off", async () => {
+    const source = '# Notes\n\n:::tip[How to write a note]\n```md\n:::note\nKeep it short.\n:::\n```\n:::\n';
+    const out = await render(source);
+    expect(out.errors.map(({ line, column, message, fix }) => ({ line, column, message, fix }))).toEqual([
+      {
+        line: 7,
+        column: 1,
+        message: '`:::` inside the code block of line 4 closes the `:::tip` of line 3, so the code block ends there and its fence at line 8 opens a new one that is never closed',
+        fix: 'open and close the `tip` block with more colons than any line inside it: `::::tip` at line 3 and `::::` where it ends',
+      },
+    ]);
+    // The fix it gives builds the page, the code shown whole.
+    const fixed = await render(source.replace(':::tip[', '::::tip[').replace(/:::\n$/, '::::\n'));
+    expect(fixed.errors).toEqual([]);
+    expect(fixed.html.replace(/<[^>]+>/g, '')).toContain(':::note');
+    // In a set of tabs alike.
+    const tabs = await render('# T\n\n:::tabs\n```md title="Markdown"\n:::note\nx\n:::\n```\n:::\n');
+    expect(tabs.errors.map((error) => error.message)).toEqual(['`:::` inside the code block of line 4 closes the `:::tabs` of line 3, so the code block ends there and its fence at line 8 opens a new one that is never closed']);
+  });
+
   it('refuses a comment or a raw-text element never closed (it takes in the rest of the page), and warns of one opened in running text', async () => {
     for (const [opening, fix] of [
       ['<!-- TODO: document the errors', 'end the comment with `-->`'],
