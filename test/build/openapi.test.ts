@@ -269,6 +269,61 @@ describe('webhooks (OpenAPI 3.1)', () => {
   });
 });
 
+describe('what an operation holds besides a plain schema', () => {
+  it('shows its callbacks, a parameter described by content, and a `not` schema (each was lost without a word)', () => {
+    const site = copyFixture('openapi');
+    writeFileSync(
+      join(site, 'specs', 'subscribe.yaml'),
+      [
+        'openapi: 3.0.3',
+        'info: {title: Timing, version: "1"}',
+        'paths:',
+        '  /subscriptions:',
+        '    post:',
+        '      operationId: subscribe',
+        '      summary: Subscribe to race events',
+        '      parameters:',
+        '        - name: filter',
+        '          in: query',
+        '          content:',
+        '            application/json:',
+        '              schema: {type: object, required: [team], properties: {team: {type: integer, description: The team to follow}}}',
+        '      requestBody:',
+        '        content:',
+        '          application/json:',
+        '            schema:',
+        '              type: object',
+        '              properties:',
+        '                callbackUrl: {type: string, format: uri}',
+        '                id: {not: {type: string}, description: Any identifier but a string}',
+        '      callbacks:',
+        '        onEvent:',
+        "          '{$request.body#/callbackUrl}':",
+        '            post:',
+        '              summary: A race event happened',
+        '              requestBody: {content: {application/json: {schema: {type: object, properties: {eventType: {type: string, description: What happened on the track}}}}}}',
+        "              responses: {'204': {description: Your service took the event}}",
+        "      responses: {'201': {description: Subscribed}}",
+      ].join('\n'),
+    );
+    const run = runDocs(['build'], { cwd: site, env: { DOCS_TEST_SPEC: 'specs/subscribe.yaml' } });
+    expect(run.code, run.stderr).toBe(0);
+    const page = readRoute(join(site, 'dist'), '/guide/api/subscribe');
+    const text = page.replace(/<[^>]+>/g, '');
+    // The callback: its heading in the contents, where it goes, its body and the answer expected.
+    expect(page).toMatch(/<h2 id="callbacks">Callbacks/);
+    expect(page).toContain('<h3 id="onevent"><code>onEvent</code>');
+    expect(text).toContain('POST {$request.body#/callbackUrl} — A race event happened');
+    expect(text).toContain('What happened on the track');
+    expect(text).toContain('Your service took the event');
+    // The parameter: the type of its content's schema, the media type and its fields.
+    expect(text).toMatch(/filter\s*object\s*optional\s*written as application\/json; fields: team integer required \(The team to follow\)/);
+    // `not`: never "any".
+    expect(text).toMatch(/id\s*not string/);
+    expect(text).not.toMatch(/id\s*any/);
+  });
+});
+
 describe('a broken spec', () => {
   it('fails naming the file, the line and the JSON pointer, and writes nothing', () => {
     const site = copyFixture('openapi');

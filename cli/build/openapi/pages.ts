@@ -3,24 +3,18 @@
  * go through the same pipeline as every page (headings and TOC, shiki, link checks). The pages are
  * files of a virtual folder below the spec's route; operations are grouped in one folder per tag.
  */
-import { asWritten, attribute, fenced, frontmatter, markdownLink, tableCell } from './markdown-text';
+import { asWritten, attribute, fenced, frontmatter, markdownLink } from './markdown-text';
 import type { OpenAPIV3 } from 'openapi-types';
 import type { SourceFile } from '../content';
 import type { LoadedSpec } from './load';
 import { codeSamples, sampleRequest, type CodeSample } from './samples';
 import { isWindowsDevice } from '../routes';
 import { operationSecurityLines, overviewSecurityLines } from './security';
-import { code, exampleOf, inline, json, schemaFacts, schemaTree, typeLabel, type Schema } from './schema';
+import { code, inline } from './schema';
+import { callbackLines, mediaLines, parameterTable, responseLines } from './sections';
 
 /** The HTTP methods of a path item, in the order pages list them. */
 export const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'trace'] as const;
-
-const STATUS_TEXT: Record<string, string> = {
-  '200': 'OK', '201': 'Created', '202': 'Accepted', '204': 'No Content', '301': 'Moved Permanently', '302': 'Found', '304': 'Not Modified',
-  '400': 'Bad Request', '401': 'Unauthorized', '403': 'Forbidden', '404': 'Not Found', '405': 'Method Not Allowed', '409': 'Conflict',
-  '410': 'Gone', '412': 'Precondition Failed', '413': 'Content Too Large', '415': 'Unsupported Media Type', '422': 'Unprocessable Content',
-  '426': 'Upgrade Required', '429': 'Too Many Requests', '500': 'Internal Server Error', '502': 'Bad Gateway', '503': 'Service Unavailable',
-};
 
 /** What the generated pages need from the site. */
 export interface ApiPagesOptions {
@@ -137,58 +131,6 @@ function firstSentence(text: string | undefined): string | undefined {
   return end === -1 ? plain : plain.slice(0, end + 1);
 }
 
-/**
- * How a list in the query string is written (OpenAPI `style` and `explode`; a query parameter is
- * `form` and exploded unless it says otherwise): `status=active&status=spare` or `status=active,spare`.
- */
-function listInQuery(parameter: OpenAPIV3.ParameterObject, schema: Schema): string[] {
-  if (parameter.in !== 'query' || !(Array.isArray(schema.type) ? schema.type.includes('array') : schema.type === 'array')) return [];
-  const items = (schema.items ?? {}) as Schema;
-  const given = Array.isArray(parameter.example ?? schema.example) ? ((parameter.example ?? schema.example) as unknown[]) : undefined;
-  const values = (given ?? items.enum ?? ['a', 'b']).slice(0, 2).map((value) => (typeof value === 'string' ? value : JSON.stringify(value)));
-  const style = parameter.style ?? 'form';
-  const explode = parameter.explode ?? style === 'form';
-  const name = parameter.name;
-  const written =
-    style === 'form' && explode ? values.map((value) => `${name}=${value}`).join('&') : `${name}=${values.join(style === 'spaceDelimited' ? '%20' : style === 'pipeDelimited' ? '|' : ',')}`;
-  return [`sent as ${code(written)}`];
-}
-
-function parameterTable(parameters: OpenAPIV3.ParameterObject[]): string[] {
-  const lines = ['| Name | Type | Required | Description |', '| --- | --- | --- | --- |'];
-  for (const parameter of parameters) {
-    const schema = (parameter.schema ?? {}) as Schema;
-    const facts = schemaFacts(schema, false).concat(parameter.deprecated ? ['deprecated'] : [], listInQuery(parameter, schema));
-    const example = parameter.example ?? schema.example;
-    const description = [inline(parameter.description), facts.join(' · '), example !== undefined ? `Example: ${code(json(example))}` : ''].filter(Boolean).join(' — ');
-    lines.push(`| ${[code(parameter.name), code(typeLabel(schema)), parameter.required ? 'required' : 'optional', description].map(tableCell).join(' | ')} |`);
-  }
-  return lines;
-}
-
-function mediaLines(content: Record<string, OpenAPIV3.MediaTypeObject> | undefined, exampleLabel: string): string[] {
-  const lines: string[] = [];
-  for (const [type, media] of Object.entries(content ?? {})) {
-    const schema = media.schema as Schema | undefined;
-    lines.push(`Content type ${code(type)}${schema ? ` · ${code(typeLabel(schema))}` : ''}`, '');
-    if (schema) {
-      const tree = schemaTree(schema);
-      if (schema.description) lines.push(schema.description.trim(), '');
-      if (tree.length > 0) lines.push(...tree, '');
-    }
-    const examples = media.examples ? Object.entries(media.examples) : [];
-    if (media.example !== undefined || examples.length === 0) {
-      const value = media.example ?? exampleOf(schema);
-      if (value !== undefined && type.includes('json')) lines.push(`${exampleLabel}:`, '', ...fenced('json', '', json(value, 2)), '');
-    }
-    for (const [name, example] of examples) {
-      if (!('value' in example)) continue;
-      lines.push(`${exampleLabel} ${code(name)}${example.summary ? ` — ${inline(example.summary)}` : ''}:`, '', ...fenced('json', '', json(example.value, 2)), '');
-    }
-  }
-  return lines;
-}
-
 function operationPage(spec: LoadedSpec, op: Operation, base: string, options: ApiPagesOptions): string {
   const { document } = spec;
   const { operation } = op;
@@ -223,19 +165,8 @@ function operationPage(spec: LoadedSpec, op: Operation, base: string, options: A
     }
   }
 
-  lines.push('## Responses', '');
-  for (const [status, response] of Object.entries(operation.responses ?? {}) as [string, OpenAPIV3.ResponseObject][]) {
-    const phrase = STATUS_TEXT[status] ?? (status === 'default' ? 'Any other status' : '');
-    lines.push(`### ${code(status)}${phrase ? ` ${phrase}` : ''}`, '');
-    if (response.description) lines.push(response.description.trim(), '');
-    const headers = Object.entries(response.headers ?? {}) as [string, OpenAPIV3.HeaderObject][];
-    if (headers.length > 0) {
-      lines.push('Headers:', '');
-      for (const [name, header] of headers) lines.push(`- ${code(name)} ${code(typeLabel((header.schema ?? {}) as Schema))}${header.description ? ` — ${inline(header.description)}` : ''}`);
-      lines.push('');
-    }
-    lines.push(...mediaLines(response.content, 'Example'));
-  }
+  lines.push('## Responses', '', ...responseLines(operation.responses, '###'));
+  lines.push(...callbackLines(operation));
 
   lines.push('## Security', '', ...operationSecurityLines(op.security, schemesOf(document)), '');
   // Code samples call the API; a webhook's request is the API's to send.

@@ -13,6 +13,7 @@ export type Schema = Omit<OpenAPIV3.BaseSchemaObject, 'allOf' | 'oneOf' | 'anyOf
   allOf?: Schema[];
   oneOf?: Schema[];
   anyOf?: Schema[];
+  not?: Schema;
   properties?: Record<string, Schema>;
   additionalProperties?: boolean | Schema;
   const?: unknown;
@@ -75,6 +76,8 @@ export function typeLabel(schema: Schema, within: Set<Schema> = new Set()): stri
   const flat = mergeAllOf(schema);
   const own = types(flat).filter((type) => type !== 'null');
   let label = own.length > 0 ? own.join(' | ') : flat.properties ? 'object' : flat.oneOf ? 'one of' : flat.anyOf ? 'any of' : 'any';
+  // `not: {type: string}`: anything but a string, never "any".
+  if (label === 'any' && flat.not && typeof flat.not === 'object') label = within.has(flat.not) ? 'not (recursive)' : `not ${typeLabel(flat.not, new Set(within).add(schema))}`;
   if (own.includes('array') && flat.items && typeof flat.items === 'object') {
     const items = flat.items as Schema;
     const inner = new Set(within).add(schema);
