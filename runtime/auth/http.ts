@@ -4,7 +4,7 @@
  * one-time code, any other 401 and every other failure apart.
  */
 import type { AppConfig } from '../manifest';
-import type { Credentials } from './credentials';
+import { isAuthenticated, type Credentials } from './credentials';
 
 /** The client's defaults (spec §7, §9), in one place. */
 export const HTTP_DEFAULTS = {
@@ -34,6 +34,8 @@ export interface HttpClientOptions {
   brand: string;
   /** The current credentials (read on every call). */
   credentials: () => Credentials;
+  /** The roles that admit a reader (`auth.roles`): credentials go on a call only while they sign someone in (spec §7). */
+  roles: readonly string[];
   fetch?: typeof fetch;
   /** `document.cookie`. */
   cookies?: () => string;
@@ -67,8 +69,11 @@ export function requestHeaders(options: HttpClientOptions, url: URL): Record<str
     [`X-${options.brand}-Version`]: versionHeaderValue(options.app),
     'Accept-Language': 'en',
   };
-  const { uid, client, accessToken } = options.credentials();
-  if (uid && client && accessToken) {
+  const credentials = options.credentials();
+  const { uid, client, accessToken } = credentials;
+  // Spec §7: "when signed in". An account the backend knows but whose roles do not count is stored
+  // (setting credentials stores them) without being signed in: its token goes on no call.
+  if (isAuthenticated(credentials, options.roles) && uid && client && accessToken) {
     headers['access-token'] = accessToken;
     headers.client = client;
     headers.uid = uid;

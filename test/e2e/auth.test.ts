@@ -264,6 +264,16 @@ describe('login screen', () => {
     await expect.poll(() => logo.getAttribute('class'), { timeout: 4000, interval: 50 }).toBe('login-logo');
     const elapsed = Date.now() - clicked;
     expect(elapsed).toBeGreaterThanOrEqual(1800);
+    // A click while it moves animates it for 2 s from that click: still moving 2.5 s after the first.
+    await page.getByRole('button', { name: 'Docs logo' }).click();
+    const first = Date.now();
+    await page.waitForTimeout(1500);
+    await page.getByRole('button', { name: 'Docs logo' }).click();
+    const second = Date.now();
+    await page.waitForTimeout(Math.max(0, first + 2500 - Date.now()));
+    expect(await logo.getAttribute('class')).toBe('login-logo animated');
+    await expect.poll(() => logo.getAttribute('class'), { timeout: 4000, interval: 50 }).toBe('login-logo');
+    expect(Date.now() - second).toBeGreaterThanOrEqual(1800);
     await page.context().close();
   });
 });

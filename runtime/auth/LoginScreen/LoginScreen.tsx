@@ -45,7 +45,8 @@ export function LoginScreen({ site, session }: { site: SiteData; session: AuthSe
   const [otpShown, setOtpShown] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<LoginError | null>(null);
-  const [logoClicked, setLogoClicked] = useState(false);
+  /** When the logo was last clicked (0: it is still): a new value for every click restarts its timer. */
+  const [logoClicked, setLogoClicked] = useState(0);
   const otpField = useRef<HTMLInputElement>(null);
   const http = useMemo(
     () =>
@@ -56,6 +57,7 @@ export function LoginScreen({ site, session }: { site: SiteData; session: AuthSe
         app: site.app,
         brand: site.brand,
         credentials: () => session.store.state,
+        roles: site.auth.roles,
         cookies: () => document.cookie,
         origin: location.origin,
       }),
@@ -67,7 +69,8 @@ export function LoginScreen({ site, session }: { site: SiteData; session: AuthSe
   }, [otpShown]);
   useEffect(() => {
     if (!logoClicked) return;
-    const timer = setTimeout(() => setLogoClicked(false), LOGO_ANIMATION_MS);
+    // Each click animates the logo for 2 s from that click (spec §9): a click while it moves starts the 2 s again.
+    const timer = setTimeout(() => setLogoClicked(0), LOGO_ANIMATION_MS);
     return () => clearTimeout(timer);
   }, [logoClicked]);
 
@@ -102,7 +105,7 @@ export function LoginScreen({ site, session }: { site: SiteData; session: AuthSe
   return (
     <main className="login" id="main">
       <div className="login-box">
-        <button type="button" className="login-logo-button" aria-label={`${site.title} logo`} onClick={() => setLogoClicked(true)}>
+        <button type="button" className="login-logo-button" aria-label={`${site.title} logo`} onClick={() => setLogoClicked(performance.now())}>
           <span className={busy || logoClicked ? 'login-logo animated' : 'login-logo'} aria-hidden="true" />
         </button>
         <h1 className="login-heading">{site.auth.loginHeading}</h1>

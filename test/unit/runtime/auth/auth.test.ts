@@ -90,7 +90,7 @@ describe('runtime/auth/store', () => {
 const app: AppConfig = fixtureConfig().app;
 
 function client(overrides: Partial<HttpClientOptions> = {}): HttpClientOptions {
-  return { baseUrl: 'https://api.quad.example', app, brand: 'Quad', credentials: emptyCredentials, origin: 'https://docs.quad.example', cookies: () => 'XSRF-TOKEN=abc%3D; other=1', ...overrides };
+  return { baseUrl: 'https://api.quad.example', app, brand: 'Quad', credentials: emptyCredentials, roles: ROLES, origin: 'https://docs.quad.example', cookies: () => 'XSRF-TOKEN=abc%3D; other=1', ...overrides };
 }
 
 describe('runtime/auth/http', () => {
@@ -106,6 +106,9 @@ describe('runtime/auth/http', () => {
   it('adds access-token, client and uid when signed in', () => {
     expect(requestHeaders(client({ credentials: () => member }), new URL('https://api.quad.example/x'))).toMatchObject({ 'access-token': 't1', client: 'c1', uid: 'ada@quad.example' });
     expect(requestHeaders(client({ credentials: () => ({ ...member, accessToken: null }) }), new URL('https://api.quad.example/x'))['access-token']).toBeUndefined();
+    // Stored, but not signed in: an account whose roles do not count (spec §4) sends none of them.
+    const alumnus = requestHeaders(client({ credentials: () => ({ ...member, roles: ['alumnus'] }) }), new URL('https://api.quad.example/api/login'));
+    expect(Object.keys(alumnus).filter((name) => ['access-token', 'client', 'uid'].includes(name))).toEqual([]);
   });
 
   it('returns the XSRF-TOKEN cookie as X-XSRF-TOKEN on same-origin calls only', () => {
