@@ -23,10 +23,25 @@ function searchEngine(): SearchEngine {
   return engine;
 }
 
-/** True when every word of a query is one search leaves out (`the`, `een`, a single letter). */
-function tooCommon(query: string): boolean {
+/**
+ * Why a query found nothing when every word of it is one search leaves out: `common` for the
+ * commonest words (`the`, `een`), `short` when one is a single letter (`C#`, `R`); undefined otherwise.
+ */
+function leftOut(query: string): 'common' | 'short' | undefined {
   const all = words(query);
-  return all.length > 0 && !all.some(indexable);
+  if (all.length === 0 || all.some(indexable)) return undefined;
+  return all.some((word) => word.length === 1 && !/\d/.test(word)) ? 'short' : 'common';
+}
+
+const LEFT_OUT = {
+  common: 'Words this common are not searched for: add a word that tells the pages apart.',
+  short: 'Single letters are not searched for (C# and C++ are read as C): add a longer word.',
+};
+
+/** What the reader can do when a query found nothing. */
+function emptyHint(query: string): string {
+  const reason = leftOut(query);
+  return reason ? LEFT_OUT[reason] : 'Check the spelling, or try fewer or other words.';
 }
 
 /** Text with the query's words marked. */
@@ -221,7 +236,7 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
           {status.kind === 'done' && results.length === 0 ? (
             <p>
               No results for “{status.query.trim()}”.{' '}
-              <span className="search-hint">{tooCommon(status.query) ? 'Words this common are not searched for: add a word that tells the pages apart.' : 'Check the spelling, or try fewer or other words.'}</span>
+              <span className="search-hint">{emptyHint(status.query)}</span>
             </p>
           ) : status.kind === 'error' ? (
             <p>Search is not available: {status.message}.</p>

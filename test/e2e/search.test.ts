@@ -135,6 +135,15 @@ describe('search', () => {
     await page.getByText('No results for “de een”.').waitFor();
     expect(await page.getByText('Words this common are not searched for: add a word that tells the pages apart.').count()).toBe(1);
     expect(await page.getByRole('option').count()).toBe(0);
+    // A single letter is left out for another reason than commonness.
+    await field.fill('C#');
+    await page.getByText('No results for “C#”.').waitFor();
+    expect(await page.getByText('Single letters are not searched for (C# and C++ are read as C): add a longer word.').count()).toBe(1);
+    // A long query quoted back stays inside the dialog.
+    await field.fill('q'.repeat(160));
+    await page.getByText(`No results for “${'q'.repeat(160)}”.`).waitFor();
+    const status = await page.locator('.search-status p').evaluate((element) => [element.scrollWidth, element.clientWidth]);
+    expect(status[0]).toBeLessThanOrEqual(status[1]!);
     await page.keyboard.press('Escape');
     expect(await page.getByRole('dialog', { name: 'Search the documentation' }).count()).toBe(0);
     await expect.poll(() => button.evaluate((element) => element === document.activeElement)).toBe(true);
