@@ -12,7 +12,11 @@ import { isWebAddress } from './util/web-address';
 import { createProgressLine, type ProgressLine } from './progress-line';
 
 /** Runs `docs` with `argv` (without node and script) and resolves to the exit code. */
+/** When the last `main` began, for the seconds of a failed build's JSON report. */
+let commandStarted = 0;
+
 export async function main(argv: string[]): Promise<number> {
+  commandStarted = performance.now();
   let exitCode: number = EXIT.ok;
   /** `docs serve` is starting: an error now means the server never ran (nothing was built over). */
   let starting = false;
@@ -263,13 +267,16 @@ function reportErrorAsJson(error: unknown): number {
   if (error instanceof CommanderError && error.exitCode === 0) return EXIT.ok;
   const exitCode = error instanceof DocsError ? EXIT[error.kind] : error instanceof CommanderError ? EXIT.usage : EXIT.internal;
   const errors = error instanceof DocsError ? error.diagnostics : [{ file: '', message: error instanceof Error ? error.message : String(error) }];
-  process.stdout.write(`${JSON.stringify({ ok: false, exitCode, errors })}\n`);
+  // The same fields as a success's report: what a failed build does not know is null.
+  const seconds = (performance.now() - commandStarted) / 1000;
+  process.stdout.write(`${JSON.stringify({ ok: false, exitCode, outDir: null, pages: null, cachedPages: null, seconds, warnings: error instanceof DocsError ? error.warnings : [], errors, archive: null })}\n`);
   return exitCode;
 }
 
 function reportError(error: unknown, serveStarting = false): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
   if (error instanceof DocsError) {
+    for (const line of warningLines(error.warnings)) process.stderr.write(`${line}\n`);
     for (const diagnostic of error.diagnostics) process.stderr.write(`error ${formatDiagnostic(diagnostic)}\n`);
     const count = error.diagnostics.length;
     const errors = `${count} error${count === 1 ? '' : 's'}`;

@@ -371,7 +371,8 @@ export function checkResults(results: PageResult[], links: LinkReport = checkLin
   if (output.length > 0) throw new DocsError('usage', sortDiagnostics(output));
   const errors = [...site.errors, ...results.flatMap((result) => result.errors), ...links.errors];
   const warnings = [...site.warnings, ...results.flatMap((result) => result.warnings), ...links.warnings];
-  if (errors.length > 0) throw new DocsError('content', sortDiagnostics(errors));
+  // The warnings go with the errors: a writer who fixes the errors learns of them now, not one build later.
+  if (errors.length > 0) throw new DocsError('content', sortDiagnostics(errors), undefined, false, false, sortDiagnostics(warnings));
   return sortDiagnostics(warnings);
 }
 

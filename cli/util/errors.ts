@@ -30,13 +30,16 @@ export class DocsError extends Error {
   readonly afterOutput: boolean;
   /** True when the error came while the output was being updated in place: it holds some of this build's files. */
   readonly partial: boolean;
-  constructor(kind: ErrorKind, diagnostics: Diagnostic[], summary?: string, afterOutput = false, partial = false) {
+  /** The warnings the build had found when it failed (the pages' and the links'), reported with the errors. */
+  readonly warnings: Diagnostic[];
+  constructor(kind: ErrorKind, diagnostics: Diagnostic[], summary?: string, afterOutput = false, partial = false, warnings: Diagnostic[] = []) {
     super(summary ?? diagnostics.map(formatDiagnostic).join('\n'));
     this.name = 'DocsError';
     this.kind = kind;
     this.diagnostics = diagnostics;
     this.afterOutput = afterOutput;
     this.partial = partial;
+    this.warnings = warnings;
   }
 }
 

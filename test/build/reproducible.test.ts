@@ -111,12 +111,20 @@ describe('reproducible artefacts', () => {
     expect(ok.code).toBe(0);
     expect(ok.stderr).toBe('');
     expect(JSON.parse(ok.stdout)).toMatchObject({ ok: true, exitCode: 0, pages: 6, warnings: [], errors: [] });
-    writeFileSync(join(site, 'content', 'guide', 'zebra.md'), '---\ntitle: Zebra\n---\n\nSee [the void](/no/such/page).\n');
+    // A broken link (an error) and a missing anchor (a warning): the failure reports both, in the fields of a success.
+    writeFileSync(join(site, 'content', 'guide', 'zebra.md'), '---\ntitle: Zebra\n---\n\nSee [the void](/no/such/page).\n\nAnd [a lost section](#nope).\n');
     const failed = runDocs(['build', '--json'], { cwd: site });
     expect(failed.code).toBe(1);
-    const report = JSON.parse(failed.stdout) as { ok: boolean; exitCode: number; errors: { file: string; line: number; message: string }[] };
-    expect(report).toMatchObject({ ok: false, exitCode: 1 });
+    const report = JSON.parse(failed.stdout) as { ok: boolean; exitCode: number; errors: { file: string; line: number; message: string }[]; warnings: { file: string; line: number }[]; seconds: number };
+    expect(report).toMatchObject({ ok: false, exitCode: 1, outDir: null, pages: null, cachedPages: null, archive: null });
+    expect(Object.keys(report)).toEqual(expect.arrayContaining(Object.keys(JSON.parse(ok.stdout) as object).filter((key) => !['searchSeconds', 'unchanged'].includes(key))));
+    expect(report.seconds).toBeGreaterThan(0);
     expect(report.errors[0]).toMatchObject({ file: 'content/guide/zebra.md', line: 5 });
     expect(report.errors[0]!.message).toContain('/no/such/page');
+    expect(report.warnings).toEqual([expect.objectContaining({ file: 'content/guide/zebra.md', line: 7 })]);
+    // As text: the warning too, before the error.
+    const text = runDocs(['build'], { cwd: site });
+    expect(text.code).toBe(1);
+    expect(text.stderr).toMatch(/warning content\/guide\/zebra\.md:7:\d+: [^\n]*#nope[\s\S]*\nerror content\/guide\/zebra\.md:5:\d+: [^\n]*\/no\/such\/page/);
   });
 });
