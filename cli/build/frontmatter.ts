@@ -203,6 +203,11 @@ function validated(value: unknown, lines: string[], end: number, body: string, f
         else problems.push({ file, line: lineOfKey(lines, end, key), message: `frontmatter \`${key}\` must be a page's id or null, got ${JSON.stringify(item)}`, fix: `write the id of the page it leads to (e.g. ${key}: guide/install), or ${key}: null for no link` });
         continue;
       }
+      // A YAML merge key (`<<: *defaults`): the parser here keeps it as a key of its own, merging nothing.
+      if (key === '<<') {
+        problems.push({ file, line: lineOfKey(lines, end, key), message: 'frontmatter `<<` (a YAML merge key) is not supported: it merges nothing into the page\'s keys', fix: 'write the keys it would merge in this frontmatter itself' });
+        continue;
+      }
       if (Object.hasOwn(HIDING_KEYS, key)) {
         if (item === true) problems.push({ file, line: lineOfKey(lines, end, key), message: `frontmatter \`${key}: true\` ${HIDING_KEYS[key]}; docs publishes every page in the content folder`, fix: `start its file name with \`_\` (\`_draft.md\`), which no build publishes, or remove \`${key}\`` });
         continue;

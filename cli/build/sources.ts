@@ -25,6 +25,8 @@ export interface ContentFiles {
    * watches them: its watcher follows no link, see cli/serve/index.ts).
    */
   linked?: string[];
+  /** The link (as messages name files) that led to each of `linked`, by its real path. */
+  linkedFrom?: Map<string, string>;
 }
 
 /** The largest markdown file a build reads: far above any real page, far below what stalls a parser. */
@@ -67,7 +69,8 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
   const modified = new Map<string, number>();
   /** What the walk reached through a link, by real path (`ContentFiles.linked`). */
   const throughLinks: string[] = [];
-  const files: ContentFiles = { markdown: [], categories: [], modified, linked: throughLinks };
+  const linkedFrom = new Map<string, string>();
+  const files: ContentFiles = { markdown: [], categories: [], modified, linked: throughLinks, linkedFrom };
   const problems: Diagnostic[] = [];
   let rootReal: string;
   try {
@@ -140,6 +143,7 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
         }
         entered.add(linked);
         throughLinks.push(linked);
+        linkedFrom.set(linked, display);
         walk(path, linked, rel);
         continue;
       }

@@ -7,7 +7,7 @@
  * site or anything holding its sources, or a non-empty folder `docs` did not write (every output holds
  * `OUTPUT_MARKER`). Every path a build writes goes through `insideOutput`.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { DocsError, type Diagnostic } from '../util/errors';
@@ -94,6 +94,13 @@ export function checkOutDir(outDir: string, paths: ProtectedPaths, force = false
     throw new DocsError('usage', [{ file: outDir, message: `cannot be the output folder: ${message}`, fix }]);
   };
   const fix = 'choose a folder of its own for the output, e.g. --out dist';
+  // A symbolic link to nothing: said as such (renaming the build over it failed with "a part of the
+  // path is a file"); the folder it names is not made, wherever it points.
+  const link = lstatSync(out, { throwIfNoEntry: false });
+  if (link?.isSymbolicLink() && !existsSync(out)) {
+    const target = resolve(dirname(out), readlinkSync(out));
+    throw new DocsError('usage', [{ file: outDir, message: `cannot be the output folder: it is a symbolic link to ${target}, which does not exist`, fix: `create that folder first (mkdir -p '${target}'), or pass --out a folder` }]);
+  }
   if (dirname(out) === out) refuse('it is the root of the filesystem, and a build replaces its output folder whole', fix);
   const home = realPath(homedir());
   if (isWithin(home, out)) refuse(out === home ? 'it is your home folder, and a build replaces its output folder whole' : `it holds your home folder ${home}, and a build replaces its output folder whole`, fix);
@@ -137,11 +144,16 @@ export function checkOutDir(outDir: string, paths: ProtectedPaths, force = false
  * folders the content reaches through a symbolic link, the images its pages show from outside the
  * content folder). Called before the output is touched: `--force` does not replace them either.
  */
-export function checkSourcesOutside(outDir: string, sources: Iterable<string>): void {
+export function checkSourcesOutside(outDir: string, sources: Iterable<string>, linkedFrom?: ReadonlyMap<string, string>): void {
   const out = realPath(outDir);
   for (const source of sources) {
     const real = realPath(source);
     if (isWithin(real, out)) {
+      // Reached through a symbolic link in the content folder: the link is what to change, named.
+      const link = linkedFrom?.get(source) ?? linkedFrom?.get(real);
+      if (link) {
+        throw new DocsError('usage', [{ file: link, message: `is a symbolic link to ${real === out ? 'the output folder' : `${real}, inside the output folder`} ${outDir}, which a build replaces whole: its pages would be built from the build's own output`, fix: 'delete the link, or point it at a folder outside the output' }]);
+      }
       throw new DocsError('usage', [{ file: outDir, message: `cannot be the output folder: it holds ${real}, which the site is built from, and a build replaces its output folder whole`, fix: 'choose a folder of its own for the output, e.g. --out dist' }]);
     }
   }

@@ -11,7 +11,10 @@ export function decodeUtf8(bytes: Buffer, file: string, problems: Diagnostic[]):
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     const text = new TextDecoder('utf-8').decode(bytes);
-    problems.push({ file, ...textPlace(text, text.indexOf('\uFFFD')), message: 'is not valid UTF-8 (saved in another encoding, e.g. Windows-1252 or Latin-1)', fix: 'save the file as UTF-8 in your editor ("Save with encoding" → UTF-8)' });
+    // A byte-order mark says which encoding it is: UTF-16 (Windows editors' "Unicode"), never a code page.
+    const utf16 = bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+    const encoding = utf16 ? `saved as UTF-16 ${bytes[0] === 0xff ? 'LE' : 'BE'}, as its first bytes say` : 'saved in another encoding, e.g. Windows-1252 or Latin-1';
+    problems.push({ file, ...textPlace(text, text.indexOf('\uFFFD')), message: `is not valid UTF-8 (${encoding})`, fix: 'save the file as UTF-8 in your editor ("Save with encoding" → UTF-8)' });
     return undefined;
   }
 }

@@ -97,6 +97,17 @@ describe('docs build never destroys or escapes', () => {
     expect(existsSync(join(linked, 'pics', 'diagram.svg'))).toBe(true);
   });
 
+  it('names a symbolic link of the content to the output as the link to change, and an --out link to nothing as such', () => {
+    const { root } = site();
+    symlinkSync('../../dist', join(root, 'content', 'guide', 'built'));
+    expectRefused(runDocs(['build'], { cwd: root }), 2, /error content\/guide\/built: is a symbolic link to the output folder .*dist, which a build replaces whole/, /fix: delete the link, or point it at a folder outside the output/);
+    rmSync(join(root, 'content', 'guide', 'built'));
+    const target = join(dirname(root), 'not-made-yet');
+    symlinkSync(target, join(root, 'outlink'));
+    expectRefused(runDocs(['build', '--out', 'outlink'], { cwd: root }), 2, new RegExp(`cannot be the output folder: it is a symbolic link to ${target.replace(/[/.-]/g, '\\$&')}, which does not exist`), /fix: create that folder first/);
+    expect(existsSync(target)).toBe(false);
+  });
+
   it("refuses, --force or not, a folder holding a config's import when the site sits inside docs' own folder or its path begins like it", () => {
     // The portal's root is the package's; a site at /work/docs-portal beside /work/docs begins like it too.
     for (const parent of [join(REPO, 'node_modules', '.cache'), dirname(REPO)]) {

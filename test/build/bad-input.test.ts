@@ -177,6 +177,12 @@ const ERRORS: Case[] = [
     says: ['content/guide/zebra.md:5:4: is not valid UTF-8', 'fix: save the file as UTF-8'],
   },
   {
+    name: 'a page saved as UTF-16 (named so, not as a code page)',
+    change: (site) => write(site, 'content/guide/zebra.md', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('# Zebra\n', 'utf16le')])),
+    code: 1,
+    says: ['content/guide/zebra.md:1:1: is not valid UTF-8 (saved as UTF-16 LE, as its first bytes say)', 'fix: save the file as UTF-8'],
+  },
+  {
     name: 'a site.config.ts that is not UTF-8 (its Latin-1 "é" showed as U+FFFD on every page)',
     change: (site) => write(site, 'site.config.ts', Buffer.concat([Buffer.from("import { fixtureConfig } from '../_shared/config';\n\nexport default fixtureConfig({ tagline: 'Docs du caf"), Buffer.from([0xe9]), Buffer.from("' });\n")])),
     code: 2,

@@ -91,6 +91,12 @@ describe('cli/build/frontmatter', () => {
     }
   });
 
+  it('says a YAML merge key is not supported, at its line, instead of suggesting another key', () => {
+    const split = parseFrontmatter('---\nbase: &b\n  sidebar_position: 3\n<<: *b\ntitle: A\n---\n', 'content/a.md');
+    const merge = split.problems.find((problem) => problem.message.includes('<<'));
+    expect(merge).toMatchObject({ line: 4, message: "frontmatter `<<` (a YAML merge key) is not supported: it merges nothing into the page's keys", fix: 'write the keys it would merge in this frontmatter itself' });
+  });
+
   it('says how to write a value of the wrong type: a number where text is expected goes in quotes', () => {
     const split = parseFrontmatter('---\ntitle: 2024\nsidebar_position: first\n---\n', 'content/a.md');
     expect(split.problems.map(({ line, message, fix }) => [line, message, fix])).toEqual([
