@@ -86,11 +86,16 @@ export class RouteLoader {
     const attempt = this.attempts.get(route.path) ?? 0;
     // Browsers may keep a failed or bad module in their module map: a new URL asks the server again.
     const url = attempt === 0 ? route.data : `${route.data}?retry=${attempt}`;
-    const pending = this.options.importModule(url).then((module) => {
-      const data = (module as Partial<PageModule> | null)?.default;
-      if (data === undefined) throw noDefaultExportError(route.path);
-      return data;
-    });
+    const pending = this.options.importModule(url).then(
+      (module) => {
+        const data = (module as Partial<PageModule> | null)?.default;
+        if (data === undefined) throw noDefaultExportError(route.path);
+        return data;
+      },
+      (error: unknown) => {
+        throw fetchFailure(error);
+      },
+    );
     pending.catch(() => this.forget(route.path));
     this.pages.set(route.path, pending);
     return pending;
@@ -140,4 +145,17 @@ export class RouteLoader {
       })
       .catch(() => undefined);
   }
+}
+
+/**
+ * A page chunk that did not arrive, said in words a reader can act on: each browser words it its own
+ * way, with an internal address ("Failed to fetch dynamically imported module: …/assets/pages/x.js",
+ * "error loading dynamically imported module", "Importing a module script failed"). Any other error
+ * (a chunk that arrived and does not run) keeps its own text.
+ */
+function fetchFailure(error: unknown): unknown {
+  const text = error instanceof Error ? error.message : String(error);
+  if (!/dynamically imported module|importing a module script failed/i.test(text)) return error;
+  const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
+  return new Error(`The page's text could not be fetched: ${offline ? 'this device is offline' : 'the network or the server did not answer (are you offline?)'}. Check the connection, then retry.`);
 }

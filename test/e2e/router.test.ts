@@ -293,7 +293,8 @@ describe('progress bar and page states', () => {
     const problem = page.locator('.page-problem');
     await problem.waitFor();
     expect(await problem.locator('h1').textContent()).toBe('This page could not be loaded');
-    expect(await problem.locator('.page-problem-text').textContent()).toMatch(/Failed to fetch dynamically imported module/);
+    // In words a reader can act on: not the browser's own text with an internal address.
+    expect(await problem.locator('.page-problem-text').textContent()).toBe("The page's text could not be fetched: the network or the server did not answer (are you offline?). Check the connection, then retry.");
     expect(page.url()).toBe(portal.site.origin + WHY);
     // Named as the address names it: not the page the reader left.
     expect(await page.title()).toBe('Why Astraea? | Docs');
