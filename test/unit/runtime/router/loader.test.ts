@@ -89,7 +89,8 @@ describe('runtime/router/loader', () => {
       },
     });
     const { route } = await routes.preload('/guide');
-    await expect(routes.loadPage(route!)).rejects.toThrow('Failed to fetch');
+    // Said in words a reader can act on, not the browser's own.
+    await expect(routes.loadPage(route!)).rejects.toThrow("The page's text could not be fetched: the network or the server did not answer (are you offline?). Check the connection, then retry.");
     fail = false;
     await routes.loadPage(route!);
     await routes.loadPage(route!);
