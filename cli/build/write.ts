@@ -84,6 +84,16 @@ export function isWithin(path: string, folder: string): boolean {
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
 
+/** True when `path` is a symbolic link to nothing; false for anything else, or a path that cannot be looked at. */
+function isDanglingLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink() && !existsSync(path);
+  } catch {
+    // Not there, or a file on the way (ENOTDIR): said by the checks after this one.
+    return false;
+  }
+}
+
 /**
  * Throws a usage error (exit 2) when `outDir` must not be replaced by a build. `force` allows only a
  * non-empty folder that `docs` did not write; nothing allows the others.
@@ -96,8 +106,7 @@ export function checkOutDir(outDir: string, paths: ProtectedPaths, force = false
   const fix = 'choose a folder of its own for the output, e.g. --out dist';
   // A symbolic link to nothing: said as such (renaming the build over it failed with "a part of the
   // path is a file"); the folder it names is not made, wherever it points.
-  const link = lstatSync(out, { throwIfNoEntry: false });
-  if (link?.isSymbolicLink() && !existsSync(out)) {
+  if (isDanglingLink(out)) {
     const target = resolve(dirname(out), readlinkSync(out));
     throw new DocsError('usage', [{ file: outDir, message: `cannot be the output folder: it is a symbolic link to ${target}, which does not exist`, fix: `create that folder first (mkdir -p '${target}'), or pass --out a folder` }]);
   }
