@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { DocsError } from '../util/errors';
 import { answerLogin } from './dev-login';
 import { backendLogin, createGate, DEFAULT_SESSION_DAYS, isGatedBuild, readGatedBuild, sessionSecret, type Gate, type GateOptions } from './gate';
-import type { ServeOptions } from './index';
+import type { ServeOptions } from './options';
 
 /** How `docs serve` answers logins behind its gate: through `--backend`, or with the development accounts. */
 export function gateLogin(options: ServeOptions): GateOptions['login'] {
