@@ -11,10 +11,10 @@ import { isCommitFailure } from './util/commit-failure';
 import { isWebAddress } from './util/web-address';
 import { createProgressLine, type ProgressLine } from './progress-line';
 
-/** Runs `docs` with `argv` (without node and script) and resolves to the exit code. */
 /** When the last `main` began, for the seconds of a failed build's JSON report. */
 let commandStarted = 0;
 
+/** Runs `docs` with `argv` (without node and script) and resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
   commandStarted = performance.now();
   let exitCode: number = EXIT.ok;
@@ -176,17 +176,17 @@ export async function main(argv: string[]): Promise<number> {
   return exitCode;
 }
 
-/**
- * Options that contradict each other or name nothing, refused before anything runs: commander takes
- * the last of `--gate` and `--no-gate`, reads `--out=` as no folder (the build went to dist/), and a
- * `--root` that is a file was looked in for a site.config.ts of its own.
- */
 /** The address a `--backend` without a scheme most likely meant: `http://` on this machine, `https://` elsewhere. */
 function backendExample(value: string): string {
   if (!/^[\w.-]+(:\d+)?(\/\S*)?$/.test(value)) return 'https://api.quad.example';
   return `${/^(localhost|127\.[\d.]+)(:|\/|$)/i.test(value) ? 'http' : 'https'}://${value}`;
 }
 
+/**
+ * Options that contradict each other or name nothing, refused before anything runs: commander takes
+ * the last of `--gate` and `--no-gate`, reads `--out=` as no folder (the build went to dist/), and a
+ * `--root` that is a file was looked in for a site.config.ts of its own.
+ */
 function checkOptions(command: 'docs build' | 'docs serve', argv: string[], options: { root: string; out?: string; archive?: string; dist?: string }): void {
   const problems: Diagnostic[] = [];
   if (argv.includes('--gate') && argv.includes('--no-gate')) problems.push({ file: command, message: '--gate and --no-gate say opposite things', fix: 'pass one of them, or neither (site.config.ts then decides)' });

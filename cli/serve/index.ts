@@ -210,9 +210,15 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   // the build names (`ContentFiles.linked`), is added once a build found it: a save there builds in full.
   const roots = watched.map((path) => (existsSync(path) ? realPath(path) : path));
   const watcher: FSWatcher = watch(roots.filter(existsSync), { ignoreInitial: true, followSymlinks: false, ignored: (path) => /(^|[/\\])(node_modules|\.git)([/\\]|$)/.test(path) });
+  /** The content folder's real path, looked up again only when a config moved the folder. */
+  let content = { dir: '', real: '' };
+  const realContent = (): string => {
+    if (content.dir !== contentDir) content = { dir: contentDir, real: existsSync(contentDir) ? realPath(contentDir) : contentDir };
+    return content.real;
+  };
   /** A path the watcher reports, below the content folder's real path, as the build knows it. */
   const sourcePath = (path: string): string => {
-    const rel = relative(existsSync(contentDir) ? realPath(contentDir) : contentDir, path);
+    const rel = relative(realContent(), path);
     return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? path : join(contentDir, rel);
   };
 
