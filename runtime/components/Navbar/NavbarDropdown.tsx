@@ -41,7 +41,7 @@ export function NavbarDropdown({ name, label, shortLabel, entries }: NavbarDropd
   const links = (): HTMLAnchorElement[] => [...(root.current?.querySelectorAll<HTMLAnchorElement>('.dropdown-link') ?? [])];
   useEffect(() => {
     if (!open) return;
-    if (focusFirst.current) links()[0]?.focus({ preventScroll: true });
+    if (focusFirst.current) links()[0]?.focus();
     focusFirst.current = false;
     // On the click, not the press: in the drawer the list is in the page's flow, and closing it as the
     // button is pressed moved the next button away before the press was released (no click landed).
@@ -54,7 +54,7 @@ export function NavbarDropdown({ name, label, shortLabel, entries }: NavbarDropd
       // Heard first (capture): a drawer around the menu leaves this Escape to it and stays open.
       event.preventDefault();
       // Focus in the list goes back to the button, which the list belongs to.
-      if (root.current?.contains(document.activeElement)) toggle.current?.focus({ preventScroll: true });
+      if (root.current?.contains(document.activeElement)) toggle.current?.focus();
       setOpen(false);
     };
     document.addEventListener('pointerdown', onPointer, true);
@@ -78,7 +78,7 @@ export function NavbarDropdown({ name, label, shortLabel, entries }: NavbarDropd
       setOpen(true);
       return;
     }
-    all[to % Math.max(all.length, 1)]?.focus({ preventScroll: true });
+    all[to % Math.max(all.length, 1)]?.focus();
   };
   return (
     <div
