@@ -180,7 +180,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   fitOptimizer({ pages: files.markdown.length });
   const api = await generateApiPages(root, config, files, displayPrefix);
   // Sources found only by reading: an output folder holding one of them is refused before it is touched.
-  checkSourcesOutside(outDir, [...api.refFiles.map(([path]) => path), ...(files.linked ?? [])], files.linkedFrom);
+  checkSourcesOutside(outDir, [...api.refFiles.map(([path]) => path), ...(files.linked?.keys() ?? [])], files.linked);
   const content = collectContent({ files: files.markdown, categories: files.categories, ...reading });
   checkHomepage(content, config.homepageDoc, config.configFile);
   kept?.save(files.markdown);

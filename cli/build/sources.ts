@@ -22,11 +22,10 @@ export interface ContentFiles {
   modified?: Map<string, number>;
   /**
    * The real paths of the folders and files the walk reached through a symbolic link (`docs serve`
-   * watches them: its watcher follows no link, see cli/serve/index.ts).
+   * watches them: its watcher follows no link, see cli/serve/index.ts), each with the link that led
+   * there, as messages name files.
    */
-  linked?: string[];
-  /** The link (as messages name files) that led to each of `linked`, by its real path. */
-  linkedFrom?: Map<string, string>;
+  linked?: Map<string, string>;
 }
 
 /** The largest markdown file a build reads: far above any real page, far below what stalls a parser. */
@@ -68,9 +67,8 @@ function readFailure(error: unknown): string {
 export function readContentFolder(dir: string, displayPrefix: string, onMarkdown?: (file: SourceFile) => void, known?: (file: SourceFile, stats: FileStamp) => boolean, listing?: TreeListing): ContentFiles {
   const modified = new Map<string, number>();
   /** What the walk reached through a link, by real path (`ContentFiles.linked`). */
-  const throughLinks: string[] = [];
-  const linkedFrom = new Map<string, string>();
-  const files: ContentFiles = { markdown: [], categories: [], modified, linked: throughLinks, linkedFrom };
+  const throughLinks = new Map<string, string>();
+  const files: ContentFiles = { markdown: [], categories: [], modified, linked: throughLinks };
   const problems: Diagnostic[] = [];
   let rootReal: string;
   try {
@@ -142,8 +140,7 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
           continue;
         }
         entered.add(linked);
-        throughLinks.push(linked);
-        linkedFrom.set(linked, display);
+        throughLinks.set(linked, display);
         walk(path, linked, rel);
         continue;
       }
@@ -158,7 +155,7 @@ export function readContentFolder(dir: string, displayPrefix: string, onMarkdown
           problems.push({ file: display, message: 'is a symbolic link to a file outside the site\'s repository, which a build does not publish', fix: 'move or copy the file into the content folder' });
           continue;
         }
-        if (entry.isSymbolicLink()) throughLinks.push(realpathSync.native(path));
+        if (entry.isSymbolicLink()) throughLinks.set(realpathSync.native(path), display);
         // A pipe, a socket or a device (a link to /dev/zero, say) would be read forever, or block.
         if (found && !found.isFile()) {
           problems.push({ file: display, message: 'is not a regular file (a pipe, a socket or a device)', fix: 'replace it with a file, or move it out of the content folder' });

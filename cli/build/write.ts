@@ -159,7 +159,7 @@ export function checkSourcesOutside(outDir: string, sources: Iterable<string>, l
     const real = realPath(source);
     if (isWithin(real, out)) {
       // Reached through a symbolic link in the content folder: the link is what to change, named.
-      const link = linkedFrom?.get(source) ?? linkedFrom?.get(real);
+      const link = linkedFrom?.get(real);
       if (link) {
         throw new DocsError('usage', [{ file: link, message: `is a symbolic link to ${real === out ? 'the output folder' : `${real}, inside the output folder`} ${outDir}, which a build replaces whole: its pages would be built from the build's own output`, fix: 'delete the link, or point it at a folder outside the output' }]);
       }

@@ -177,7 +177,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     // What the config names now is watched too: a spec added, a content folder moved while serving.
     const named = state.config;
     contentDir = named.contentDir;
-    alsoWatched = [named.contentDir, ...named.openapi.map((spec) => dirname(isAbsolute(spec.file) ? spec.file : join(root, spec.file))), ...state.api.refFiles.map(([path]) => path), ...(state.files.linked ?? [])];
+    alsoWatched = [named.contentDir, ...named.openapi.map((spec) => dirname(isAbsolute(spec.file) ? spec.file : join(root, spec.file))), ...state.api.refFiles.map(([path]) => path), ...(state.files.linked?.keys() ?? [])];
     alsoSince = buildStarted;
     watchAlso?.(alsoWatched, alsoSince);
     outDir = report.outDir;

@@ -62,7 +62,7 @@ export function SearchButton(): JSX.Element {
     // A result opened: the page takes the focus, at the section opened (router/focus.ts), as after any link.
     if (chosen) return;
     // The drawer that opened it is gone: then the navbar's button.
-    (returnTo instanceof HTMLElement && returnTo.isConnected && returnTo !== document.body ? returnTo : document.querySelector<HTMLElement>('.navbar .search-button'))?.focus({ preventScroll: true });
+    (returnTo instanceof HTMLElement && returnTo.isConnected && returnTo !== document.body ? returnTo : document.querySelector<HTMLElement>('.navbar .search-button'))?.focus();
   };
   // The portal is the button's sibling: React events bubble along its tree, and a click in the dialog must not reach the button.
   return (

@@ -24,24 +24,15 @@ function searchEngine(): SearchEngine {
 }
 
 /**
- * Why a query found nothing when every word of it is one search leaves out: `common` for the
- * commonest words (`the`, `een`), `short` when one is a single letter (`C#`, `R`); undefined otherwise.
+ * What the reader can do when a query found nothing. When every word of it is one search leaves out:
+ * the commonest words (`the`, `een`), or single letters (`C#`, `R`), each said as such.
  */
-function leftOut(query: string): 'common' | 'short' | undefined {
-  const all = words(query);
-  if (all.length === 0 || all.some(indexable)) return undefined;
-  return all.some((word) => word.length === 1 && !/\d/.test(word)) ? 'short' : 'common';
-}
-
-const LEFT_OUT = {
-  common: 'Words this common are not searched for: add a word that tells the pages apart.',
-  short: 'Single letters are not searched for (C# and C++ are read as C): add a longer word.',
-};
-
-/** What the reader can do when a query found nothing. */
 function emptyHint(query: string): string {
-  const reason = leftOut(query);
-  return reason ? LEFT_OUT[reason] : 'Check the spelling, or try fewer or other words.';
+  const all = words(query);
+  if (all.length === 0 || all.some(indexable)) return 'Check the spelling, or try fewer or other words.';
+  return all.some((word) => word.length === 1 && !/\d/.test(word))
+    ? 'Single letters are not searched for (C# and C++ are read as C): add a longer word.'
+    : 'Words this common are not searched for: add a word that tells the pages apart.';
 }
 
 /** Text with the query's words marked. */

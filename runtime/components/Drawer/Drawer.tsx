@@ -40,7 +40,7 @@ export function Drawer({ site, route, section, sidebar, onClose }: DrawerProps):
   };
   useEffect(() => {
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    close.current?.focus({ preventScroll: true });
+    close.current?.focus();
     // The page behind stays where it is while the drawer is open, and the drawer opens at the current page.
     document.documentElement.classList.add('drawer-open');
     revealActiveLink(panel.current);
@@ -72,7 +72,7 @@ export function Drawer({ site, route, section, sidebar, onClose }: DrawerProps):
       document.documentElement.classList.remove('drawer-open');
       // After a link in it was followed, the new page has the reader's attention: its main heading
       // takes the focus the drawer took with it (router/focus.ts).
-      if (dismissed.current && opener?.isConnected) opener.focus({ preventScroll: true });
+      if (dismissed.current && opener?.isConnected) opener.focus();
       else if (!dismissed.current && (!document.activeElement || document.activeElement === document.body)) focusPageStart();
     };
   }, []);

@@ -68,10 +68,11 @@ export function findUnclosed(tree: Root, source: string, file: string): { errors
    * parser ends the block there, so the code block ends too, and its closing fence opens a new one.
    */
   const cut: { line: number; colons: string; name: string; opened: number; code: number }[] = [];
-  const isClosedFence = (code: Code): boolean => {
-    const start = code.position!.start;
+  /** A code node's opening fence (none for an indented block), and whether its last line closes it. */
+  const fenceOf = (code: Code): { fence?: string; closed: boolean } => {
+    const { start, end } = code.position!;
     const fence = /^(`{3,}|~{3,})/.exec((lines[start.line - 1] ?? '').slice(start.column - 1))?.[1];
-    return fence !== undefined && code.position!.end.line > start.line && new RegExp(`^\\s*${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`).test(lines[code.position!.end.line - 1] ?? '');
+    return { fence, closed: fence !== undefined && end.line > start.line && new RegExp(`^\\s*${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`).test(lines[end.line - 1] ?? '') };
   };
   walk(tree, (node, parent) => {
     const position = (node as { position?: { start: { line: number; column: number }; end: { line: number } } }).position;
@@ -98,7 +99,9 @@ export function findUnclosed(tree: Root, source: string, file: string): { errors
       if (opening) {
         walk(node as unknown as Root, (inner) => {
           const code = inner as unknown as Code;
-          if (inner.type === 'code' && code.position && code.position.end.line >= position.end.line - 1 && /^\s*`{3,}|^\s*~{3,}/.test(lines[code.position.start.line - 1] ?? '') && !isClosedFence(code)) {
+          if (inner.type === 'code' && code.position && code.position.end.line >= position.end.line - 1) {
+            const { fence, closed } = fenceOf(code);
+            if (fence === undefined || closed) return;
             cut.push({ line: position.end.line, colons: opening, name, opened: position.start.line, code: code.position.start.line });
           }
         });
@@ -137,8 +140,7 @@ export function findUnclosed(tree: Root, source: string, file: string): { errors
       return 'skip';
     } else if (node.type === 'code') {
       // A fence starts where the node does; an indented code block that shows a fence starts with its indent.
-      const fence = /^(`{3,}|~{3,})/.exec(first.slice(position.start.column - 1))?.[1];
-      const closed = fence !== undefined && position.end.line > position.start.line && new RegExp(`^\\s*${fence[0] === '`' ? '`' : '~'}{${fence.length},}\\s*$`).test(last);
+      const { fence, closed } = fenceOf(node as unknown as Code);
       // Unclosed in a list item or a quote that ends, the block ends with it (CommonMark): what follows is not taken in.
       const toTheEnd = source.slice((position as { end: { offset?: number } }).end.offset ?? source.length).trim() === '';
       const cutBy = fence && !closed && toTheEnd ? cut.filter((block) => block.line < position.start.line).at(-1) : undefined;
