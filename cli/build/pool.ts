@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
-import type { MarkdownOptions } from './markdown/index';
+import type { HighlightSettings } from './markdown/highlighter';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
 import { pageCost, planLanes, takeBatch, type Lanes } from './lanes';
 import type { BuildStore } from './store';
@@ -100,7 +100,7 @@ export interface PoolStart {
   /** Number of threads. @default availableParallelism() */
   threads?: number;
   /** The highlighter settings, so the workers can start it before their first page. */
-  highlighting: Pick<MarkdownOptions, 'codeTheme' | 'highlightLanguages'>;
+  highlighting: HighlightSettings;
 }
 
 /** Worker threads waiting for pages. */
@@ -315,7 +315,9 @@ export function stringSharer(jobs: readonly PageJob[]): (result: PageResult) => 
 /** Builds every page and returns the results in job order. */
 export async function runPageJobs(options: PoolOptions): Promise<PageResult[]> {
   const { jobs, context } = options;
-  if (options.pool && jobs.length > BATCH) return options.pool.run(context, jobs, options.onPages);
+  // A pool started early (a cold build) has loaded the pipeline and the highlighter by now, or soon will:
+  // even one page renders there, not on this thread, which would load both again (~1.3 s of a small build).
+  if (options.pool) return options.pool.run(context, jobs, options.onPages);
   if (options.thread && jobs.length <= BATCH) {
     const results = await options.thread.run(context, jobs, options.onPages);
     await options.thread.commit();

@@ -4,14 +4,13 @@
  * thread) makes a new highlighter when a build's settings name another theme or other languages.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createHighlighter } from 'shiki';
-import type { MarkdownOptions } from './markdown/index';
+import { startHighlighter, type HighlightSettings } from './markdown/highlighter';
 import { PageBuilder, type PageJob, type PageJobContext, type PageResult } from './page-job';
 import { openStore, type BuildStore } from './store';
 
 /** What a worker starts with. */
 export interface WorkerData {
-  highlighting: Pick<MarkdownOptions, 'codeTheme' | 'highlightLanguages'>;
+  highlighting: HighlightSettings;
 }
 
 /**
@@ -29,7 +28,7 @@ export type WorkerResponse = { id: number; results: PageResult[] } | { id: numbe
 
 let { highlighting } = workerData as WorkerData;
 // Started before any page arrives: the main thread is still reading the content meanwhile.
-let highlighter = createHighlighter({ themes: [highlighting.codeTheme], langs: highlighting.highlightLanguages });
+let highlighter = startHighlighter(highlighting);
 let builder: PageBuilder | undefined;
 let store: BuildStore | undefined;
 
@@ -49,7 +48,7 @@ parentPort?.on('message', async (request: WorkerRequest) => {
     if (markdown.codeTheme !== highlighting.codeTheme || JSON.stringify(markdown.highlightLanguages) !== JSON.stringify(highlighting.highlightLanguages)) {
       const old = highlighter;
       highlighting = { codeTheme: markdown.codeTheme, highlightLanguages: markdown.highlightLanguages };
-      highlighter = createHighlighter({ themes: [highlighting.codeTheme], langs: highlighting.highlightLanguages });
+      highlighter = startHighlighter(highlighting);
       void old.then((ready) => ready.dispose(), () => undefined);
     }
     store ??= cache ? openStore(cache.dir) : undefined;

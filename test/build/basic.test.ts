@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../runtime/manifest';
 import { DEV_ACCOUNTS, DEV_PASSWORD } from '../../cli/serve/dev-login';
-import { copyFixture, readRoute, runDocs, snapshotTree, type CliRun } from '../support/site';
+import { copyFixture, readRoute, REPO, runDocs, snapshotTree, type CliRun } from '../support/site';
 
 describe('docs build of the basic fixture', () => {
   let site: string;
@@ -62,6 +62,15 @@ describe('docs build of the basic fixture', () => {
     expect(html).toContain('<span style="color:#79B8FF">"platform"</span>');
     expect(html).toContain('<span style="color:#B392F0">bundle</span>');
     expect(html).toContain('data-copy=""');
+  });
+
+  it("starts its highlighters from shiki's onig.wasm file, never from the base64 copy shiki loads by default (~110 ms a thread)", () => {
+    const hook = join(REPO, 'test', 'support', 'no-inlined-wasm.mjs');
+    const again = join(mkdtempSync(join(tmpdir(), 'docs-out-')), 'public');
+    const hooked = runDocs(['build', '--root', site, '--out', again, '--no-cache'], { env: { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${hook}` } });
+    expect(hooked.stderr).toBe('');
+    expect(hooked.code).toBe(0);
+    expect(readRoute(again, '/guide/install')).toBe(readRoute(dist, '/guide/install'));
   });
 
   it('renders admonitions with default, bracketed and old-style titles', () => {

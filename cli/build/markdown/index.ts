@@ -24,7 +24,8 @@ import type { Element, Root as HastRoot } from 'hast';
 import { toString } from 'hast-util-to-string';
 import { toHast } from 'mdast-util-to-hast';
 import rehypeReact from 'rehype-react';
-import { createHighlighter, type HighlighterGeneric } from 'shiki';
+import type { HighlighterGeneric } from 'shiki';
+import { startHighlighter } from './highlighter';
 import { unified } from 'unified';
 import { VFile } from 'vfile';
 import type { TocEntry } from '../../../runtime/manifest';
@@ -126,7 +127,7 @@ export interface MarkdownRenderer {
 /** Creates the highlighter once and returns a renderer that loads further grammars on demand. */
 export async function createMarkdownRenderer(options: MarkdownOptions, started?: Promise<unknown>): Promise<MarkdownRenderer> {
   // A highlighter started earlier with the same theme and languages (see cli/build/worker.ts).
-  const highlighter = (await (started ?? createHighlighter({ themes: [options.codeTheme], langs: options.highlightLanguages }))) as HighlighterGeneric<string, string>;
+  const highlighter = (await (started ?? startHighlighter(options))) as HighlighterGeneric<string, string>;
   const parse = createParser();
   const routes = new Set(Object.values(options.routeOfFile));
   const react = unified().use(rehypeReact, { Fragment, jsx, jsxs, components: markdownComponents }).freeze();

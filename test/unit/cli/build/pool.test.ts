@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectGarbage, contextPatch, stringSharer } from '../../../../cli/build/pool';
+import { collectGarbage, contextPatch, runPageJobs, stringSharer, type RenderPool } from '../../../../cli/build/pool';
 import type { PageJob, PageJobContext, PageResult } from '../../../../cli/build/page-job';
 
 describe('contextPatch: what a kept render thread is sent of a new context', () => {
@@ -88,5 +88,26 @@ describe('stringSharer: the results a render thread sends hold the strings the m
     const results = sent();
     results.forEach((result) => share(result));
     expect(heldBy(results)).toBeLessThan(copies * 0.8);
+  });
+});
+
+describe('runPageJobs: where the pages of a build render', () => {
+  it('renders even one page on the pool a cold build started, not on this thread (which would load the pipeline and the highlighter again)', async () => {
+    const given: PageJob[][] = [];
+    const pool: RenderPool = {
+      run: async (_context, jobs) => {
+        given.push(jobs);
+        return jobs.map((job) => ({ route: job.route }) as PageResult);
+      },
+      close: async () => undefined,
+      commit: async () => undefined,
+      stop: async () => undefined,
+      stopped: false,
+    };
+    const jobs = [{ route: '/guide/install', rel: 'guide/install.md' }] as PageJob[];
+    // A context this thread could not render from: only the pool may have been asked.
+    const results = await runPageJobs({ context: {} as PageJobContext, jobs, pool, workerUrl: new URL('file:///nowhere/worker.mjs') });
+    expect(given).toEqual([jobs]);
+    expect(results.map((result) => result.route)).toEqual(['/guide/install']);
   });
 });
