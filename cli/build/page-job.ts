@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { frontmatterBody } from './frontmatter';
-import { DEEP_HTML as DEEP_HTML_LEVELS, deepHtmlLine } from './markdown/plugins/limits';
+import { deepHtmlLine, tooDeepProblem } from './markdown/plugins/limits';
 import { normaliseText } from './sources';
 import type { HydrationData, LastUpdated, PageData, PageLink, PageMeta, SidebarItem, SiteData, TocEntry } from '../../runtime/manifest';
 import { DocsError, type Diagnostic } from '../util/errors';
@@ -178,7 +178,7 @@ export class PageBuilder {
         } catch {
           // The file is gone as well: the problem without a line.
         }
-        return failed([{ file, ...(line ? { line } : {}), message: `is nested too deeply to render (the renderer ran out of stack)${line ? `: its HTML is more than ${DEEP_HTML_LEVELS.toLocaleString('en-GB')} elements deep by this line` : ''}`, fix: 'flatten deeply nested lists, quotes or HTML' }]);
+        return failed([tooDeepProblem(file, line)]);
       }
       const written = (error as { outputRel?: unknown } | undefined)?.outputRel;
       if (typeof written === 'string') {

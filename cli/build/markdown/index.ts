@@ -41,7 +41,7 @@ import { remarkTabs } from './plugins/tabs';
 import { findUnclosed } from './plugins/unclosed';
 import { checkFootnotes } from './plugins/footnotes';
 import { readMdx } from './plugins/mdx';
-import { checkSourceLimits, checkTreeDepth } from './plugins/limits';
+import { checkSourceLimits, checkTreeDepth, TooDeepHtml, tooDeepProblem } from './plugins/limits';
 import { createParser } from './plugins/gfm';
 import { rehypeHeadings } from './plugins/headings';
 import { linkResolver, remarkLinks, type FoundLink } from './plugins/links';
@@ -169,24 +169,30 @@ export async function createMarkdownRenderer(options: MarkdownOptions, started?:
           code: (_state, node) => renderFence(node, { highlighter, theme: options.codeTheme, file, warnings, onMermaid: () => (hasMermaid = true), diagramBox: (node) => diagrams.get(node) }),
         },
       }) as HastRoot;
-      const safe = sanitizeRawHtml(
-        hast,
-        (tree, fromRaw) => {
-          // Raw HTML's images and links are checked and rewritten as markdown's are.
-          for (const element of fromRaw) {
-            const { src, href } = element.properties;
-            if (element.tagName === 'img' && typeof src === 'string') element.properties.src = resolver.image(src, element);
-            else if (element.tagName === 'a' && typeof href === 'string') element.properties.href = resolver.link(href, element);
-            const { srcSet } = element.properties;
-            if ((element.tagName === 'img' || element.tagName === 'source') && typeof srcSet === 'string') {
-              element.properties.srcSet = formatSrcset(parseSrcset(srcSet).map((candidate) => ({ ...candidate, url: resolver.image(candidate.url, element) })));
+      let safe: HastRoot;
+      try {
+        safe = sanitizeRawHtml(
+          hast,
+          (tree, fromRaw) => {
+            // Raw HTML's images and links are checked and rewritten as markdown's are.
+            for (const element of fromRaw) {
+              const { src, href } = element.properties;
+              if (element.tagName === 'img' && typeof src === 'string') element.properties.src = resolver.image(src, element);
+              else if (element.tagName === 'a' && typeof href === 'string') element.properties.href = resolver.link(href, element);
+              const { srcSet } = element.properties;
+              if ((element.tagName === 'img' || element.tagName === 'source') && typeof srcSet === 'string') {
+                element.properties.srcSet = formatSrcset(parseSrcset(srcSet).map((candidate) => ({ ...candidate, url: resolver.image(candidate.url, element) })));
+              }
             }
-          }
-          removeUnsafeUrls(tree, file, warnings);
-          warnings.push(...removedElements(fromRaw, file, source, warnings), ...removedHandlers(fromRaw, file));
-        },
-        source,
-      );
+            removeUnsafeUrls(tree, file, warnings);
+            warnings.push(...removedElements(fromRaw, file, source, warnings), ...removedHandlers(fromRaw, file));
+          },
+          source,
+        );
+      } catch (error) {
+        if (error instanceof TooDeepHtml) return fail([tooDeepProblem(file, error.line)]);
+        throw error;
+      }
       const toc: TocEntry[] = [];
       const ids = new Set<string>();
       const leading = rehypeHeadings({ toc: ALL_LEVELS, entries: toc, ids, file, warnings })(safe);

@@ -185,6 +185,38 @@ const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img'
 export const DEEP_HTML = 1000;
 
 /**
+ * Thrown by `sanitizeRawHtml` (raw-html.ts) when the page's raw HTML, once parsed, nests elements more
+ * than DEEP_HTML deep. Checked on the parsed tree (implied end tags closed, as a browser closes them),
+ * before any recursive stage: whether such a page renders does not hang on the stack of the thread
+ * that renders it (a render thread has four times the main thread's).
+ */
+export class TooDeepHtml extends Error {
+  constructor(readonly line: number | undefined) {
+    super('raw HTML nested too deeply');
+  }
+}
+
+/** The first element of `tree`, in document order, nested more than DEEP_HTML elements deep; found without recursion. */
+export function firstTooDeep(tree: Node): Node | undefined {
+  const stack: [Node, number][] = [[tree, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    const own = node.type === 'element' ? depth + 1 : depth;
+    if (own > DEEP_HTML) return node;
+    const children = node.children ?? [];
+    for (let i = children.length - 1; i >= 0; i--) stack.push([children[i]!, own]);
+  }
+  return undefined;
+}
+
+/** The problem of a page nested too deeply to render, at `line` when it is known. */
+export function tooDeepProblem(file: string, line: number | undefined): Diagnostic {
+  return line
+    ? { file, line, message: `is nested too deeply to render: its HTML is more than ${DEEP_HTML.toLocaleString('en-GB')} elements deep by this line`, fix: 'flatten deeply nested lists, quotes or HTML' }
+    : { file, message: 'is nested too deeply to render (the renderer ran out of stack)', fix: 'flatten deeply nested lists, quotes or HTML' };
+}
+
+/**
  * The line (1-based) where the page's raw HTML first nests more than DEEP_HTML elements deep, counting
  * opening and closing tags outside code fences; undefined when it never does. For a page whose render
  * ran out of stack (4,999 nested `<sup>`, 20,000 `<div>`s never closed): the problem gets a line.

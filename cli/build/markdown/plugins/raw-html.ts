@@ -14,6 +14,7 @@ import { raw } from 'hast-util-raw';
 import { VFile } from 'vfile';
 import { defaultSchema, sanitize, type Schema } from 'hast-util-sanitize';
 import { walk, type WalkNode } from '../walk';
+import { firstTooDeep, TooDeepHtml } from './limits';
 import type { Diagnostic } from '../../../util/errors';
 
 /** The allowlist: GitHub's, and the classes and attributes of admonitions and tab sets (see README). */
@@ -117,7 +118,8 @@ const OWN_MARK = 'dataDocsOwnElement';
 /**
  * The tree with its raw HTML parsed and cleaned; the same tree when it has none. `inspect` sees the
  * tree with raw HTML parsed but not yet cleaned (to warn about what the cleaning will remove), and the
- * elements that came from raw HTML (to check and rewrite their links as markdown's are).
+ * elements that came from raw HTML (to check and rewrite their links as markdown's are). Throws
+ * `TooDeepHtml` when the parsed HTML nests more than `DEEP_HTML` elements deep.
  */
 export function sanitizeRawHtml(tree: Root, inspect: (tree: Root, fromRaw: Element[]) => void = () => undefined, source?: string): Root {
   let hasRaw = false;
@@ -141,6 +143,8 @@ export function sanitizeRawHtml(tree: Root, inspect: (tree: Root, fromRaw: Eleme
   });
   // With the source, elements of raw HTML keep their positions (warnings name their lines).
   const parsed = raw(tree, source === undefined ? undefined : { file: new VFile(source) }) as Root;
+  const deep = firstTooDeep(parsed);
+  if (deep) throw new TooDeepHtml(deep.position?.start.line);
   const fromRaw: Element[] = [];
   walk(parsed, (node) => {
     if (node.type !== 'element') return;

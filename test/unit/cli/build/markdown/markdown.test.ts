@@ -127,6 +127,18 @@ describe('cli/build/markdown', () => {
     expect(deepHtmlLine(`${'<p>a</p>'.repeat(5000)}\n`)).toBeUndefined();
   });
 
+  it('refuses raw HTML nested more than 1,000 elements deep at its line on any thread, and counts the levels as a browser parses them', async () => {
+    // 1,200 levels render on any stack: the refusal is the limit's, the same on the main thread and a render thread.
+    // The div, the paragraph around the spans and 600 spans are 602 levels: the 1,001st is an <em> of line 8.
+    const deep = await render(`# Deep\n\nIntro.\n\n<div>\n\n${'<span>'.repeat(600)}\n${'<em>'.repeat(600)}x\n`, 'guide/deep.md');
+    expect(deep.errors).toEqual([{ file: 'content/guide/deep.md', line: 8, message: 'is nested too deeply to render: its HTML is more than 1,000 elements deep by this line', fix: 'flatten deeply nested lists, quotes or HTML' }]);
+    // Rows and cells whose end tags HTML lets one leave out close as a browser closes them: 3,000 tags, three levels.
+    const rows = Array.from({ length: 1500 }, (_, i) => `<tr><td>DEV-${i}`).join('\n');
+    const table = await render(`<table>\n${rows}\n</table>\n`);
+    expect(table.errors).toEqual([]);
+    expect(table.html.match(/<td>/g)).toHaveLength(1500);
+  });
+
   it('renders a block of thousands of link reference definitions (a glossary\'s links): they are no paragraph\'s markup', async () => {
     // 6,000 definitions, 24,000 brackets: past the 10,000 markers a paragraph may hold, which refused them.
     const definitions = Array.from({ length: 6_000 }, (_, i) => `[beacon-${i}]: https://beacons.quad.example/${i} "Beacon ${i}"`).join('\n');
