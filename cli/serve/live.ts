@@ -1,9 +1,10 @@
 /**
  * Live reload for `docs serve`: server-sent events (`reload`, `build-error`, `ok`) to every open page, and the small script the dev
- * server injects into pages. A rebuild reloads the page (the runtime restores its scroll position); a
- * failed build shows an overlay with the errors over the last good page until the file is fixed.
+ * server injects into pages. A rebuild reloads the pages it changed (the runtime restores their scroll
+ * position; the other tabs forget what they fetched of those pages); a failed build shows an overlay with the errors over the last good page until the file is fixed.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PAGES_CHANGED_EVENT } from '../../runtime/router/loader';
 
 /** The URL of the event stream. */
 export const EVENTS_PATH = '/__docs/events';
@@ -100,7 +101,15 @@ function show(errors) {
   overlay.append(title, list, hint, close);
   document.body.append(overlay);
 }
-source.addEventListener('reload', () => location.reload());
+// A tab reloads when its page changed; the others forget what they fetched of the changed pages (the
+// runtime cancels the event for them: runtime/router/loader.ts PAGES_CHANGED_EVENT). The site builds
+// again: an error shown goes.
+source.addEventListener('reload', (event) => {
+  hide();
+  const routes = JSON.parse(event.data).routes;
+  const changed = new CustomEvent(${JSON.stringify(PAGES_CHANGED_EVENT)}, { detail: routes, cancelable: true });
+  if (routes.includes('*') || dispatchEvent(changed)) location.reload();
+});
 source.addEventListener('build-error', (event) => show(JSON.parse(event.data).errors));
 source.addEventListener('ok', hide);
 `;

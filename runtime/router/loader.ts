@@ -35,6 +35,14 @@ export interface RouteLoaderOptions {
   connection: () => ConnectionInfo | undefined;
 }
 
+/**
+ * The event `docs serve`'s live script sends the window when pages changed on the server, its detail
+ * their routes. The runtime cancels it (`preventDefault`) when the page on screen is not among them:
+ * it forgets the manifest and those pages' data, and the tab stays as it is. Uncancelled, the script
+ * reloads the tab. Never sent by a production host.
+ */
+export const PAGES_CHANGED_EVENT = 'docs:pages-changed';
+
 /** Error of a page chunk that loaded but exports no page. */
 export function noDefaultExportError(path: string): Error {
   return new Error(`The page component for ${path} has no default export, so the page cannot be shown.`);
@@ -121,6 +129,16 @@ export class RouteLoader {
   private take(manifest: Manifest): Manifest {
     this.routes = new Map(manifest.routes.map((route) => [route.path, route]));
     return manifest;
+  }
+
+  /**
+   * Forgets the manifest and the cached data of `paths`, whose pages changed on the server (`docs
+   * serve`): the next navigation or prefetch fetches both afresh (a changed page's chunk has a new name,
+   * which only the new manifest knows).
+   */
+  changed(paths: readonly string[]): void {
+    this.manifest = undefined;
+    for (const path of paths) this.pages.delete(path);
   }
 
   /** Drops a route's cached data, so the next load fetches a fresh copy. */

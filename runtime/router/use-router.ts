@@ -8,7 +8,7 @@ import { notFoundPage } from '../components/NotFound/NotFound';
 import type { PageMeta, SidebarItem, SiteData } from '../manifest';
 import { normalisePath, pageTitle, routeOfPath, scrollToFragment } from '../routing';
 import { anchorOf, internalUrl, isPlainClick } from './links';
-import { currentConnection as connection, prefetchAllowed, type RouteLoader } from './loader';
+import { currentConnection as connection, PAGES_CHANGED_EVENT, prefetchAllowed, type RouteLoader } from './loader';
 import { restoreFocus, takeFocusSnapshot, type FocusSnapshot } from './focus';
 import { ScrollMemory } from './scroll-memory';
 import { showPageTitle } from '../title';
@@ -87,6 +87,8 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
   latest.current = state;
   const serial = useRef(initial.serial);
   const navigation = useRef(0);
+  /** True while a navigation loads its page: one that began before a save may bring the page as it was. */
+  const loading = useRef(false);
   const intent = useRef<ScrollIntent | null>(null);
   const memory = useRef<ScrollMemory | null>(null);
   /** Where focus was when the navigation being shown started, to put it back once it is in the DOM. */
@@ -97,6 +99,7 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
       if (!loader) return;
       const id = ++navigation.current;
       const current = (): boolean => id === navigation.current;
+      loading.current = true;
       const path = normalisePath(url.pathname);
       // Taken now: the loading animation may replace the focused link before the page comes.
       const focused = takeFocusSnapshot();
@@ -147,6 +150,7 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
         setState({ view, main: { kind: 'view' }, progress: false });
       } finally {
         clearTimeout(slow);
+        if (current()) loading.current = false;
       }
     },
     [loader],
@@ -201,8 +205,19 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
       const url = anchor && internalUrl(anchor);
       if (url) loader.prefetch(url.pathname, true);
     };
+    // `docs serve` changed pages (PAGES_CHANGED_EVENT): a tab whose page is not among them stays as it
+    // is and forgets what it fetched of them; otherwise, or with a navigation under way, the event is
+    // left to the live script, which reloads the tab.
+    const onPagesChanged = (event: Event): void => {
+      const routes = (event as CustomEvent<unknown>).detail;
+      const shown = latest.current;
+      if (!Array.isArray(routes) || loading.current || shown.main.kind !== 'view' || shown.view.page.notFound || routes.includes(shown.view.page.route)) return;
+      loader.changed(routes as string[]);
+      event.preventDefault();
+    };
     document.addEventListener('click', onClick);
     addEventListener('popstate', onPopState);
+    addEventListener(PAGES_CHANGED_EVENT, onPagesChanged);
     document.addEventListener('mouseover', onIntent, { passive: true });
     document.addEventListener('focusin', onIntent);
     // Hydrated and listening: links now navigate client-side (tests and styles may rely on it).
@@ -210,6 +225,7 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
     return () => {
       document.removeEventListener('click', onClick);
       removeEventListener('popstate', onPopState);
+      removeEventListener(PAGES_CHANGED_EVENT, onPagesChanged);
       document.removeEventListener('mouseover', onIntent);
       document.removeEventListener('focusin', onIntent);
     };

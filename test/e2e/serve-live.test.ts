@@ -51,6 +51,42 @@ describe('docs serve in the browser', () => {
     await page.context().close();
   });
 
+  it('reloads only the tabs whose page changed; the others stay, and a link there shows the page as saved', async () => {
+    const file = join(site, 'content', 'guide', 'install.md');
+    const original = readFileSync(file, 'utf8');
+    const edited = await openPage(browser);
+    const other = await openPage(browser);
+    for (const page of [edited, other]) page.setDefaultTimeout(15_000);
+    await edited.goto(`${server.url}/guide/install`);
+    // The other tab prefetches the install page's data (its sidebar link is in view) before the save.
+    const prefetched = other.waitForRequest(/\/assets\/pages\/guide_install\.[0-9a-f]+\.js/);
+    await other.goto(`${server.url}/guide/faq`);
+    await Promise.all([waitForHydration(edited), waitForHydration(other), prefetched]);
+    await other.evaluate(() => ((window as unknown as { kept: boolean }).kept = true));
+    const kept = (): Promise<boolean> => other.evaluate(() => (window as unknown as { kept?: boolean }).kept === true);
+
+    writeFileSync(file, original.replace('Install the backend before anything else.', 'Install the backend first of all.'));
+    await edited.getByText('Install the backend first of all.').waitFor();
+    await other.waitForTimeout(500);
+    expect(await kept()).toBe(true);
+    await other.locator('.sidebar').getByRole('link', { name: 'Install the backend' }).click();
+    await other.getByText('Install the backend first of all.').waitFor();
+    expect(await kept()).toBe(true);
+
+    // A save that breaks the build shows its overlay on every tab; the fix takes it from a tab it does not reload.
+    await other.goto(`${server.url}/guide/faq`);
+    await waitForHydration(other);
+    await other.evaluate(() => ((window as unknown as { kept: boolean }).kept = true));
+    writeFileSync(file, original.replace(/^title: .*$/m, 'title: [unclosed'));
+    await other.getByRole('alertdialog', { name: 'Build failed' }).waitFor();
+    writeFileSync(file, original);
+    await edited.getByText('Install the backend before anything else.').waitFor();
+    await expect.poll(() => other.getByRole('alertdialog', { name: 'Build failed' }).count()).toBe(0);
+    expect(await kept()).toBe(true);
+    await edited.context().close();
+    await other.context().close();
+  });
+
   it('signs in with a development account through the server it is served from', async () => {
     const page = await openPage(browser, {}, { signedIn: false });
     page.setDefaultTimeout(15_000);
