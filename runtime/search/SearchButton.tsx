@@ -3,7 +3,7 @@ import { createPortal } from 'react-dom';
 // Imported here, not by the lazy chunk: esbuild would split it into a stylesheet nothing links.
 import './search.css';
 import { SearchIcon } from './SearchIcon';
-import { FIELD, keepTyped } from './typed';
+import { catchKeys, FIELD, keepTyped, peekTyped, takeTyped } from './typed';
 
 /** Event the drawer's search button sends to open the dialog. */
 export const OPEN_SEARCH_EVENT = 'docs:open-search';
@@ -22,11 +22,17 @@ function LoadingDialog({ onClose }: { onClose: () => void }): JSX.Element {
       <div className="search-dialog" role="dialog" aria-modal="true" aria-label="Search the documentation">
         <div className="search-field">
           <SearchIcon />
-          <input {...FIELD} aria-expanded={false} autoFocus onChange={(event) => keepTyped(event.target.value)} />
+          <input {...FIELD} aria-expanded={false} autoFocus onFocus={(event) => takeUp(event.currentTarget)} onChange={(event) => keepTyped(event.target.value)} />
         </div>
       </div>
     </div>
   );
+}
+
+/** Gives the stand-in's field, as it takes the focus, what was typed before it had it, the caret after it. */
+function takeUp(field: HTMLInputElement): void {
+  field.value = peekTyped();
+  field.setSelectionRange(field.value.length, field.value.length);
 }
 
 /** True when a key press belongs to a field the reader is typing in. */
@@ -39,6 +45,8 @@ export function SearchButton(): JSX.Element {
   const keys = useRef<HTMLElement>(null);
   // While open: the element to give focus back to.
   const [returnTo, setReturnTo] = useState<Element | null>();
+  /** Stops keeping the keys typed before the dialog's field has the focus (typed.ts `catchKeys`). */
+  const catching = useRef<() => void>(undefined);
   useEffect(() => {
     // After hydration, so the server's `Ctrl K` and the first render agree.
     if (keys.current && /Mac|iP(hone|ad)/.test(navigator.platform)) keys.current.textContent = '⌘ K';
@@ -47,17 +55,24 @@ export function SearchButton(): JSX.Element {
       const plain = !event.ctrlKey && !event.metaKey && !event.altKey;
       if ((!plain && !event.altKey && event.key.toLowerCase() === 'k') || (plain && event.key === '/' && !typing(event.target))) {
         event.preventDefault();
+        // The letters typed right after, before the dialog's field is drawn and focused, go into it.
+        catching.current?.();
+        catching.current = catchKeys();
         open();
       }
     };
     document.addEventListener('keydown', onKey);
     addEventListener(OPEN_SEARCH_EVENT, open);
     return () => {
+      catching.current?.();
       document.removeEventListener('keydown', onKey);
       removeEventListener(OPEN_SEARCH_EVENT, open);
     };
   }, []);
   const close = (chosen?: boolean): void => {
+    // What was typed into a dialog closed before its code came is not the next dialog's.
+    catching.current?.();
+    takeTyped();
     setReturnTo(undefined);
     // A result opened: the page takes the focus, at the section opened (router/focus.ts), as after any link.
     if (chosen) return;

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type JSX, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type JSX, type KeyboardEvent, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { SearchEngine, type ExcerptPart, type SearchResult } from './engine';
 import { SearchIcon } from './SearchIcon';
@@ -73,7 +73,6 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
   const latest = useRef(0);
 
   useEffect(() => {
-    input.current?.focus();
     searchEngine()
       .load()
       .catch((error: unknown) => setStatus({ kind: 'error', message: error instanceof Error ? error.message : String(error) }));
@@ -121,12 +120,17 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
     );
   };
 
-  // The words typed while the dialog loaded are searched for at once, the caret after them. Once, when
-  // the dialog opens: the reader's next keys go through onChange.
-  useEffect(() => {
+  // The field takes the focus, and the words typed while the dialog loaded are searched for at once,
+  // the caret after them: as the dialog replaces its stand-in, in the same task (a layout effect), so
+  // no key comes between (one typed then went to the page: "kubernetes" arrived as "kubetes"), and
+  // with what the stand-in held last (keys typed after this render began). The next keys go through onChange.
+  useLayoutEffect(() => {
+    const field = input.current;
+    field?.focus();
     const typed = takeTyped();
-    if (!typed) return;
-    input.current?.setSelectionRange(typed.length, typed.length);
+    if (!typed || !field) return;
+    field.value = typed;
+    field.setSelectionRange(typed.length, typed.length);
     run(typed);
   }, []);
 

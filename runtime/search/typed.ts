@@ -1,7 +1,9 @@
 /**
  * What the reader types while the search dialog's code loads (a first `Ctrl+K`, some 300 ms on a slow
  * link): the stand-in dialog (SearchButton.tsx) keeps it here and the dialog takes it up, so typing at
- * once after `Ctrl+K` loses no letter ("kubernetes" arrived as "rnetes").
+ * once after `Ctrl+K` loses no letter ("kubernetes" arrived as "rnetes"). The keys pressed before
+ * either field has the focus (React has not drawn it yet: a busy or slow device) are kept too
+ * (`catchKeys`).
  */
 let typed = '';
 
@@ -30,4 +32,31 @@ export function takeTyped(): string {
   const value = typed;
   typed = '';
   return value;
+}
+
+/**
+ * Keeps the letters typed from now until a search field has the focus (the stand-in's or the
+ * dialog's, drawn a moment after the `Ctrl+K` that opens them), which then starts with them. Stops by
+ * itself once a field has the focus; the function returned stops it sooner (the dialog closed).
+ */
+export function catchKeys(): () => void {
+  const inField = (): boolean => document.activeElement instanceof HTMLInputElement && document.activeElement.closest('.search-dialog') !== null;
+  const onKey = (event: KeyboardEvent): void => {
+    if (inField()) return stop();
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key.length === 1) typed += event.key;
+    else if (event.key === 'Backspace') typed = typed.slice(0, -1);
+    else return;
+    event.preventDefault();
+  };
+  const stop = (): void => {
+    document.removeEventListener('keydown', onKey, true);
+    document.removeEventListener('focusin', onFocus, true);
+  };
+  const onFocus = (): void => {
+    if (inField()) stop();
+  };
+  document.addEventListener('keydown', onKey, true);
+  document.addEventListener('focusin', onFocus, true);
+  return stop;
 }

@@ -179,6 +179,30 @@ describe('search', () => {
     await page.context().close();
   });
 
+  it('keeps the letters typed before the dialog\'s field is even drawn (a busy device), and none once it is closed', async () => {
+    const page = await openPage(portal.browser);
+    await page.goto(`${portal.site.origin}/backend/onboarding/git`);
+    await waitForHydration(page);
+    // Ctrl+K and three letters in one task: React has drawn no field yet when the letters come.
+    await page.evaluate(() => {
+      for (const [key, ctrlKey] of [['k', true], ['k', false], ['u', false], ['b', false]] as const) {
+        document.body.dispatchEvent(new KeyboardEvent('keydown', { key, ctrlKey, bubbles: true, cancelable: true }));
+      }
+    });
+    const field = page.getByRole('combobox', { name: 'Search the documentation' });
+    await expect.poll(() => field.evaluate((input) => document.activeElement === input)).toBe(true);
+    await page.keyboard.type('ernetes', { delay: 20 });
+    await page.locator('[role="listbox"][data-complete][data-query="kubernetes"]').waitFor();
+    expect(await field.inputValue()).toBe('kubernetes');
+    // Closed, the dialog keeps nothing: the page's keys are the page's, and the next dialog starts empty.
+    await page.keyboard.press('Escape');
+    await page.keyboard.type('xyz');
+    await page.keyboard.press('Control+K');
+    await expect.poll(() => field.evaluate((input) => document.activeElement === input)).toBe(true);
+    expect(await field.inputValue()).toBe('');
+    await page.context().close();
+  });
+
   it('lists eight results, says there are more, and More results lists the next eight with the chosen one kept', async () => {
     const page = await openPage(portal.browser);
     await page.goto(`${portal.site.origin}/backend/onboarding/git`);

@@ -181,7 +181,7 @@ export function checkTreeDepth(tree: Node, file: string): Diagnostic[] {
 /** Elements that hold nothing, so never nest: their tags open no level. */
 const VOID_ELEMENTS = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
 
-/** The raw HTML nesting past which a renderer's recursion may run out of stack: the line named when it did. */
+/** The deepest raw HTML a page may nest: past it a renderer's recursion may run out of stack (TooDeepHtml, deepHtmlLine). */
 export const DEEP_HTML = 1000;
 
 /**
