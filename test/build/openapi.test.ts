@@ -501,6 +501,8 @@ describe('a spec split over files', () => {
   for (const [what, change, expected] of [
     ['a file that does not exist', (site: string) => writeFileSync(join(site, 'specs', 'schemas', 'member.yaml'), "type: object\nproperties:\n  badge:\n    $ref: './badge.yaml'\n"), "specs/schemas/member.yaml:4#/properties/badge/$ref: $ref \"./badge.yaml\" names a file that does not exist (specs/schemas/badge.yaml)"],
     ['a URL', (site: string) => writeFileSync(join(site, 'specs', 'schemas', 'team.yaml'), "type: object\nproperties:\n  captain:\n    $ref: 'https://schemas.example.com/member.yaml'\n"), 'specs/schemas/team.yaml:4#/properties/captain/$ref: $ref "https://schemas.example.com/member.yaml" names a URL: a build never reads the network'],
+    // The parser reads a path against a $id above it (JSON Schema's base URI): the message named the URL it made, with no line.
+    ['a path below a $id that is a URL', (site: string) => writeFileSync(join(site, 'specs', 'schemas', 'team.yaml'), "$id: https://schemas.quad.example/team.yaml\ntype: object\nproperties:\n  captain:\n    $ref: './member.yaml'\n"), 'specs/schemas/team.yaml:5#/properties/captain/$ref: $ref "./member.yaml" is read against the $id "https://schemas.quad.example/team.yaml" above it, which makes it a URL: a build never reads the network\n  fix: remove that $id (line 1): a $ref is then read beside the file that holds it'],
     ['a file outside the site', (site: string) => {
       writeFileSync(join(site, '..', 'secret.yaml'), 'type: string\ndescription: not for the docs\n');
       writeFileSync(join(site, 'specs', 'schemas', 'team.yaml'), "type: object\nproperties:\n  captain:\n    $ref: '../../../secret.yaml'\n");

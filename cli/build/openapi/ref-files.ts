@@ -47,6 +47,21 @@ function namedBy(ref: string, holder: string): string {
 }
 
 /**
+ * The `$id` nearest above the `$ref` at `pointer` in `document`, when it is a URL: the parser reads the
+ * `$ref` against it (JSON Schema's base URI), so a path written beside the file becomes a URL.
+ */
+function idAbove(document: unknown, pointer: string): { id: string; pointer: string } | undefined {
+  const tokens = pointer.split('/').slice(1, -1);
+  let found: { id: string; pointer: string } | undefined;
+  for (let i = 0; i <= tokens.length; i++) {
+    const at = tokens.slice(0, i).map((token) => `/${token}`).join('');
+    const id = (valueAt(document, at) as { $id?: unknown } | undefined)?.$id;
+    if (typeof id === 'string' && withScheme(id) && !/^file:/i.test(id)) found = { id, pointer: `${at}/$id` };
+  }
+  return found;
+}
+
+/**
  * What lets a spec's `$ref`s name other files (`$ref: ./schemas/team.yaml#/Team`), as OpenAPI tools
  * allow, without letting a spec read what it should not: a file is read only when it is inside the
  * site's folder (symbolic links resolved), never a URL (a build reads no network: it must give the
@@ -60,8 +75,9 @@ export function refFileResolver(siteRoot: string, specPath: string, spec: Record
   let problem: Diagnostic | undefined;
   /** The spec and each file read so far: its path, its data, and its text (the spec's read when asked for). */
   const holders = (): [path: string, document: unknown, text: () => string][] => [[specPath, spec, () => readFileSync(specPath, 'utf8')], ...[...read].map(([path, file]): [string, unknown, () => string] => [path, file.value, () => file.text])];
-  // The file whose `$ref` asks for `target` (an absolute path or a URL), and that $ref's line.
-  const askedBy = (target: string): { file: string; ref: string; line?: number; pointer?: string } => {
+  // The file whose `$ref` asks for `target` (an absolute path or a URL), and that $ref's line; with the
+  // `$id` above it (and that $id's line) when the parser read a path against it, making it a URL.
+  const askedBy = (target: string): { file: string; ref: string; line?: number; pointer?: string; id?: { id: string; line?: number } } => {
     for (const [holder, document, text] of holders()) {
       for (const [ref, pointer] of refsIn(document)) {
         if (!external(ref)) continue;
@@ -69,6 +85,18 @@ export function refFileResolver(siteRoot: string, specPath: string, spec: Record
         if (named !== target) continue;
         const place = mapSource(normaliseText(text())).lineOf(pointer);
         return { file: display(holder), ref, line: place?.line, pointer };
+      }
+    }
+    if (withScheme(target)) {
+      for (const [holder, document, text] of holders()) {
+        for (const [ref, pointer] of refsIn(document)) {
+          if (!external(ref) || withScheme(ref)) continue;
+          const path = decodePath(ref.split('#')[0]!).replace(/^(\.\/)+/, '');
+          const above = idAbove(document, pointer);
+          if (!above || path === '' || !decodePath(target.split('#')[0]!).endsWith(`/${path}`)) continue;
+          const source = mapSource(normaliseText(text()));
+          return { file: display(holder), ref, line: source.lineOf(pointer)?.line, pointer, id: { id: above.id, line: source.lineOf(above.pointer)?.line } };
+        }
       }
     }
     return { file: display(specPath), ref: target };
@@ -106,6 +134,17 @@ export function refFileResolver(siteRoot: string, specPath: string, spec: Record
     read(file: { url: string }): string {
       const url = file.url;
       if (withScheme(url) && !url.startsWith('file:')) {
+        const at = askedBy(url);
+        if (at.id) {
+          problem ??= {
+            file: at.file,
+            line: at.line,
+            pointer: at.pointer,
+            message: `$ref "${at.ref}" is read against the $id "${at.id.id}" above it, which makes it a URL: a build never reads the network`,
+            fix: `remove that $id${at.id.line ? ` (line ${at.id.line})` : ''}: a $ref is then read beside the file that holds it`,
+          };
+          throw new Error(problem.message);
+        }
         throw refuse(url, (ref) => `$ref "${ref}" names a URL: a build never reads the network`, 'save the file in the site\'s folder (beside the spec) and refer to it by its path, e.g. ./schemas/team.yaml');
       }
       const path = url.startsWith('file:') ? fileURLToPath(url) : url;
