@@ -20,5 +20,8 @@ export function onigurumaWasm(): Uint8Array {
 
 /** A highlighter with `settings`' theme and languages loaded; more languages load on demand. */
 export function startHighlighter(settings: HighlightSettings): ReturnType<typeof createHighlighter> {
-  return createHighlighter({ themes: [settings.codeTheme], langs: settings.highlightLanguages, engine: createOnigurumaEngine(onigurumaWasm()) });
+  // An instantiator, not the bytes: given bytes, shiki first asks whether they are a `Response`, and
+  // Node's first look at `Response` loads its whole fetch implementation (140 ms of a thread's start).
+  const engine = createOnigurumaEngine({ instantiator: (imports) => WebAssembly.instantiate(onigurumaWasm(), imports) });
+  return createHighlighter({ themes: [settings.codeTheme], langs: settings.highlightLanguages, engine });
 }
