@@ -14,7 +14,7 @@ import type { MarkdownOptions } from './index';
 export type HighlightSettings = Pick<MarkdownOptions, 'codeTheme' | 'highlightLanguages'>;
 
 /** The WebAssembly of shiki's regular-expression engine, as shiki publishes it. */
-export function onigurumaWasm(): Uint8Array {
+function onigurumaWasm(): Uint8Array {
   return readFileSync(createRequire(import.meta.url).resolve('shiki/onig.wasm'));
 }
 

@@ -101,9 +101,11 @@ export function refFileResolver(siteRoot: string, specPath: string, spec: Record
     }
     return { file: display(specPath), ref: target };
   };
-  const refuse = (target: string, message: (ref: string) => string, fix: string): Error => {
+  /** The problem of `target`, at the `$ref` that asked for it; `message` and `fix` may say more of that $ref (the `$id` above it). */
+  type AskedBy = ReturnType<typeof askedBy>;
+  const refuse = (target: string, message: (ref: string, at: AskedBy) => string, fix: string | ((at: AskedBy) => string)): Error => {
     const at = askedBy(target);
-    problem ??= { file: at.file, line: at.line, pointer: at.pointer, message: message(at.ref), fix };
+    problem ??= { file: at.file, line: at.line, pointer: at.pointer, message: message(at.ref, at), fix: typeof fix === 'string' ? fix : fix(at) };
     return new Error(problem.message);
   };
   /**
@@ -134,18 +136,11 @@ export function refFileResolver(siteRoot: string, specPath: string, spec: Record
     read(file: { url: string }): string {
       const url = file.url;
       if (withScheme(url) && !url.startsWith('file:')) {
-        const at = askedBy(url);
-        if (at.id) {
-          problem ??= {
-            file: at.file,
-            line: at.line,
-            pointer: at.pointer,
-            message: `$ref "${at.ref}" is read against the $id "${at.id.id}" above it, which makes it a URL: a build never reads the network`,
-            fix: `remove that $id${at.id.line ? ` (line ${at.id.line})` : ''}: a $ref is then read beside the file that holds it`,
-          };
-          throw new Error(problem.message);
-        }
-        throw refuse(url, (ref) => `$ref "${ref}" names a URL: a build never reads the network`, 'save the file in the site\'s folder (beside the spec) and refer to it by its path, e.g. ./schemas/team.yaml');
+        throw refuse(
+          url,
+          (ref, at) => (at.id ? `$ref "${ref}" is read against the $id "${at.id.id}" above it, which makes it a URL: a build never reads the network` : `$ref "${ref}" names a URL: a build never reads the network`),
+          (at) => (at.id ? `remove that $id${at.id.line ? ` (line ${at.id.line})` : ''}: a $ref is then read beside the file that holds it` : 'save the file in the site\'s folder (beside the spec) and refer to it by its path, e.g. ./schemas/team.yaml'),
+        );
       }
       const path = url.startsWith('file:') ? fileURLToPath(url) : url;
       // The validator and the dereferencer each ask for every file: read and check it once.
