@@ -200,6 +200,10 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
                   {result.page.method ? <span className={`api-badge api-badge-${result.page.method}`}>{result.page.method.toUpperCase()}</span> : null}
                   <span>{marks(result.marked.title)}</span>
                 </span>
+                {result.page.method ? (
+                  // An operation's path, which comes with its excerpt: its line is held until then.
+                  <code className={result.marked.path ? 'search-result-endpoint' : 'search-result-endpoint search-result-pending'}>{result.marked.path ? marks(result.marked.path) : null}</code>
+                ) : null}
                 <span className="search-result-path">
                   {result.page.section}
                   {result.marked.heading ? (

@@ -27,8 +27,8 @@ export interface SearchResult {
   heading?: string;
   /** The text around the match; absent from a first result shown before its text is in. */
   excerpt?: ExcerptPart[];
-  /** The page's title and the heading, with the query's words marked. */
-  marked: { title: ExcerptPart[]; heading?: ExcerptPart[] };
+  /** The page's title, the heading and an operation's path, with the query's words marked. */
+  marked: { title: ExcerptPart[]; heading?: ExcerptPart[]; path?: ExcerptPart[] };
   score: number;
 }
 

@@ -24,6 +24,8 @@ export interface SearchBlock {
   text: string;
   /** On an API page's first block: method, path and operationId, e.g. `POST /api/login userLogin`. */
   api?: string;
+  /** On that block too: the operation's path alone, e.g. `/api/login`, which its results show. */
+  path?: string;
   /** True for a block that continues the one before under the same heading. */
   continued?: boolean;
 }
@@ -87,6 +89,11 @@ export interface SearchPage {
   section: string;
   /** Method badge of an API operation page, e.g. `post`. */
   method?: string;
+  /**
+   * An API operation's path, e.g. `/api/login`, shown under its title. Only in a chunk's pages (a
+   * shard's pages leave it out): a result shows it with its excerpt.
+   */
+  path?: string;
 }
 
 /** A document chunk: its documents in order, and the pages they belong to. */

@@ -146,6 +146,7 @@ export function excerpt(text: string, matches: Matches, width = 160): ExcerptPar
 
 /** A picked result as the dialog shows it: with its excerpt once its text is in. */
 export function present({ text, ...result }: Picked, isMatch: Matches): SearchResult {
-  const marked = { title: excerpt(result.page.title, isMatch, Infinity), ...(result.heading ? { heading: excerpt(result.heading, isMatch, Infinity) } : {}) };
+  const { title, path } = result.page;
+  const marked = { title: excerpt(title, isMatch, Infinity), ...(result.heading ? { heading: excerpt(result.heading, isMatch, Infinity) } : {}), ...(path ? { path: excerpt(path, isMatch, Infinity) } : {}) };
   return text === undefined ? { ...result, marked } : { ...result, marked, excerpt: excerpt(text, isMatch) };
 }

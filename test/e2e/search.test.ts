@@ -262,6 +262,39 @@ describe('search', () => {
     await page.context().close();
   });
 
+  it.each([1280, 390])('shows an API operation with its path under its title, the query marked there, its line held until it comes (%i px)', async (width) => {
+    const page = await openPage(portal.browser, { viewport: { width, height: 800 } });
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/assets/search/d-*', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${portal.site.origin}/backend/onboarding/git`);
+    await waitForHydration(page);
+    await page.keyboard.press('Control+K');
+    await page.getByRole('combobox', { name: 'Search the documentation' }).fill('POST /api/login');
+    await page.locator('[role="listbox"][data-query="POST /api/login"]').waitFor();
+    const options = page.locator('a[role="option"]');
+    const first = options.first();
+    expect(await first.locator('.search-result-title').innerText()).toBe('POST\nSign in with e-mail and password');
+    // Only the operation's row has a path line, held empty while its text is on its way.
+    expect(await page.locator('.search-result-endpoint').count()).toBe(await page.locator('a[role="option"]:has(.api-badge)').count());
+    expect(await first.locator('.search-result-endpoint.search-result-pending').count()).toBe(1);
+    const boxes = (): Promise<number[][]> => options.evaluateAll((links) => links.map((link) => ((box) => [box.top, box.height].map(Math.round))(link.getBoundingClientRect())));
+    const before = await boxes();
+
+    release();
+    await page.locator('[role="listbox"][data-complete]').waitFor();
+    const endpoint = first.locator('.search-result-endpoint');
+    expect(await endpoint.innerText()).toBe('/api/login');
+    expect(await endpoint.locator('mark').allTextContents()).toEqual(['api', 'login']);
+    // The rows shown first have not moved (more may follow them, found in the chunks).
+    expect((await boxes()).slice(0, before.length)).toEqual(before);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - innerWidth)).toBeLessThanOrEqual(0);
+    await page.context().close();
+  });
+
   it('says in words a reader can act on when the index cannot be reached', async () => {
     const page = await openPage(portal.browser);
     await page.route('**/assets/search/**', (route) => route.abort('internetdisconnected'));

@@ -78,8 +78,10 @@ export class Chunks {
       const chunk: SearchChunk = { pages: {}, docs: [] };
       for (const { page, from, to } of this.parts) {
         const { route, title, section, method } = this.pages[page]!;
-        chunk.pages[page] = { route, title, section, ...(method ? { method } : {}) };
         const blocks = this.blocksOf(page);
+        // An operation's path, from its page's first block (the chunk's key has the blocks' key).
+        const path = method ? blocks.find((block) => block.path)?.path : undefined;
+        chunk.pages[page] = { route, title, section, ...(method ? { method } : {}), ...(path ? { path } : {}) };
         for (let index = from; index < to; index++) chunk.docs.push([page, blocks[index]!.anchor ?? '', blocks[index]!.heading ?? '', blocks[index]!.text]);
       }
       this.files.push(this.name(`d-${this.files.length}`, JSON.stringify(chunk)));

@@ -69,6 +69,7 @@ export function searchBlocks(tree: Root): SearchBlock[] {
         flush();
         const { dataMethod, dataPath, dataOperation } = node.properties;
         current.api = [dataMethod, dataPath, dataOperation].filter((part) => typeof part === 'string' && part).join(' ').replace(/^(\w+)/, (method) => method.toUpperCase());
+        if (typeof dataPath === 'string' && dataPath) current.path = dataPath;
       } else if (skipped(node)) {
         flush();
       } else if (BLOCK_TAGS.has(node.tagName)) {
