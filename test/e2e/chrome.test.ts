@@ -435,6 +435,32 @@ describe('colour mode', () => {
     await page.context().close();
   });
 
+  it('prints a diagram drawn dark in the light colours (dark labels, light boxes), and shows it dark again after', async () => {
+    const page = await open('/onboarding');
+    const diagram = page.locator('[data-mermaid]').first();
+    await diagram.locator('svg').waitFor();
+    expect(await diagram.getAttribute('data-mermaid-theme')).toBe('dark');
+    // Its light copy is drawn once the page is idle.
+    await expect.poll(() => diagram.getAttribute('data-mermaid-print'), { timeout: 20_000 }).toBe('');
+    /** The colours of the first box and its label, as the page shows them now. */
+    const colours = (): { box: string; label: string } => {
+      const node = document.querySelector('[data-mermaid] svg .node')!;
+      return { box: getComputedStyle(node.querySelector('rect, polygon, circle, path')!).fill, label: getComputedStyle(node.querySelector('.nodeLabel') ?? node.querySelector('text')!).color };
+    };
+    const onScreen = await page.evaluate(colours);
+    expect(luminance(onScreen.box)).toBeLessThan(0.25);
+    expect(luminance(onScreen.label)).toBeGreaterThan(0.5);
+    // Printed for real (a PDF: the browser's beforeprint and afterprint), the colours read while it prints.
+    await page.evaluate(`addEventListener('beforeprint', () => (window.printedColours = (${colours.toString()})()))`);
+    await page.pdf();
+    const printed = (await page.evaluate('window.printedColours')) as { box: string; label: string };
+    expect(luminance(printed.box)).toBeGreaterThan(0.75);
+    expect(luminance(printed.label)).toBeLessThan(0.25);
+    expect(await page.evaluate(colours)).toEqual(onScreen);
+    expect(await diagram.locator('svg').count()).toBe(1);
+    await page.context().close();
+  });
+
   it('keeps a wide diagram legible and lets it scroll sideways in its frame, not the page', async () => {
     // The cluster diagram is some 2,100 px wide: scaled into the column, its labels were 5 px high.
     for (const width of [390, 1280, 1920]) {
