@@ -6,10 +6,31 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { openPage, usePortal, waitForHydration } from '../support/browser';
 
 const portal = usePortal();
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * A page at `width` px searching for `query`, its document chunks (the excerpts' text) answering only
+ * once the test calls `release`: the results shown from the term shards alone.
+ */
+async function searchWithChunksHeld(width: number, query: string): Promise<{ page: Page; release: () => void }> {
+  const page = await openPage(portal.browser, { viewport: { width, height: 800 } });
+  let release = (): void => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/search/d-*', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`${portal.site.origin}/backend/onboarding/git`);
+  await waitForHydration(page);
+  await page.keyboard.press('Control+K');
+  await page.getByRole('combobox', { name: 'Search the documentation' }).fill(query);
+  await page.locator(`[role="listbox"][data-query="${query}"]`).waitFor();
+  return { page, release };
+}
 
 describe('search', () => {
   it('opens on Ctrl+K, lists a page by a word of its body, and Enter navigates client-side to the heading', async () => {
@@ -55,19 +76,7 @@ describe('search', () => {
   });
 
   it.each([1280, 390])('shows the first results from the shard before their excerpts are in, and the excerpts in place when they come, no row moving (%i px)', async (width) => {
-    const page = await openPage(portal.browser, { viewport: { width, height: 800 } });
-    // The chunks (the excerpts' text) answer only when the test lets them.
-    let release = (): void => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/assets/search/d-*', async (route) => {
-      await held;
-      await route.continue();
-    });
-    await page.goto(`${portal.site.origin}/backend/onboarding/git`);
-    await waitForHydration(page);
-    await page.keyboard.press('Control+K');
-    await page.getByRole('combobox', { name: 'Search the documentation' }).fill('passbolt');
-    await page.locator('[role="listbox"][data-query="passbolt"]').waitFor();
+    const { page, release } = await searchWithChunksHeld(width, 'passbolt');
     // The results (a ninth option, More results, follows them).
     const options = page.locator('a[role="option"]');
     expect(await options.count()).toBe(8);
@@ -263,18 +272,7 @@ describe('search', () => {
   });
 
   it.each([1280, 390])('shows an API operation with its path under its title, the query marked there, its line held until it comes (%i px)', async (width) => {
-    const page = await openPage(portal.browser, { viewport: { width, height: 800 } });
-    let release = (): void => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/assets/search/d-*', async (route) => {
-      await held;
-      await route.continue();
-    });
-    await page.goto(`${portal.site.origin}/backend/onboarding/git`);
-    await waitForHydration(page);
-    await page.keyboard.press('Control+K');
-    await page.getByRole('combobox', { name: 'Search the documentation' }).fill('POST /api/login');
-    await page.locator('[role="listbox"][data-query="POST /api/login"]').waitFor();
+    const { page, release } = await searchWithChunksHeld(width, 'POST /api/login');
     const options = page.locator('a[role="option"]');
     const first = options.first();
     expect(await first.locator('.search-result-title').innerText()).toBe('POST\nSign in with e-mail and password');
