@@ -10,8 +10,56 @@ import './auth-gate.css';
 // Imported here, not by the lazy chunk: esbuild would split it into a stylesheet nothing links.
 import './LoginScreen/login-screen.css';
 
-/** The login screen is a chunk of its own: signed-in readers, most page loads, never download it. */
-const LoginScreen = lazy(() => loadLoginScreen().then((module) => ({ default: module.LoginScreen })));
+/**
+ * The login screen is a chunk of its own: signed-in readers, most page loads, never download it. A
+ * chunk that does not come (offline; a tab left open across a deployment, which replaced its hashed
+ * name, then signed out) is said so, with a way on, instead of an empty page.
+ */
+const LoginScreen = lazy(() =>
+  loadLoginScreen().then(
+    (module) => ({ default: module.LoginScreen }),
+    (error: unknown) => ({ default: () => <LoginUnavailable reason={error instanceof Error ? error.message : String(error)} /> }),
+  ),
+);
+
+/** Where the time of the last reload for a missing login chunk is kept, so that a deployment costs one reload, never a loop. */
+const RELOADED_KEY = 'docs-login-chunk-reload';
+/** A reload within this long of the last one is not tried again: the chunk is missing for another reason. */
+const RELOAD_AGAIN_MS = 30_000;
+
+/**
+ * In place of a login screen whose code did not load. Online, the page is loaded in full once (a new
+ * deployment: its page names the new chunk); offline, or when that did not help, the reason and Retry.
+ */
+function LoginUnavailable({ reason }: { reason: string }): JSX.Element | null {
+  const [reloading] = useState(() => {
+    let last = 0;
+    try {
+      last = Number(sessionStorage.getItem(RELOADED_KEY)) || 0;
+      if (!navigator.onLine || Date.now() - last < RELOAD_AGAIN_MS) return false;
+      sessionStorage.setItem(RELOADED_KEY, String(Date.now()));
+    } catch {
+      // No sessionStorage: no way to know a reload was tried, so none is.
+      return false;
+    }
+    return true;
+  });
+  useEffect(() => {
+    if (reloading) location.reload();
+  }, [reloading]);
+  if (reloading) return <AuthSplash />;
+  return (
+    <div className="auth-splash">
+      <div className="page-problem" role="alert">
+        <h1>The sign-in screen could not be loaded</h1>
+        <p className="page-problem-text">{navigator.onLine ? reason : 'This device is offline. Connect to the network, then retry.'}</p>
+        <button type="button" className="button" onClick={() => location.reload()}>
+          Retry
+        </button>
+      </div>
+    </div>
+  );
+}
 
 /** The full-screen animated logo shown while the reader's state is being established (spec §2). */
 export function AuthSplash(): JSX.Element {
@@ -71,6 +119,14 @@ export function AuthGate({ site, session, children }: AuthGateProps): JSX.Elemen
       document.removeEventListener('click', onClick);
     };
   }, [session, site]);
+
+  // Behind the gate, a sign-in shell holds no page (its layout is the not-found one): signed in, here
+  // or in another tab, the reader gets the page from the host, which now has the session's cookie.
+  const shell = decided && document.documentElement.hasAttribute('data-gate-shell');
+  useLayoutEffect(() => {
+    if (shell && signedIn) location.reload();
+  }, [shell, signedIn]);
+  if (shell && signedIn) return <AuthSplash />;
 
   if (decided && !signedIn) {
     return (

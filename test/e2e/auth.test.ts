@@ -347,4 +347,62 @@ describe('log out', () => {
     }
     await context.close();
   });
+
+  it('signs in every other tab on the login screen, each showing its own page (behind the gate, the host sends it)', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const other = await context.newPage();
+    await other.goto(portal.origin + GIT);
+    await waitForHydration(other);
+    await other.getByRole('heading', { name: 'Log in to Quad Docs' }).waitFor();
+    const first = await context.newPage();
+    await first.goto(portal.origin + '/onboarding');
+    await waitForHydration(first);
+    await fill(first, 'member@quad.example', DEV_PASSWORD);
+    await submit(first);
+    await first.locator('.layout').waitFor();
+    // The other tab follows without a hand on it: its page, not a not-found page (the sign-in shell's layout).
+    await other.getByRole('heading', { level: 1, name: 'Git and merge requests' }).waitFor({ timeout: 15_000 });
+    expect(await other.getByText('Page not found').count()).toBe(0);
+    expect(await other.locator('.navbar-items a').count()).toBeGreaterThan(0);
+    await context.close();
+  });
+});
+
+describe('a login screen whose code does not come', () => {
+  it('loads the page in full once (a new deployment), then says why with Retry, never an empty page', async () => {
+    const page = await openPage(browser, {}, { signedIn: false });
+    // The chunk is gone, as after a deployment that renamed it, for every request.
+    await page.route('**/assets/chunks/LoginScreen.*', (route) => route.fulfill({ status: 404, body: 'gone' }));
+    // Each load of the page (a reload may come before the first one's load event).
+    let loads = 0;
+    page.on('request', (request) => request.resourceType() === 'document' && loads++);
+    await page.goto(portal.origin + GIT);
+    const alert = page.getByRole('alert');
+    await alert.waitFor({ timeout: 15_000 });
+    expect(loads).toBe(2);
+    expect(await alert.getByRole('heading').innerText()).toBe('The sign-in screen could not be loaded');
+    expect(await alert.innerText()).toContain('LoginScreen');
+    expect(await page.locator('.layout').isVisible()).toBe(false);
+    // Retry loads the page again, and with the chunk back the login screen is there.
+    await page.unroute('**/assets/chunks/LoginScreen.*');
+    await alert.getByRole('button', { name: 'Retry' }).click();
+    await page.getByRole('heading', { name: 'Log in to Quad Docs' }).waitFor({ timeout: 15_000 });
+    expect(loads).toBe(3);
+    await page.context().close();
+  });
+
+  it('says the device is offline, without a reload, when the chunk fails offline', async () => {
+    const page = await openPage(browser, {}, { signedIn: false });
+    await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'onLine', { get: () => false }));
+    await page.route('**/assets/chunks/LoginScreen.*', (route) => route.abort('internetdisconnected'));
+    // Each load of the page (a reload may come before the first one's load event).
+    let loads = 0;
+    page.on('request', (request) => request.resourceType() === 'document' && loads++);
+    await page.goto(portal.origin + GIT);
+    const alert = page.getByRole('alert');
+    await alert.waitFor({ timeout: 15_000 });
+    expect(await alert.innerText()).toContain('This device is offline. Connect to the network, then retry.');
+    expect(loads).toBe(1);
+    await page.context().close();
+  });
 });
