@@ -122,9 +122,15 @@ export async function main(argv: string[]): Promise<number> {
       const sessionDays = Number(options.sessionDays);
       // At least a minute: the cookie's Max-Age is in whole seconds, and 0 would end every session at once.
       if (!(sessionDays * 86_400 >= 60 && sessionDays <= 400)) throw new DocsError('usage', [{ file: 'docs serve', message: `--session-days must be a number of days from one minute (0.0007) to 400, got "${options.sessionDays}"`, fix: 'e.g. --session-days 30' }]);
+      // The backend: --backend, else DOCS_BACKEND_URL (DESIGN §1: overridable at build and serve time;
+      // `/`, this server, is the development accounts, as without either).
+      const fromEnv = process.env.DOCS_BACKEND_URL;
+      const named = options.backend !== undefined ? '--backend' : fromEnv && fromEnv !== '/' ? 'DOCS_BACKEND_URL' : undefined;
+      const backend = named === '--backend' ? options.backend : named ? fromEnv : undefined;
       // Logins go there: a typo (no scheme) would fail every login, an ftp:// or file:// address too.
-      if (options.backend !== undefined && !isWebAddress(options.backend)) {
-        throw new DocsError('usage', [{ file: 'docs serve', message: `--backend "${options.backend}" is not the address of a backend: every login would go nowhere`, fix: `pass its http(s) address, e.g. --backend ${backendExample(options.backend)}` }]);
+      if (backend !== undefined && !isWebAddress(backend)) {
+        const fix = named === '--backend' ? `pass its http(s) address, e.g. --backend ${backendExample(backend)}` : `set it to its http(s) address, e.g. DOCS_BACKEND_URL=${backendExample(backend)}, or unset it for the development accounts`;
+        throw new DocsError('usage', [{ file: 'docs serve', message: `${named} "${backend}" is not the address of a backend: every login would go nowhere`, fix }]);
       }
       // Ctrl-C (or SIGTERM) is heard from the start: while the server starts (the first build runs and
       // the watcher reads the tree, seconds on a large site) it stops the process at once, which a
@@ -141,7 +147,7 @@ export async function main(argv: string[]): Promise<number> {
         root: resolve(options.root),
         port,
         host: options.host,
-        backend: options.backend,
+        backend,
         dist: options.dist,
         open: options.open,
         gate: options.gate,

@@ -399,12 +399,25 @@ describe('docs serve --dist and shutdown', () => {
     }
   });
 
-  it('sends logins to the backend given with --backend', async () => {
+  it.each([
+    ['--backend', ['--backend', 'https://api.staging.quad.example'], {}],
+    ['DOCS_BACKEND_URL (DESIGN §1: at build and serve time)', [], { DOCS_BACKEND_URL: 'https://api.staging.quad.example' }],
+  ])('sends logins to the backend given with %s', async (_, args, env) => {
     const site = copyFixture('basic');
-    const server = await startServe(site, ['--backend', 'https://api.staging.quad.example']);
+    const server = await startServe(site, args, env);
     expect((await rawRequest(server.url, '/guide')).body.toString()).toContain('"backendUrl":"https://api.staging.quad.example"');
     expect(server.output()).not.toContain('Development accounts');
     expect((await rawRequest(server.url, '/api/login', { method: 'POST', body: '{}' })).status).toBe(404);
+    expect(await server.stop()).toBe(0);
+  });
+
+  it('names DOCS_BACKEND_URL when it is no web address, and takes --backend over it', async () => {
+    const site = copyFixture('basic');
+    const refused = runDocs(['serve', '--port', '0'], { cwd: site, env: { DOCS_BACKEND_URL: 'api.quad.example' }, timeout: 60_000 });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('DOCS_BACKEND_URL "api.quad.example" is not the address of a backend');
+    const server = await startServe(site, ['--backend', 'https://api.quad.example'], { DOCS_BACKEND_URL: 'https://api.staging.quad.example' });
+    expect((await rawRequest(server.url, '/guide')).body.toString()).toContain('"backendUrl":"https://api.quad.example"');
     expect(await server.stop()).toBe(0);
   });
 });
