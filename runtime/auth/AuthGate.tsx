@@ -31,23 +31,23 @@ const RELOAD_AGAIN_MS = 30_000;
  * In place of a login screen whose code did not load. Online, the page is loaded in full once (a new
  * deployment: its page names the new chunk); offline, or when that did not help, the reason and Retry.
  */
-function LoginUnavailable({ reason }: { reason: string }): JSX.Element | null {
-  const [reloading] = useState(() => {
-    let last = 0;
+function LoginUnavailable({ reason }: { reason: string }): JSX.Element {
+  const [shown, setShown] = useState(false);
+  // Decided once committed (a render React discards must not spend the one reload).
+  useEffect(() => {
     try {
-      last = Number(sessionStorage.getItem(RELOADED_KEY)) || 0;
-      if (!navigator.onLine || Date.now() - last < RELOAD_AGAIN_MS) return false;
-      sessionStorage.setItem(RELOADED_KEY, String(Date.now()));
+      const last = Number(sessionStorage.getItem(RELOADED_KEY)) || 0;
+      if (navigator.onLine && Date.now() - last >= RELOAD_AGAIN_MS) {
+        sessionStorage.setItem(RELOADED_KEY, String(Date.now()));
+        location.reload();
+        return;
+      }
     } catch {
       // No sessionStorage: no way to know a reload was tried, so none is.
-      return false;
     }
-    return true;
-  });
-  useEffect(() => {
-    if (reloading) location.reload();
-  }, [reloading]);
-  if (reloading) return <AuthSplash />;
+    setShown(true);
+  }, []);
+  if (!shown) return <AuthSplash />;
   return (
     <div className="auth-splash">
       <div className="page-problem" role="alert">

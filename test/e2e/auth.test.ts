@@ -368,6 +368,23 @@ describe('log out', () => {
   });
 });
 
+describe('JavaScript off', () => {
+  it('tells the reader the site needs JavaScript, signed in or not, instead of a blank page', async () => {
+    for (const signedIn of [false, true]) {
+      const context = await browser.newContext({ viewport: { width: 390, height: 800 }, javaScriptEnabled: false });
+      if (signedIn) await context.addCookies(await gateCookies());
+      const page = await context.newPage();
+      await page.goto(portal.origin + GIT);
+      const notice = page.locator('.noscript-notice');
+      expect(await notice.isVisible(), `signed in: ${signedIn}`).toBe(true);
+      expect((await notice.innerText()).replace(/\s+/g, ' ').trim()).toBe('Docs needs JavaScript. Turn JavaScript on for this site, then reload the page to sign in and read the documentation.');
+      expect(await page.locator('.layout').isVisible()).toBe(false);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+      await context.close();
+    }
+  });
+});
+
 describe('a login screen whose code does not come', () => {
   it('loads the page in full once (a new deployment), then says why with Retry, never an empty page', async () => {
     const page = await openPage(browser, {}, { signedIn: false });

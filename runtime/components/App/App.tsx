@@ -70,11 +70,23 @@ export function App({ site, initial, loader, session }: AppProps): JSX.Element {
       </Layout>
     </>
   );
-  return session ? (
-    <AuthGate site={site} session={session}>
-      {content}
-    </AuthGate>
-  ) : (
-    content
+  return (
+    <>
+      {/* With JavaScript off no reader can be signed in (the gate hides every page): said, not a blank screen. */}
+      <noscript>
+        <div className="noscript-notice">
+          <p>
+            <strong>{site.title} needs JavaScript.</strong> Turn JavaScript on for this site, then reload the page to sign in and read the documentation.
+          </p>
+        </div>
+      </noscript>
+      {session ? (
+        <AuthGate site={site} session={session}>
+          {content}
+        </AuthGate>
+      ) : (
+        content
+      )}
+    </>
   );
 }
