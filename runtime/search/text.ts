@@ -89,7 +89,14 @@ export function terms(text: string, options: TermOptions = {}): string[] {
 /** The stems of a folded word in both languages the portal is written in (Dutch and English). */
 export function stems(word: string): string[] {
   const found = new Set<string>();
-  for (const stem of [stemDutch(word), stemEnglish(word)]) if (stem && stem !== word) found.add(stem);
+  const english = stemEnglish(word);
+  for (const stem of [stemDutch(word), english]) if (stem && stem !== word) found.add(stem);
+  // The English stemmer ends a word in -y or -ies with i (battery, batteries: batteri), which the
+  // singular a page writes does not start with: its -y form is sought too.
+  if (english && english.length > 3 && english.endsWith('i')) {
+    const singular = `${english.slice(0, -1)}y`;
+    if (singular !== word) found.add(singular);
+  }
   return [...found];
 }
 

@@ -157,6 +157,20 @@ describe('the search index', () => {
     expect(await engine.search('')).toEqual([]);
   });
 
+  it('finds the singular a page writes from an -ies plural (batteries: battery), and marks it', async () => {
+    for (const [plural, singular] of [['batteries', 'battery'], ['repositories', 'repository'], ['queries', 'query'], ['policies', 'policy']]) {
+      const pages = async (query: string): Promise<Set<string>> => new Set((await engine.search(query, 500)).map((result) => result.url.split('#')[0]!));
+      const bySingular = await pages(`${singular} `);
+      const byPlural = await pages(`${plural} `);
+      expect(bySingular.size, singular).toBeGreaterThan(0);
+      // Every page the singular finds, the plural finds too.
+      expect([...bySingular].filter((route) => !byPlural.has(route)), plural).toEqual([]);
+    }
+    // The singular is marked where a result writes it.
+    const marked = (await engine.search('batteries ', 500)).flatMap((result) => [...result.marked.title, ...(result.excerpt ?? [])].filter((part) => part.mark).map((part) => fold(part.text)));
+    expect(marked).toContain('battery');
+  });
+
   it('finds a common word being typed as the start of longer words, not in titles where it comes before another word, and marks no common word', async () => {
     for (const query of ['the', 'of', 'een']) {
       const results = await engine.search(query);
