@@ -138,7 +138,11 @@ export class SiteSession {
       // A page whose pagination names a page by id (another sidebar's, maybe) shows that page's label: it
       // is rendered again with the pages whose sidebars changed (content.ts `paginate`).
       const paginated = (doc: (typeof content.docs)[number]): boolean => typeof doc.frontmatter.pagination_next === 'string' || typeof doc.frontmatter.pagination_prev === 'string';
-      affected = content.docs.flatMap((doc, i) => (changedFiles.has(doc.rel) || changedSidebars.has(doc.sidebar) || (changedSidebars.size > 0 && paginated(doc)) ? [i] : []));
+      // And a page whose Previous or Next link now reads otherwise: a neighbour's `pagination_label`, which
+      // is in no sidebar, changed.
+      const old = state.content.docs;
+      const linksMoved = (doc: (typeof content.docs)[number], i: number): boolean => JSON.stringify([doc.prev, doc.next]) !== JSON.stringify([old[i]!.prev, old[i]!.next]);
+      affected = content.docs.flatMap((doc, i) => (changedFiles.has(doc.rel) || changedSidebars.has(doc.sidebar) || (changedSidebars.size > 0 && paginated(doc)) || linksMoved(doc, i) ? [i] : []));
     }
     // Jobs for the affected pages only: the others keep their results.
     const jobs = jobsOf({ content: { ...content, docs: affected.map((i) => content.docs[i]!) }, config: state.config, lastUpdates: state.lastUpdates, api: state.api });

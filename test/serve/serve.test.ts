@@ -91,6 +91,17 @@ describe('docs serve', () => {
     await expect.poll(async () => page('/guide/zebra'), { timeout: 15_000 }).toMatch(/class="pagination-link pagination-next" href="\/"[^>]*>.*?Welcome aboard</);
   });
 
+  it("re-renders the pages whose Previous or Next link shows a page's pagination_label once it is saved", async () => {
+    const events = openEvents(server.url);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The label is in no sidebar: only the links that lead to the page show it.
+    edit('guide/faq.md', (text) => text.replace(/^---\n/, '---\npagination_label: Common questions\n'));
+    const reload = await events.next('reload');
+    expect(reload.data.routes).toEqual(expect.arrayContaining(['/guide/faq', '/guide/install']));
+    expect(await page('/guide/install')).toMatch(/class="pagination-link pagination-next" href="\/guide\/faq"[^>]*>.*?Common questions</);
+    events.close();
+  });
+
   it('checks links after a save: a broken one fails the update, a lost anchor warns on the page linking to it', async () => {
     const events = openEvents(server.url);
     await new Promise((resolve) => setTimeout(resolve, 200));
