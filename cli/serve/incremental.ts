@@ -8,7 +8,8 @@
  * they were.
  */
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { configInputs } from '../build/config-file';
 import { collectContent, withBodies, type ContentTree, type SourceFile } from '../build/content';
 import { announcementAnchors } from '../build/announcement';
 import { checkResults, jobsOf, manifestText, nameGeneratedSources, type SiteState } from '../build/index';
@@ -97,6 +98,22 @@ export class SiteSession {
     this.builder = new PageBuilder(state.context);
     // The first save should be as quick as the later ones: start shiki while the writer reads.
     void this.builder.warm().catch(() => undefined);
+  }
+
+  /**
+   * Whether the site reads `path` (absolute) besides its pages and category files: a file a page shows
+   * or links to, a spec or a file a spec's `$ref` names, a file reached through a link, one the config
+   * imports. A file it does not read changes no page.
+   */
+  reads(path: string): boolean {
+    const { state } = this;
+    return (
+      state.results.some((result) => result.images.some((image) => image.source === path)) ||
+      state.config.openapi.some((spec) => resolve(state.root, spec.file) === path) ||
+      state.api.refFiles.some(([file]) => file === path) ||
+      (state.files.linked?.has(path) ?? false) ||
+      configInputs(state.root).includes(path)
+    );
   }
 
   /** The output folder being served. */

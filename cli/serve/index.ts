@@ -7,7 +7,7 @@
 import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { buildSite } from '../build/index';
 import { withGate, type ResolvedConfig } from '../build/config';
@@ -53,6 +53,13 @@ function errorLines(error: unknown): string[] {
   return [`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`];
 }
 
+
+/**
+ * The names editors give the temporary copies of a safe write: JetBrains' `___jb_tmp___` and
+ * `___jb_old___`, a backup's `~`, vim's swap files and its `4913` probe, Emacs' `.#` locks and `#…#`
+ * autosaves, GNU sed's `sedXXXXXX`, write-file-atomic's `name.md.<digits>`, and `.tmp`.
+ */
+const EDITOR_TEMPORARY = /___jb_(?:tmp|old)___$|~$|\.sw[a-p]$|^4913$|^\.#|^#.*#$|^sed[A-Za-z0-9]{6}$|\.mdx?\.\d+$|\.tmp$/;
 
 /** Starts `docs serve`; resolves once the server listens (the first build may still be running). */
 export async function startServer(options: ServeOptions): Promise<DevServer> {
@@ -245,16 +252,22 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   };
   const rebuild = async (changed: string[]): Promise<void> => {
     await firstBuild;
-    const paths = [...new Set([...unsettled, ...changed])];
+    const seen = [...new Set([...unsettled, ...changed])];
     const started = performance.now();
     try {
       const unreadable: Diagnostic[] = [];
-      for (const path of paths) applied.set(path, read(path, unreadable));
+      for (const path of seen) applied.set(path, read(path, unreadable));
       // chokidar drops a second change of one file within 50 ms; look again once that window is over.
       setTimeout(() => {
-        const missed = paths.filter((path) => read(path) !== applied.get(path));
+        const missed = seen.filter((path) => read(path) !== applied.get(path));
         if (missed.length > 0) schedule(missed);
       }, 80).unref();
+      // An editor's temporary copy (a safe write: faq.md___jb_tmp___, sed's sedAbC123, vim's 4913 or
+      // .faq.md.swp) that the site does not read changes no page: it is passed by, as a partial is,
+      // instead of building the whole site twice and reloading every tab. Not while the site fails: a
+      // file added may be the one a page missed.
+      const passed = (path: string): boolean => session !== undefined && !live.failing && !relative(contentDir, path).startsWith('..') && EDITOR_TEMPORARY.test(basename(path)) && !session.reads(path);
+      const paths = seen.filter((path) => !passed(path));
       // A page saved after the output was removed (the cache cleared) needs the whole site built again.
       const contentOnly = session !== undefined && existsSync(join(outDir, OUTPUT_MARKER)) && paths.every((path) => !relative(contentDir, path).startsWith('..') && /\.mdx?$|\/_category_\.(json|ya?ml)$/.test(path));
       // A page saved in another encoding fails the update here, as it fails `docs build` (a full build reads every file itself).
@@ -285,7 +298,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     } catch (error) {
       // An update the server's stop cut short (its render thread went first) is no failure to report.
       if (closed) return;
-      unsettled = paths;
+      unsettled = seen;
       failed(error);
     }
   };

@@ -1,7 +1,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_PASSWORD } from '../../cli/serve/dev-login';
@@ -21,6 +21,8 @@ describe('docs serve', () => {
   });
 
   const page = async (path: string): Promise<string> => (await rawRequest(server.url, path)).body.toString('utf8');
+  /** The moment an editor takes between the steps of a save, long enough for the watcher to see each. */
+  const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 300));
   const edit = (rel: string, change: (text: string) => string): void => {
     const file = join(site, 'content', rel);
     writeFileSync(file, change(readFileSync(file, 'utf8')));
@@ -41,6 +43,37 @@ describe('docs serve', () => {
     expect(reload.data.routes).toEqual(['/guide/install']);
     expect(await page('/guide/install')).toContain('A sentence added while serving.');
     expect(server.output()).toMatch(/Updated \/guide\/install in \d+ ms/);
+    events.close();
+  });
+
+  it.each([
+    ['a JetBrains IDE', async (file: string, text: string): Promise<void> => {
+      writeFileSync(`${file}___jb_tmp___`, text);
+      await pause();
+      renameSync(file, `${file}___jb_old___`);
+      renameSync(`${file}___jb_tmp___`, file);
+      await pause();
+      rmSync(`${file}___jb_old___`);
+    }],
+    ['GNU sed -i', async (file: string, text: string): Promise<void> => {
+      const temporary = join(dirname(file), 'sedX4rT9q');
+      writeFileSync(temporary, text);
+      await pause();
+      renameSync(temporary, file);
+    }],
+  ])('updates only the saved page when %s saves it through a temporary file', async (_, save) => {
+    const events = openEvents(server.url);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const before = server.output().length;
+    const file = join(site, 'content', 'guide', 'faq.md');
+    const marker = `Saved safely ${Math.random().toString(36).slice(2)}.`;
+    await save(file, `${readFileSync(file, 'utf8')}\n${marker}\n`);
+    const reload = await events.next('reload');
+    expect(reload.data.routes).toEqual(['/guide/faq']);
+    expect(await page('/guide/faq')).toContain(marker);
+    // Give a full build the time it would take to show; none comes.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(server.output().slice(before)).not.toMatch(/Built \d+ pages/);
     events.close();
   });
 
@@ -95,7 +128,7 @@ describe('docs serve', () => {
     const events = openEvents(server.url);
     await new Promise((resolve) => setTimeout(resolve, 200));
     // The label is in no sidebar: only the links that lead to the page show it.
-    edit('guide/faq.md', (text) => text.replace(/^---\n/, '---\npagination_label: Common questions\n'));
+    edit('guide/faq.md', (text) => text.replace(/\n---\n/, '\npagination_label: Common questions\n---\n'));
     const reload = await events.next('reload');
     expect(reload.data.routes).toEqual(expect.arrayContaining(['/guide/faq', '/guide/install']));
     expect(await page('/guide/install')).toMatch(/class="pagination-link pagination-next" href="\/guide\/faq"[^>]*>.*?Common questions</);
