@@ -186,8 +186,11 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
             value={query}
             onChange={(event) => run(event.target.value)}
           />
+          {/* The key that closes it where there is a keyboard; a word and a finger's room where there is none. */}
           <button type="button" className="search-close" onClick={() => onClose()}>
-            Esc<span className="sr-only"> (close search)</span>
+            <span className="search-close-key">Esc</span>
+            <span className="search-close-word">Cancel</span>
+            <span className="sr-only"> (close search)</span>
           </button>
         </div>
         {results.length > 0 ? (

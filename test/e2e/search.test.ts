@@ -263,6 +263,13 @@ describe('search', () => {
     await expect.poll(() => field.evaluate((element) => element === document.activeElement)).toBe(true);
     await field.fill('userLogin');
     await page.getByRole('option').first().waitFor();
+    // On a phone the way out is a word, with room for a finger (not the 39 × 20 px "Esc" of a keyboard).
+    const close = page.getByRole('button', { name: 'Cancel (close search)' });
+    expect(await close.locator('.search-close-word').isVisible()).toBe(true);
+    expect(await close.locator('.search-close-key').isVisible()).toBe(false);
+    const box = (await close.boundingBox())!;
+    expect(box.height).toBeGreaterThanOrEqual(44);
+    expect(box.width).toBeGreaterThanOrEqual(44);
     expect(await page.getByRole('option').first().innerText()).toContain('POST');
     const scroll = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
     expect(scroll).toBeLessThanOrEqual(0);
