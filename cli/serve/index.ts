@@ -266,10 +266,11 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
       // .faq.md.swp) that the site does not read changes no page: it is passed by, as a partial is,
       // instead of building the whole site twice and reloading every tab. Not while the site fails: a
       // file added may be the one a page missed.
-      const passed = (path: string): boolean => session !== undefined && !live.failing && !relative(contentDir, path).startsWith('..') && EDITOR_TEMPORARY.test(basename(path)) && !session.reads(path);
+      const inContent = (path: string): boolean => !relative(contentDir, path).startsWith('..');
+      const passed = (path: string): boolean => session !== undefined && !live.failing && inContent(path) && EDITOR_TEMPORARY.test(basename(path)) && !session.reads(path);
       const paths = seen.filter((path) => !passed(path));
       // A page saved after the output was removed (the cache cleared) needs the whole site built again.
-      const contentOnly = session !== undefined && existsSync(join(outDir, OUTPUT_MARKER)) && paths.every((path) => !relative(contentDir, path).startsWith('..') && /\.mdx?$|\/_category_\.(json|ya?ml)$/.test(path));
+      const contentOnly = session !== undefined && existsSync(join(outDir, OUTPUT_MARKER)) && paths.every((path) => inContent(path) && /\.mdx?$|\/_category_\.(json|ya?ml)$/.test(path));
       // A page saved in another encoding fails the update here, as it fails `docs build` (a full build reads every file itself).
       if (contentOnly && unreadable.length > 0) throw new DocsError('content', unreadable);
       let report = contentOnly ? await session!.update(paths.map((path): ContentChange => ({ rel: posixRelative(contentDir, path), text: applied.get(path) ?? null }))) : 'full';

@@ -6,6 +6,7 @@ import { loadLoginScreen } from './load-login';
 import { scrollToFragment } from '../routing';
 import { hidePageTitle } from '../title';
 import type { AuthSession } from './session';
+import { ProblemBox } from '../components/PageState/PageState';
 import './auth-gate.css';
 // Imported here, not by the lazy chunk: esbuild would split it into a stylesheet nothing links.
 import './LoginScreen/login-screen.css';
@@ -50,13 +51,7 @@ function LoginUnavailable({ reason }: { reason: string }): JSX.Element {
   if (!shown) return <AuthSplash />;
   return (
     <div className="auth-splash">
-      <div className="page-problem" role="alert">
-        <h1>The sign-in screen could not be loaded</h1>
-        <p className="page-problem-text">{navigator.onLine ? reason : 'This device is offline. Connect to the network, then retry.'}</p>
-        <button type="button" className="button" onClick={() => location.reload()}>
-          Retry
-        </button>
-      </div>
+      <ProblemBox heading="The sign-in screen could not be loaded" message={navigator.onLine ? reason : 'This device is offline. Connect to the network, then retry.'} action="Retry" onAction={() => location.reload()} />
     </div>
   );
 }

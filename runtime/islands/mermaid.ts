@@ -39,9 +39,8 @@ function theme(): Mode {
  * once the page is idle and put in place of the dark one while the page prints.
  */
 const printCopies = new WeakMap<Element, string>();
-/** While the page prints: the dark drawing of each diagram swapped for its light copy. */
+/** While the page prints (and only then): the dark drawing of each diagram swapped for its light copy. */
 const onScreen = new Map<Element, string>();
-let printing = false;
 
 /** Mermaid draws one diagram at a time (it keeps per-render state and one global config): every drawing waits its turn here. */
 let turn: Promise<unknown> = Promise.resolve();
@@ -88,7 +87,7 @@ async function draw(element: Element, mode: Mode): Promise<void> {
   try {
     const svg = await drawing(source, mode);
     // A page printing keeps its light copies in place until it is done; this drawing goes in after.
-    if (printing && onScreen.has(element)) onScreen.set(element, svg);
+    if (onScreen.has(element)) onScreen.set(element, svg);
     else place(element, svg);
     element.setAttribute('data-mermaid-theme', mode);
   } catch (error) {
@@ -135,7 +134,6 @@ function whenIdle(task: () => void): void {
 /** Swaps the dark drawings for their light copies while the page prints, and back after. */
 function watchPrint(): void {
   addEventListener('beforeprint', () => {
-    printing = true;
     for (const element of document.querySelectorAll('[data-mermaid-theme="dark"][data-mermaid-print]')) {
       const copy = printCopies.get(element);
       if (copy === undefined) continue;
@@ -144,7 +142,6 @@ function watchPrint(): void {
     }
   });
   addEventListener('afterprint', () => {
-    printing = false;
     for (const [element, svg] of onScreen) place(element, svg);
     onScreen.clear();
   });

@@ -20,17 +20,24 @@ export function PageLoading(): JSX.Element {
   );
 }
 
-/** The box the load error and the crash screen share: heading, error text, one button. */
-function PageProblem({ heading, message, action, onAction }: { heading: string; message: string; action: string; onAction: () => void }): JSX.Element {
+/** The box the load error, the crash screen and a login screen that did not load share: heading, error text, one button. */
+export function ProblemBox({ heading, message, action, onAction }: { heading: string; message: string; action: string; onAction: () => void }): JSX.Element {
+  return (
+    <div className="page-problem" role="alert">
+      <h1>{heading}</h1>
+      <p className="page-problem-text">{message}</p>
+      <button type="button" className="button" onClick={onAction}>
+        {action}
+      </button>
+    </div>
+  );
+}
+
+/** `ProblemBox` in the main column. */
+function PageProblem(props: Parameters<typeof ProblemBox>[0]): JSX.Element {
   return (
     <main className="doc-main page-state" id="main">
-      <div className="page-problem" role="alert">
-        <h1>{heading}</h1>
-        <p className="page-problem-text">{message}</p>
-        <button type="button" className="button" onClick={onAction}>
-          {action}
-        </button>
-      </div>
+      <ProblemBox {...props} />
     </main>
   );
 }
