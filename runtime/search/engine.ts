@@ -3,17 +3,20 @@
  * fall in and the document chunks of the results it shows (format.ts). Each word of the query matches
  * an indexed word
  * - exactly (full weight);
- * - as a prefix: what is being typed (`passb` → `passbolt`), and each of its Dutch and English stems
- *   (`vergaderingen` → `vergader` → `vergadering`, `rotated` → `rotat` → `rotation`);
+ * - as a prefix when it is being typed (`passb` → `passbolt`);
+ * - through a stem both share, Dutch or English (`vergaderingen` → `vergadering`, `rotated` →
+ *   `rotation`, `deploy` → `deployment`; not `do` → `documentation`);
  * - with one typo (a letter wrong, missing, extra or two swapped) on words of five letters or more,
- *   found among the words that share its first letter (its shard).
+ *   found among the words that share its first letter (its shard); not in numbers.
  * A result must match every word of the query, or two adjacent ones run together (`24 urenloop` finds
- * `24urenloop`, match.ts `queryPairs`); when none does, results matching any word are shown.
+ * `24urenloop`, match.ts `queryPairs`); when fewer than a list's worth do, results with some of the
+ * words follow, ranked by the share of the query's rarity they have. A question's own words (`how do
+ * I`) are never required; a version (`4.2.0`) is one word; a path names its operations.
  */
 import type { SearchChunk, SearchMeta, SearchPage, SearchShard } from './format';
 import { boostTitles, byScore, flatIndex, pick, TITLE_HAS_QUERY, TITLE_IS_QUERY, type Place, type Scored } from './rank';
 import { EXACT, matchWeight, present, queryPairs, STEM, type ExcerptPart, type Matches } from './match';
-import { indexable, joinedTerms, shardOf, stems, terms, words } from './text';
+import { indexable, JOINED, joinedTerms, queryPath, QUESTION_WORDS, shardOf, stems, terms, words } from './text';
 import { SAMPLE, STEMMER_WORDS } from './warm-up';
 
 export { excerpt, oneEdit, type ExcerptPart } from './match';
@@ -39,6 +42,8 @@ export interface SearchResult {
  * of 126–128 (medians of 9 fresh pages, the two alternated in one run).
  */
 const LEAD_CHUNKS = 3;
+/** What a question word of the query (`how`, `waar`) counts in a result that has it, against a word asked about. */
+const ASKED = 0.25;
 /** Posting tails a query fetches at most. */
 const MAX_TAILS = 8;
 
@@ -190,20 +195,34 @@ export class SearchEngine {
   }
 
   private async searchOnce(query: string, limit: number, onPartial?: (results: SearchResult[]) => void): Promise<SearchResult[]> {
-    const all = [...new Set(words(query))];
+    // A version or an address (`4.2.0`, `10.24.0.101`) is one word of the query, as the index has it
+    // (text.ts `joinedTerms`): its numbers apart would find prices, years and other addresses.
+    const numbers = joinedTerms(query).filter((term) => /^[\d.]+$/.test(term));
+    const all = [...new Set([...words(numbers.length > 0 ? query.replace(JOINED, (joined) => (/^[\d.]+$/.test(joined) ? ' ' : joined)) : query), ...numbers])];
     const useful = all.filter(indexable);
     // Words the index leaves out (`the`, `een`) are sought only as the start of a word being typed
     // (`the` → `theme`); typed whole, they find nothing (the dialog says why).
     const typingLast = !/\s$/.test(query);
-    const queryWords = useful.length > 0 ? useful : typingLast ? all.slice(-1) : [];
+    /** The word being typed: the query's last (a number it ends in, its dot included), unless it ends in a space. */
+    const typed = typingLast ? (numbers.find((number) => query.endsWith(number) || query.endsWith(`${number}.`)) ?? words(query).at(-1)) : undefined;
+    // The words that make a question a question (`how do I`, `waar vind ik`) are sought as words a
+    // result need not have, unless the query has nothing else (or one is being typed): pages seldom
+    // write them beside what the reader asks about.
+    const asking = useful.filter((word) => QUESTION_WORDS.has(word) && word !== typed);
+    const asked = asking.length < useful.length ? asking : [];
+    const queryWords = useful.length > 0 ? useful.filter((word) => !asked.includes(word)) : typingLast ? all.slice(-1) : [];
     if (queryWords.length === 0) return [];
     // Words the query joins (`QUAD_API_URL`, `node.js`) are sought whole as well, as words a result
     // need not have: a page with the identifier ranks above pages with its parts apart.
-    const joined = joinedTerms(query).filter((term) => !queryWords.includes(term));
+    // A query that is a path (`/teams`, `GET /teams`) seeks it whole too: the operations on that very
+    // path have it (text.ts `pathTerm`), and are named by the query as a page by its title.
+    const path = queryPath(query);
+    const joined = [...asked, ...joinedTerms(query).filter((term) => !queryWords.includes(term) && !asked.includes(term))];
     const typingJoined = typingLast && /[_.-][\p{L}\p{N}]+$/u.test(query);
+    if (path) joined.push(path);
     // Two words typed apart that the pages write as one (`24 urenloop` → `24urenloop`, `log in` →
     // `login`): the pair is sought too, and stands in for both its words (`queryPairs`).
-    const pairs = queryPairs(query, queryWords).filter(({ term }) => !joined.includes(term));
+    const pairs = queryPairs(query, queryWords, asked).filter(({ term }) => !joined.includes(term));
     const sought = [...queryWords, ...joined, ...pairs.map(({ term }) => term)];
     /** Where the pairs start in `sought`. */
     const pairsFrom = queryWords.length + joined.length;
@@ -222,7 +241,7 @@ export class SearchEngine {
       sought.map(async (word, index) => {
         const optional = index >= queryWords.length;
         const pair = pairs[index - pairsFrom];
-        const typing = pair ? typingLast && pair.last : optional ? typingJoined && index === queryWords.length + joined.length - 1 : typingLast && index === queryWords.length - 1;
+        const typing = pair ? typingLast && pair.last : word === path ? typingLast : optional ? typingJoined && index === queryWords.length + joined.length - (path ? 2 : 1) : word === typed;
         // The word's own shard is asked for before its stems are made (a stemmer's first run on a
         // page compiles its patterns: milliseconds the request need not wait).
         void this.shard(meta, shardOf(word, split)).catch(() => undefined);
@@ -249,7 +268,9 @@ export class SearchEngine {
         }
         // A longer word that starts with this one (`apilogin`, a heading's two words run together), a
         // stem or a typo is rarer than the word, but never counts more than the word itself would.
-        for (const candidate of found) candidate.weight = candidate.match * Math.min(candidate.idf, ownIdf);
+        // A question's own words (`how`, `do`) tell little about the page asked for.
+        const worth = asked.includes(word) ? ASKED : 1;
+        for (const candidate of found) candidate.weight = worth * candidate.match * Math.min(candidate.idf, ownIdf);
         return found;
       }),
     );
@@ -272,7 +293,16 @@ export class SearchEngine {
         return { scores, docs };
       });
     let perWord: { scores: Float64Array; docs: number[] }[] = [];
-    // The documents with every word (or with any, `every` false), each with the sum of its words' scores.
+    /**
+     * What each word of the query weighs in a document's share of it: the rarity of its rarest term
+     * (of a word the index lacks, which only a pair may stand in for, that of a word in one document).
+     */
+    const rarest = Math.log(1 + (meta.documents + 0.5) / 1.5);
+    const rarity = candidates.slice(0, queryWords.length).map((found) => found.reduce((most, { idf }) => Math.max(most, idf), 0) || rarest);
+    const queryRarity = rarity.reduce((sum, weight) => sum + weight, 0);
+    // The documents with every word (or with any, `every` false), each with the sum of its words' scores;
+    // one with some of the words times the share of the query's rarity it has, squared (a page with
+    // `deploy` and `backend` of "how do I deploy the backend" before one with `how` and `do`).
     // Plain loops, no closure per document: this runs on a first query before the code is optimised.
     const combine = (every: boolean): Scored => {
       const found: Scored = { docs: [], totals: [] };
@@ -285,48 +315,62 @@ export class SearchEngine {
           if (counted?.has(doc)) continue;
           counted?.add(doc);
           let total = 0;
+          let has = 0;
           for (let word = 0; word < pairsFrom; word++) {
             let score = perWord[word]!.scores[doc]!;
-            // A word of the query a document lacks counts what a pair holding it scores there (a page
-            // with `24urenloop` has `urenloop` of `24 urenloop`); a pair never adds to a word it has.
-            if (score === 0 && word < queryWords.length) for (const at of pairsOf[word]!) score = Math.max(score, perWord[at]!.scores[doc]!);
-            // Every word of the query, that is: a joined word it also seeks only adds.
-            if (score === 0 && every && word < queryWords.length) {
-              total = 0;
-              break;
+            // A word of the query counts what a pair holding it scores in the document, when that is more
+            // (a page with `24urenloop` has `urenloop` of `24 urenloop`, one with `login` has `log` of
+            // `log in`); a pair never adds to the word.
+            if (word < queryWords.length) for (const at of pairsOf[word]!) score = Math.max(score, perWord[at]!.scores[doc]!);
+            if (word < queryWords.length) {
+              // Every word of the query, that is: a joined word it also seeks only adds.
+              if (score === 0 && every) {
+                total = 0;
+                break;
+              }
+              if (score > 0) has += rarity[word]!;
             }
             total += score;
           }
-          if (total === 0) continue;
+          // Not a document with none of the words, only the question's.
+          if (total === 0 || has === 0) continue;
+          const share = every || queryRarity === 0 ? 1 : has / queryRarity;
           found.docs.push(doc);
-          found.totals.push(total);
+          found.totals.push(total * share * share);
         }
       }
       return found;
     };
-    // Scores documents (all words; any word when `fallback` and none has all), then zeroes the arrays
-    // again, all in one turn: no other query can use them in between.
-    const rank = (fallback: boolean): Scored => {
+    // Scores documents (all words; with `fill`, also those with some of them when fewer than `limit`
+    // have all), then zeroes the arrays again, all in one turn: no other query can use them in between.
+    const rank = (fill: boolean): Scored => {
       perWord = scoreWords();
       let found = combine(true);
-      if (fallback && found.docs.length === 0 && perWord.length > 1) found = combine(false);
+      if (fill && found.docs.length < limit && queryWords.length > 1) found = combine(false);
       for (const { scores, docs } of perWord) for (const doc of docs) scores[doc] = 0;
       return found;
     };
     let scored = rank(false);
     // Several words, too few documents with all of them among the heaviest postings: fetch the tails of
-    // the words' own terms (not of every prefix match) and count again.
-    const tails = candidates.flat().filter((candidate) => candidate.tail && candidate.exact);
-    if (scored.docs.length < limit && queryWords.length > 1 && tails.length > 0) {
+    // the words' own terms (not of every prefix match) and count again, then fill the list with
+    // documents that have some of the words.
+    if (scored.docs.length < limit && queryWords.length > 1) {
+      const tails = candidates.flat().filter((candidate) => candidate.tail && candidate.exact);
       await Promise.all(tails.slice(0, MAX_TAILS).map(async (candidate) => candidate.lists.push(await this.tail(candidate.tail!))));
       scored = rank(true);
-    } else if (scored.docs.length === 0 && queryWords.length > 1) scored = rank(true);
+    }
     // A page named by the query first: its title's terms (pairs run together too, as the index has them).
-    boostTitles(scored, queryShards, (title) => {
+    // The operations on the path the query is: its whole path term, matched exactly.
+    const onPath = new Set<number>();
+    for (const { match, lists } of path ? candidates[sought.indexOf(path)]! : []) {
+      if (match !== EXACT) continue;
+      for (const list of lists) for (let i = 0, doc = 0; i < list.length; i += 2) onPath.add((doc += list[i]!));
+    }
+    boostTitles(scored, queryShards, onPath, (title) => {
       const titleTerms = terms(title, { pairs: true });
       const named = queryWords.every(
         (word, index) =>
-          titleTerms.some((term) => matchWeight(term, word, wordStems.get(word) ?? [], typingLast && index === queryWords.length - 1) > 0) ||
+          titleTerms.some((term) => matchWeight(term, word, wordStems.get(word) ?? [], word === typed) > 0) ||
           pairs.some((pair) => pair.covers.includes(index) && titleTerms.some((term) => matchWeight(term, pair.term, [], typingLast && pair.last) > 0)),
       );
       if (!named) return 1;
@@ -340,7 +384,10 @@ export class SearchEngine {
     // The best documents, at most PER_PAGE per page and one per heading (`pick`).
     // A common word is never marked: `the` being typed finds `theme`, and `the` itself matched nothing.
     // A word that starts with a number matched by its letters too (`24urenloop` for `urenloop`, text.ts `terms`).
-    const isMatch: Matches = (word, inParts) => matched.has(word) || matched.has(word.replace(/^\d+(?=\p{L})/u, '')) || (!inParts && indexable(word) && queryWords.some((queryWord) => word.startsWith(queryWord) || (wordStems.get(queryWord) ?? []).some((stem) => word.startsWith(stem))));
+    const isMatch: Matches = (word, inParts) =>
+      matched.has(word) ||
+      matched.has(word.replace(/^\d+(?=\p{L})/u, '')) ||
+      (!inParts && indexable(word) && queryWords.some((queryWord) => matchWeight(word, queryWord, wordStems.get(queryWord) ?? [], queryWord === typed) >= STEM));
     const fromChunk = (doc: number): Place | undefined => {
       const chunk = this.chunkData.get(Math.floor(doc / meta.chunkSize));
       const found = chunk?.docs[doc % meta.chunkSize];

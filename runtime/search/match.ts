@@ -5,7 +5,7 @@
  */
 import type { SearchResult } from './engine';
 import type { Picked } from './rank';
-import { indexable, words } from './text';
+import { fold, indexable, stems, words } from './text';
 
 /** A piece of an excerpt: text, highlighted when it matched. */
 export interface ExcerptPart {
@@ -17,7 +17,6 @@ export interface ExcerptPart {
 export const EXACT = 1;
 const TYPING = 0.8;
 export const STEM = 0.7;
-const PREFIX = 0.6;
 const TYPO = 0.45;
 /** True when `a` and `b` differ by exactly one edit: a letter replaced, inserted, removed, or two swapped. */
 export function oneEdit(a: string, b: string): boolean {
@@ -31,13 +30,25 @@ export function oneEdit(a: string, b: string): boolean {
   return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }
 
-/** How a word of the query matches a term of the index, or 0. */
+/**
+ * How a word of the query matches a term of the index, or 0. Only the word being typed matches any
+ * longer word it starts (`passb` → `passbolt`); a word typed whole matches a longer one only when they
+ * share a stem (`deploy` → `deployment`, `rotating` → `rotation`, `batteries` → `battery`), not one it
+ * merely starts (`do` → `documentation`, `4` → `40`): a question typed as a sentence would otherwise
+ * match its small words almost anywhere.
+ */
 export function matchWeight(term: string, word: string, wordStems: string[], typing: boolean): number {
   if (term === word) return EXACT;
-  if (word.length >= 2 && term.startsWith(word)) return typing ? TYPING : PREFIX;
-  if (wordStems.some((stem) => term.startsWith(stem))) return STEM;
-  if (word.length >= 5 && oneEdit(term, word)) return TYPO;
+  if (typing && word.length >= 2 && term.startsWith(word)) return TYPING;
+  if ((term.startsWith(word) || wordStems.some((stem) => term.startsWith(stem))) && sharesStem(term, word, wordStems)) return STEM;
+  // No typo in a number: `4.2.0` is not `4.0.0` or `4.20`.
+  if (word.length >= 5 && oneEdit(term, word) && /\p{L}/u.test(word)) return TYPO;
   return 0;
+}
+
+/** True when a term of the index, or one of its stems, is the query's word or one of the word's stems. */
+function sharesStem(term: string, word: string, wordStems: string[]): boolean {
+  return [term, ...stems(term)].some((form) => form === word || wordStems.includes(form));
 }
 
 /** Two adjacent words of a query, run together. */
@@ -55,14 +66,21 @@ const MAX_PAIRS = 4;
 /**
  * The query's adjacent words run together, as the index runs together those of titles and headings
  * (text.ts `terms`, and not after a common word): `24 urenloop` → `24urenloop`, `log in` → `login`.
+ * `asked`: the question words of the query (engine.ts), paired with nothing.
  */
-export function queryPairs(query: string, queryWords: string[]): Pair[] {
-  const inOrder = words(query);
+export function queryPairs(query: string, queryWords: string[], asked: string[] = []): Pair[] {
+  const folded = fold(query);
+  const found = [...folded.matchAll(/[\p{L}\p{N}]+/gu)];
+  const inOrder = found.map(([word]) => word);
   const pairs: Pair[] = [];
   for (let i = 1; i < inOrder.length && pairs.length < MAX_PAIRS; i++) {
     const [first, second] = [inOrder[i - 1]!, inOrder[i]!];
     const term = first + second;
-    if (!indexable(first) || queryWords.includes(term) || pairs.some((pair) => pair.term === term)) continue;
+    // Not numbers the query joins (`4.2.0` is sought as written, text.ts `joinedTerms`: `20` would find
+    // `Node.js 20`), nor a question's own words (`how do` → `howdo`): they would take the place of
+    // pairs that count.
+    const gap = folded.slice(found[i - 1]!.index + first.length, found[i]!.index);
+    if ((JOINER.test(gap) && /^\d+$/.test(first + second)) || !indexable(first) || asked.includes(first) || asked.includes(second) || queryWords.includes(term) || pairs.some((pair) => pair.term === term)) continue;
     const covers = [...new Set([first, second].map((word) => queryWords.indexOf(word)).filter((at) => at >= 0))];
     pairs.push({ term, covers, last: i === inOrder.length - 1 });
   }
@@ -108,7 +126,9 @@ function matchedSpans(text: string, matches: Matches): [number, number][] {
       const gap = text.slice(tokens[j - 1]!.to, tokens[j]!.from);
       if (!JOINER.test(gap) && !(j === i + 1 && PAIR_GAP.test(gap))) break;
       joined += tokens[j]!.word;
-      if (matches(joined, true)) {
+      // Numbers joined by dots are a term with their dots (text.ts `joinedTerms`).
+      const written = text.slice(tokens[i]!.from, tokens[j]!.to);
+      if (matches(joined, true) || (/^[\d.]+$/.test(written) && matches(written, true))) {
         spans.push([tokens[i]!.from, tokens[j]!.to]);
         i = j;
         break;
@@ -118,13 +138,21 @@ function matchedSpans(text: string, matches: Matches): [number, number][] {
   return spans;
 }
 
-/** The excerpt of `text` around its first matching word, about `width` characters. */
+/**
+ * The excerpt of `text` about `width` characters long, around the matching words: where most of the
+ * query's different words are within its width (`QUAD_API_URL` whole rather than `quad` in a host
+ * name two lines before; `Passbolt` with `rotate`), the first such place.
+ */
 export function excerpt(text: string, matches: Matches, width = 160): ExcerptPart[] {
   const spans = matchedSpans(text, matches);
-  let start = 0;
-  if (spans.length > 0 && spans[0]![0] > width / 3) {
-    start = text.lastIndexOf(' ', spans[0]![0] - Math.floor(width / 3)) + 1;
+  // A third of the width before the first word shown, or less when that shows more of the words.
+  let [lead, around] = [Math.floor(width / 3), undefined as { at: number; words: number } | undefined];
+  for (const before of Number.isFinite(width) ? [lead, SHORT_LEAD] : []) {
+    const found = bestSpan(text, spans, before, width - before);
+    if (found && found.words > (around?.words ?? 0)) [lead, around] = [before, found];
   }
+  let start = 0;
+  if (around !== undefined && around.at > lead) start = text.lastIndexOf(' ', around.at - lead) + 1;
   let end = Math.min(text.length, start + width);
   if (end < text.length) end = Math.max(text.lastIndexOf(' ', end), spans.find(([from]) => from >= start)?.[1] ?? end);
   const parts: ExcerptPart[] = [];
@@ -142,6 +170,23 @@ export function excerpt(text: string, matches: Matches, width = 160): ExcerptPar
   push(end, false);
   if (end < text.length) parts.push({ text: '…', mark: false });
   return parts;
+}
+
+/** Characters an excerpt shows before its first matched word at least. */
+const SHORT_LEAD = 12;
+
+/**
+ * Where the matched span is that has the most different words (folded) from `before` characters ahead
+ * of it to `after` past it, and their number; the first of those. Undefined without spans.
+ */
+function bestSpan(text: string, spans: [number, number][], before: number, after: number): { at: number; words: number } | undefined {
+  let best: { at: number; words: number } | undefined;
+  for (const [from] of spans) {
+    const seen = new Set<string>();
+    for (const [start, end] of spans) if (start >= from - before && end <= from + after) seen.add(words(text.slice(start, end)).join(''));
+    if (seen.size > (best?.words ?? 0)) best = { at: from, words: seen.size };
+  }
+  return best;
 }
 
 /** A picked result as the dialog shows it: with its excerpt once its text is in. */

@@ -97,12 +97,17 @@ export function pick(ranked: [number, number][], limit: number, placeOf: (doc: n
  * Multiplies the score of each document by `factor(title)` of its page's title (by `TITLE_BLOCK` more
  * for the top of the page). A document's page is looked up in the query's shards only (where their
  * terms' heaviest documents are), never in the chunks, so the first results shown from the shards and
- * the final list rank alike.
+ * the final list rank alike. The documents `named` (an operation's top, on the path the query is)
+ * count as the top of a page whose title is the query.
  */
-export function boostTitles(scored: Scored, shards: Set<SearchShard>, factor: (title: string) => number): void {
+export function boostTitles(scored: Scored, shards: Set<SearchShard>, named: ReadonlySet<number>, factor: (title: string) => number): void {
   const byTitle = new Map<string, number>();
   for (let i = 0; i < scored.docs.length; i++) {
     const doc = scored.docs[i]!;
+    if (named.has(doc)) {
+      scored.totals[i] = scored.totals[i]! * TITLE_IS_QUERY * TITLE_BLOCK;
+      continue;
+    }
     for (const { docs = [], pages = [] } of shards) {
       const at = flatIndex(docs, 4, doc);
       const pageAt = at < 0 ? -1 : flatIndex(pages, 5, docs[at + 1] as number);

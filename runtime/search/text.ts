@@ -16,6 +16,18 @@ const STOPWORDS = new Set(
   ).split(' '),
 );
 
+/**
+ * The words that make a query a question, English and Dutch (`how do I deploy`, `waar vind ik`). They
+ * are indexed (`how` alone finds "How Passbolt protects secrets"); a query with other words seeks them
+ * as words a result need not have (engine.ts), as Algolia's `optionalWords` would.
+ */
+export const QUESTION_WORDS = new Set(
+  (
+    'how what where when why which who whom whose do does did doing done can could should would may might must shall am me my mine we us our ours find ' +
+    'hoe wat waar wanneer waarom welk welke wie ik mij mijn jij jou jouw ons onze doe doet doen deed kun kunt zal zou mag vind vinden'
+  ).split(' '),
+);
+
 /** Lower-cases and removes diacritics: `Één` → `een`. */
 export function fold(text: string): string {
   // Most text is ASCII: nothing to decompose.
@@ -34,26 +46,48 @@ export function indexable(word: string): boolean {
 }
 
 /** Words joined by `_`, `-` or `.` with nothing between them: `QUAD_API_URL`, `X-Quad-Version`, `node.js`, `e-mail`. */
-const JOINED = /[\p{L}\p{N}]+(?:[_.-][\p{L}\p{N}]+)+/gu;
+export const JOINED = /[\p{L}\p{N}]+(?:[_.-][\p{L}\p{N}]+)+/gu;
 
 /**
  * The joined words of a text as one term each, separators left out (`QUAD_API_URL` → `quadapiurl`,
  * `e-mail` → `email`): a reader who types the identifier, or the word written without its hyphen,
- * finds the page that has it whole before pages that have its parts apart. Numbers alone (`4.0.0`)
- * are none.
+ * finds the page that has it whole before pages that have its parts apart. Numbers alone are one only
+ * when joined by dots, as versions and addresses are, and keep them (`4.2.0`, `10.24.0.101`; not `420`,
+ * which `4.20` would be too): a reader who types a version finds the pages that write it before pages
+ * with its digits apart (an address table, a price); dates and ranges (`2024-04-23`, `1-2`) are none.
  */
 export function joinedTerms(text: string): string[] {
   const found: string[] = [];
   for (const [joined] of text.matchAll(JOINED)) {
-    const term = words(joined).join('');
-    if (/\p{L}/u.test(term) && indexable(term)) found.push(term);
+    const term = /^[\d.]+$/.test(joined) ? joined : words(joined).join('');
+    if ((/\p{L}/u.test(term) || term.includes('.')) && indexable(term)) found.push(term);
   }
   return found;
 }
 
+/**
+ * An API operation's path as one term (`/teams`, `/teams/{teamid}`): folded, without a trailing slash.
+ * Only an operation's own path is indexed so (terms.ts), so a query that is a path (`/teams`, `GET
+ * /teams`) names the operations on that very path, not those on a longer one with the same words.
+ * Undefined for what is no path.
+ */
+export function pathTerm(path: string): string | undefined {
+  const term = fold(path).replace(/(?<=.)\/+$/, '');
+  return /^\/[^\s]*$/.test(term) ? term : undefined;
+}
+
+/** The path a query is, with or without its method (`/api/login`, `POST /api/login`), as `pathTerm`. */
+export function queryPath(query: string): string | undefined {
+  const path = /^\s*(?:[a-z]+\s+)?(\/\S*)\s*$/i.exec(query)?.[1];
+  return path === undefined ? undefined : pathTerm(path);
+}
+
 /** What `terms` adds besides the words: identifiers' parts, joined words, adjacent words run together. */
 export interface TermOptions {
-  /** Identifiers (an API operation) also give their parts: `userLogin` gives `user` and `login`. */
+  /**
+   * Identifiers (an API operation) also give their parts: `userLogin` gives `user` and `login`; and a
+   * path its whole (`/api/login`, `pathTerm`).
+   */
   identifiers?: boolean;
   /**
    * Each two adjacent words also give one term run together (`Deep linking` → `deeplinking`, `Log in`
@@ -77,7 +111,14 @@ export function terms(text: string, options: TermOptions = {}): string[] {
     const letters = /^\d+(\p{L}[\p{L}\p{N}]{2,})$/u.exec(word)?.[1];
     if (letters && indexable(letters)) more.push(letters);
   }
-  if (options.identifiers) more.push(...(text.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g) ?? []).map(fold).filter(indexable));
+  if (options.identifiers) {
+    more.push(...(text.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g) ?? []).map(fold).filter(indexable));
+    // An operation's path whole (`pathTerm`).
+    for (const [path] of text.matchAll(/(?<=^|\s)\/\S*/g)) {
+      const term = pathTerm(path);
+      if (term) more.push(term);
+    }
+  }
   if (options.pairs) {
     const all = words(text);
     for (let i = 1; i < all.length; i++) if (indexable(all[i - 1]!)) more.push(all[i - 1]! + all[i]!);

@@ -62,9 +62,46 @@ describe('the search index', () => {
       const html = readFileSync(join(dist, route.path.slice(1), 'index.html'), 'utf8');
       const [, method, path, operationId] = /data-method="(\w+)" data-path="([^"]+)" data-operation="([^"]+)"/.exec(html)!;
       expect(await first(operationId!), operationId).toBe(route.path);
-      const byPath = (await engine.search(`${method!.toUpperCase()} ${path}`)).map((result) => result.url);
-      expect(byPath.slice(0, 3), `${method} ${path}`).toContain(route.path);
+      // Its method and path, exactly: this operation, not one on a longer path with the same words
+      // (`GET /teams` found `GET /teams/{teamId}`, "Get one team", first).
+      expect(await first(`${method!.toUpperCase()} ${path}`), `${method} ${path}`).toBe(route.path);
+      // Its path alone: the operations on that very path first (`/api/auth`: DELETE and POST, then the
+      // three on `/api/auth/password`).
+      const onPath = operations.filter((other) => readFileSync(join(dist, other.path.slice(1), 'index.html'), 'utf8').includes(`data-path="${path}"`)).map((other) => other.path);
+      const byPath = (await engine.search(path!)).map((result) => result.url);
+      expect(byPath.slice(0, onPath.length).sort(), path).toEqual(onPath.sort());
     }
+  });
+
+  it('answers a question typed as a sentence with the pages it asks about', async () => {
+    const routes = async (query: string, count: number): Promise<string[]> => (await engine.search(query)).slice(0, count).map((result) => result.url.split('#')[0]!);
+    expect(await routes('how do I deploy the backend', 3)).toContain('/backend/backend/deployment');
+    expect(await routes('how do I log in', 2)).toEqual(expect.arrayContaining(['/backend/api/user-authentication/user-login', '/backend/backend/authentication']));
+    expect((await routes('how to install nixos on a nuc', 1))[0]).toBe('/24urenloop/deployment/nixos/install/nuc');
+    expect(await routes('where are secrets stored', 3)).toContain('/frontend/secrets');
+    expect((await routes('waar vind ik de jaarrekening', 1))[0]).toBe('/internal-wiki/formaliteiten');
+    // A word typed whole is no prefix: `do` marks neither `down` nor `documentation`, nor `log` `logo`.
+    const marked = (await engine.search('how do I deploy the backend', 50)).flatMap((result) => [...result.marked.title, ...(result.excerpt ?? [])].filter((part) => part.mark).map((part) => fold(part.text)));
+    expect(marked.filter((word) => /^do./.test(word) && !/^do(es|ing|ne)?$/.test(word))).toEqual([]);
+    // A question alone is still searched: its words are all it has.
+    expect((await engine.search('how ')).length).toBeGreaterThan(0);
+  });
+
+  it('finds a version or an address as written, not its numbers apart', async () => {
+    const html = (url: string): string => readFileSync(join(dist, url.split('#')[0]!.slice(1), 'index.html'), 'utf8');
+    for (const version of ['4.2.0', '1.8.2', '2.0.0', '10.24.0.101']) {
+      const results = await engine.search(version, 50);
+      expect(results.length, version).toBeGreaterThan(0);
+      // Every result writes it (no address table for 4.2.0, no 2024 for 2.0.0, no port 8222 for 1.8.2)…
+      for (const result of results) expect(html(result.url).includes(version), `${version} → ${result.url}`).toBe(true);
+      // …and shows it marked whole.
+      for (const result of results.filter((result) => result.excerpt?.some((part) => part.text.includes(version)))) {
+        expect(result.excerpt!.filter((part) => part.mark).map((part) => part.text), result.url).toContain(version);
+      }
+    }
+    // Every page whose text gives 4.2.0 is found, and a number being typed finds the versions it starts.
+    expect(new Set((await engine.search('4.2.0', 50)).map((result) => result.url.split('#')[0]))).toEqual(new Set(['/frontend/onboarding/stack/mobile', '/frontend/onboarding', '/backend/api/quad-header', '/frontend/releasing/apple']));
+    expect((await engine.search('4.2.', 50)).flatMap((result) => (result.excerpt ?? []).filter((part) => part.mark).map((part) => part.text))).toEqual(expect.arrayContaining(['4.2.0', '4.2.1']));
   });
 
   it('answers the ways staff search: a path, an operationId, a Dutch inflection, no accents, a typo', async () => {
@@ -134,6 +171,19 @@ describe('the search index', () => {
     const typing = (word: string, inParts?: boolean): boolean => word === 'api' || (!inParts && word.startsWith('api'));
     expect(marks(excerpt('Keep a pinned copy of the API key', typing))).toEqual(['API']);
     expect(marks(excerpt('Set QUAD_API_URL first', (word) => word === 'quadapiurl'))).toEqual(['QUAD_API_URL']);
+  });
+
+  it('cuts the excerpt where most of the query\'s words are, not around the first word that matched', async () => {
+    // Both pages that write QUAD_API_URL show it, not `example.quad.app.dev` two lines before it.
+    for (const result of (await engine.search('QUAD_API_URL')).slice(0, 2)) expect(result.excerpt!.map((part) => part.text).join(''), result.url).toContain('QUAD_API_URL');
+    const text = `The application id is example.quad.app.dev, with an orange icon. ${'Then the emulator starts. '.repeat(6)}Set QUAD_API_URL to the backend.`;
+    const shown = excerpt(text, (word) => ['quad', 'api', 'url'].includes(word));
+    expect(shown.map((part) => part.text).join('')).toMatch(/^….* QUAD_API_URL to the backend\.$/);
+    // Two words of a query far apart: the excerpt starts shortly before the first when that shows both.
+    const far = `${'Lead words here. '.repeat(4)}Keep secrets in Passbolt, the shared vault of the whole organisation, and when someone leaves, rotate what they could see.`;
+    expect(excerpt(far, (word) => word === 'passbolt' || word === 'rotate').filter((part) => part.mark).map((part) => part.text)).toEqual(['Passbolt', 'rotate']);
+    // A title is never cut.
+    expect(excerpt(`Getting started with ${'very '.repeat(60)}Passbolt`, (word) => word === 'passbolt', Infinity)[0]!.text).toMatch(/^Getting started/);
   });
 
   it('shows the heading, the section and an excerpt with the match marked', async () => {
@@ -309,9 +359,11 @@ describe('the text of the index', () => {
   it('folds case and diacritics, keeps identifiers whole and in parts, joins what is joined, and drops stopwords', () => {
     expect(fold('Één Café Überlingen')).toBe('een cafe uberlingen');
     expect(terms('Het bestuur en de AV')).toEqual(['bestuur', 'av']);
-    expect(terms('POST /api/login userLogin', { identifiers: true })).toEqual(['post', 'api', 'login', 'userlogin', 'user']);
-    // Words joined by `_`, `-` or `.` are a term whole too; numbers alone are not.
-    expect(terms('Set QUAD_API_URL, read the e-mail (node.js 4.0.0)')).toEqual(['set', 'quad', 'api', 'url', 'read', 'mail', 'node', 'js', '4', '0', '0', 'quadapiurl', 'email', 'nodejs']);
+    // An operation's path is a term whole as well.
+    expect(terms('POST /api/login userLogin', { identifiers: true })).toEqual(['post', 'api', 'login', 'userlogin', 'user', '/api/login']);
+    expect(terms('GET /teams/{teamId}/ listTeams', { identifiers: true })).toContain('/teams/{teamid}');
+    // Words joined by `_`, `-` or `.` are a term whole too; numbers only joined by dots, and with them.
+    expect(terms('Set QUAD_API_URL, read the e-mail (node.js 4.0.0, 2024-04-23)')).toEqual(['set', 'quad', 'api', 'url', 'read', 'mail', 'node', 'js', '4', '0', '0', '2024', '04', '23', 'quadapiurl', 'email', 'nodejs', '4.0.0']);
     // A title or heading also gives each two adjacent words run together.
     expect(terms('Deep linking', { pairs: true })).toEqual(['deep', 'linking', 'deeplinking']);
     expect(terms('Log in to Quad', { pairs: true })).toEqual(['log', 'quad', 'login']);
@@ -473,6 +525,8 @@ describe('the index of a large site', () => {
 
   it('fetches the tails when the heaviest postings hold too few documents with every word', async () => {
     const results = await large.search('alpha beta');
-    expect(results.map((result) => result.url).sort()).toEqual(['/p/450', '/p/7']);
+    // The two with both words first; pages with alpha alone fill the list after them.
+    expect(results.slice(0, 2).map((result) => result.url).sort()).toEqual(['/p/450', '/p/7']);
+    expect(results.length).toBe(8);
   });
 });

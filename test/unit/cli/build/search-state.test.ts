@@ -20,7 +20,7 @@ function site(): SearchInput[] {
     for (let b = 0; b < 1 + (i % 4); b++) {
       blocks.push({
         ...(b > 0 ? { anchor: `part-${b}`, heading: `Part ${b} of zone ${i % 7}` } : {}),
-        ...(b === 0 && i % 5 === 0 ? { api: `GET /api/stations/{stationId} readStation${i}` } : {}),
+        ...(b === 0 && i % 5 === 0 ? { api: `GET /stations/{stationId} readStation${i}` } : {}),
         text: `Page ${i} block ${b}: the station counts laps ${'ronde '.repeat(1 + ((i * b) % 6))}with beacon ${i % 13} and telpost ${i % 17}, checked by volunteer ${i % 29}.`,
       });
     }
