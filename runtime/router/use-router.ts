@@ -188,8 +188,12 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
       // A `#fragment` on the page shown is the browser's job: it scrolls and adds the history entry.
       if (samePage && url.hash) return;
       event.preventDefault();
-      if (samePage && url.search === location.search) scrollTo(0, 0);
-      else void navigate(url, 'push');
+      if (samePage && url.search === location.search) {
+        // The page's top, from a section of it (`/page#part`): the address loses the fragment, as a
+        // reload or a copied link would otherwise open the section again, and Back returns to it.
+        if (location.hash) scroll.push(href(url));
+        scrollTo(0, 0);
+      } else void navigate(url, 'push');
     };
     const onPopState = (event: PopStateEvent): void => {
       const restore = scroll.pop(event.state);

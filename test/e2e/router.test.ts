@@ -79,6 +79,34 @@ describe('client-side navigation', () => {
     await page.context().close();
   });
 
+  it('from a section of the page, a link to the page itself opens its top and drops the #fragment; Back returns to the section', async () => {
+    const page = await open(`${AUTH}#the-otp-flow`);
+    await expect.poll(() => page.evaluate(() => scrollY)).toBeGreaterThan(300);
+    const entries = await page.evaluate(() => history.length);
+    // The sidebar's link to the page shown, as a search result for the page would be.
+    await page.click(`.sidebar a[href="${AUTH}"]`);
+    await expect.poll(() => page.evaluate(() => scrollY)).toBe(0);
+    expect(page.url()).toBe(portal.site.origin + AUTH);
+    expect(await page.evaluate(() => history.length)).toBe(entries + 1);
+    // A reload opens the top, not the section the address named before.
+    await page.reload();
+    await waitForHydration(page);
+    expect(await page.evaluate(() => scrollY)).toBe(0);
+    await page.goBack();
+    await expect.poll(() => page.url()).toBe(`${portal.site.origin}${AUTH}#the-otp-flow`);
+    await expect.poll(() => page.evaluate(() => Math.abs(document.getElementById('the-otp-flow')!.getBoundingClientRect().top) < 120)).toBe(true);
+    // From the top with no fragment, the same link adds no entry.
+    await page.evaluate(() => scrollTo(0, 0));
+    await page.goto(portal.site.origin + AUTH);
+    await waitForHydration(page);
+    const before = await page.evaluate(() => history.length);
+    await page.evaluate(() => scrollTo(0, 600));
+    await page.click(`.sidebar a[href="${AUTH}"]`);
+    await expect.poll(() => page.evaluate(() => scrollY)).toBe(0);
+    expect(await page.evaluate(() => history.length)).toBe(before);
+    await page.context().close();
+  });
+
   it('restores the scroll position on back and forward', async () => {
     const page = await open(AUTH);
     await page.evaluate(() => scrollTo(0, 1400));
