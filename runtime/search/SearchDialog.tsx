@@ -195,27 +195,39 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
         </div>
         {results.length > 0 ? (
         <ul className="search-results" id="search-results" role="listbox" aria-label="Results" data-query={status.kind === 'done' ? status.query : undefined} data-complete={status.kind === 'done' && status.complete ? '' : undefined}>
-          {results.map((result, index) => (
+          {results.map((result, index) => {
+            // A page's second result, under its first (rank.ts `together`): indented, its page's title
+            // and path said (the option's name) but not shown again.
+            const sub = results[index - 1]?.page.route === result.page.route;
+            return (
             // The option is the link itself (an option may hold no other control); the item is only its frame.
-            <li key={result.url} role="none" className={index === active ? 'search-result active' : 'search-result'} onMouseMove={() => index !== active && setActive(index)}>
+            <li key={result.url} role="none" className={`search-result${sub ? ' search-result-sub' : ''}${index === active ? ' active' : ''}`} onMouseMove={() => index !== active && setActive(index)}>
               <a href={result.url} id={`search-option-${index}`} role="option" aria-selected={index === active} tabIndex={-1} onClick={() => onClose(true)}>
-                <span className="search-result-title">
+                <span className={sub ? 'search-result-title sr-only' : 'search-result-title'}>
                   {result.page.method ? <span className={`api-badge api-badge-${result.page.method}`}>{result.page.method.toUpperCase()}</span> : null}
                   <span>{marks(result.marked.title)}</span>
                 </span>
-                {result.page.method ? (
+                {result.page.method && !sub ? (
                   // An operation's path, which comes with its excerpt: its line is held until then.
                   <code className={result.marked.path ? 'search-result-endpoint' : 'search-result-endpoint search-result-pending'}>{result.marked.path ? marks(result.marked.path) : null}</code>
                 ) : null}
-                <span className="search-result-path">
-                  {result.page.section}
-                  {result.marked.heading ? (
-                    <>
-                      {result.page.section ? ' › ' : null}
-                      {marks(result.marked.heading)}
-                    </>
-                  ) : null}
-                </span>
+                {sub && result.marked.heading ? (
+                  // Under its page: the heading alone shows; the section is said.
+                  <span className="search-result-path search-result-heading">
+                    {result.page.section ? <span className="sr-only">{result.page.section} › </span> : null}
+                    {marks(result.marked.heading)}
+                  </span>
+                ) : (
+                  <span className="search-result-path">
+                    {result.page.section}
+                    {result.marked.heading ? (
+                      <>
+                        {result.page.section ? ' › ' : null}
+                        {marks(result.marked.heading)}
+                      </>
+                    ) : null}
+                  </span>
+                )}
                 {result.excerpt ? (
                   <span className="search-result-excerpt">{marks(result.excerpt)}</span>
                 ) : (
@@ -224,7 +236,8 @@ export function SearchDialog({ onClose }: SearchDialogProps): JSX.Element {
                 )}
               </a>
             </li>
-          ))}
+            );
+          })}
           {hasMore ? (
             <li role="none" className={active === results.length ? 'search-result search-more active' : 'search-result search-more'} onMouseMove={() => active !== results.length && setActive(results.length)}>
               <button type="button" id={`search-option-${results.length}`} role="option" aria-selected={active === results.length} tabIndex={-1} onClick={showMore}>

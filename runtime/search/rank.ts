@@ -71,9 +71,13 @@ export interface Place {
 /** A result before its excerpt is made. */
 export type Picked = Omit<SearchResult, 'excerpt' | 'marked'> & { text?: string };
 
+/** Results a list shows at a time: the dialog's first list, and each that More results adds. */
+export const LIST = 8;
+
 /**
  * The first `limit` results of `ranked` whose places `placeOf` knows, at most PER_PAGE per page and one
- * per heading; `missing` is the first document it did not know, where the list had to stop short.
+ * per heading, a page's two together (`together`); `missing` is the first document it did not know,
+ * where the list had to stop short.
  */
 export function pick(ranked: [number, number][], limit: number, placeOf: (doc: number) => Place | undefined): { results: Picked[]; missing?: number } {
   const results: Picked[] = [];
@@ -82,7 +86,7 @@ export function pick(ranked: [number, number][], limit: number, placeOf: (doc: n
   for (const [doc, score] of ranked) {
     if (results.length >= limit) break;
     const place = placeOf(doc);
-    if (!place) return { results, missing: doc };
+    if (!place) return { results: together(results, true), missing: doc };
     const { page, pageNumber, anchor, heading, text } = place;
     const url = anchor ? `${page.route}#${anchor}` : page.route;
     if (seen.has(url) || (perPage.get(pageNumber) ?? 0) >= PER_PAGE) continue;
@@ -90,7 +94,33 @@ export function pick(ranked: [number, number][], limit: number, placeOf: (doc: n
     perPage.set(pageNumber, (perPage.get(pageNumber) ?? 0) + 1);
     results.push({ url, page, heading: heading || undefined, score, text });
   }
-  return { results };
+  return { results: together(results, false) };
+}
+
+/**
+ * `results` (best first) with a page's second result moved up to follow its first, within each list
+ * of LIST: "Deployment" and "Deployment › After a deploy" side by side, not five rows apart. Only
+ * within a list, so that More results adds rows below those shown and moves none. Results `cutShort`
+ * (a document's place not known yet) end after the first page with one result in the list still
+ * being filled: that page's second may still come, and would push the rows after it down.
+ */
+function together(results: Picked[], cutShort: boolean): Picked[] {
+  const ordered: Picked[] = [];
+  for (let from = 0; from < results.length; from += LIST) {
+    const byPage = new Map<string, Picked[]>();
+    for (const result of results.slice(from, from + LIST)) {
+      const found = byPage.get(result.page.route);
+      if (found) found.push(result);
+      else byPage.set(result.page.route, [result]);
+    }
+    // The list still to be filled, when the results stopped short.
+    const open = cutShort && results.length - from < LIST;
+    for (const page of byPage.values()) {
+      ordered.push(...page);
+      if (open && page.length < PER_PAGE) return ordered;
+    }
+  }
+  return ordered;
 }
 
 /**

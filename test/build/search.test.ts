@@ -68,7 +68,7 @@ describe('the search index', () => {
       // Its path alone: the operations on that very path first (`/api/auth`: DELETE and POST, then the
       // three on `/api/auth/password`).
       const onPath = operations.filter((other) => readFileSync(join(dist, other.path.slice(1), 'index.html'), 'utf8').includes(`data-path="${path}"`)).map((other) => other.path);
-      const byPath = (await engine.search(path!)).map((result) => result.url);
+      const byPath = [...new Set((await engine.search(path!)).map((result) => result.url.split('#')[0]!))];
       expect(byPath.slice(0, onPath.length).sort(), path).toEqual(onPath.sort());
     }
   });
@@ -173,6 +173,27 @@ describe('the search index', () => {
     expect(marks(excerpt('Set QUAD_API_URL first', (word) => word === 'quadapiurl'))).toEqual(['QUAD_API_URL']);
   });
 
+  it('keeps a page\'s two results together within each list of eight, so More results moves no row', async () => {
+    for (const query of ['deploy', 'kubernetes', 'passbolt', 'quad', 'how do I deploy the backend']) {
+      const results = await engine.search(query, 24);
+      const routes = results.map((result) => result.url.split('#')[0]!);
+      for (let from = 0; from < routes.length; from += 8) {
+        const list = routes.slice(from, from + 8);
+        // A page twice in a list: its two rows are next to each other.
+        for (const route of new Set(list)) {
+          const at = list.flatMap((other, i) => (other === route ? [i] : []));
+          if (at.length === 2) expect(at[1]! - at[0]!, `${query}: ${route} in ${JSON.stringify(list)}`).toBe(1);
+        }
+      }
+      // The first lists are those a shorter search gives: More results only adds.
+      expect(routes.slice(0, 8), query).toEqual((await engine.search(query, 8)).map((result) => result.url.split('#')[0]!));
+      expect(routes.slice(0, 16), query).toEqual((await engine.search(query, 16)).map((result) => result.url.split('#')[0]!));
+    }
+    // "Deployment overview" and its section were rows 2 and 8 of `deploy`.
+    const deploy = (await engine.search('deploy')).map((result) => result.url.split('#')[0]!);
+    expect(deploy.filter((route, i) => route === deploy[i + 1]).length).toBeGreaterThan(0);
+  });
+
   it('cuts the excerpt where most of the query\'s words are, not around the first word that matched', async () => {
     // Both pages that write QUAD_API_URL show it, not `example.quad.app.dev` two lines before it.
     for (const result of (await engine.search('QUAD_API_URL')).slice(0, 2)) expect(result.excerpt!.map((part) => part.text).join(''), result.url).toContain('QUAD_API_URL');
@@ -255,7 +276,7 @@ describe('the search index', () => {
   it('shows the first results from the shards alone, before any chunk is in, and their excerpts once the chunks are', async () => {
     const summary = (result: SearchResult): string => `${result.url} ${result.page.title} | ${result.page.section} › ${result.heading ?? ''}${result.page.method ? ` ${result.page.method}` : ''}`;
     let held: SearchEngine | undefined;
-    for (const query of ['passbolt', 'kwijting', 'rotation', 'userLogin', 'passbolt rotation']) {
+    for (const query of ['passbolt', 'kwijting', 'rotation', 'userLogin', 'deploy', 'how do I deploy the backend', 'passbolt rotation']) {
       // A fresh reader whose chunks answer only when the test lets them.
       let release = (): void => undefined;
       const gate = new Promise<void>((resolve) => (release = resolve));

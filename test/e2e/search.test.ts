@@ -252,6 +252,38 @@ describe('search', () => {
     await page.context().close();
   });
 
+  it('shows a page\'s second result under its first, indented, with its heading in place of the title it shares', async () => {
+    for (const width of [1280, 390]) {
+      const page = await openPage(portal.browser, { viewport: { width, height: 800 } });
+      await page.goto(`${portal.site.origin}/backend/onboarding/git`);
+      await waitForHydration(page);
+      await page.keyboard.press('Control+K');
+      await page.getByRole('combobox', { name: 'Search the documentation' }).fill('deploy');
+      await page.locator('[role="listbox"][data-complete][data-query="deploy"]').waitFor();
+      const rows = page.locator('a[role="option"]');
+      const sub = page.locator('.search-result-sub a[role="option"]').first();
+      await sub.waitFor();
+      const index = await rows.evaluateAll((links, target) => links.indexOf(target as HTMLAnchorElement), await sub.elementHandle());
+      const parent = rows.nth(index - 1);
+      // The row above is its page's first: same page, its title shown.
+      const route = (href: string | null): string => (href ?? '').split('#')[0]!;
+      expect(route(await sub.getAttribute('href'))).toBe(route(await parent.getAttribute('href')));
+      const title = (await parent.locator('.search-result-title').innerText()).trim();
+      // Not shown again (a box of a pixel), but the option's name still says it, with the heading.
+      expect((await sub.locator('.search-result-title').boundingBox())!.width, `${width}`).toBeLessThanOrEqual(1);
+      expect((await sub.locator('.search-result-title').textContent())?.trim()).toBe(title);
+      const name = (await sub.evaluate((link) => link.textContent ?? '')).replace(/\s+/g, ' ');
+      expect(name).toContain(title);
+      expect(name).toContain((await sub.locator('.search-result-heading').textContent())!.replace(/\s+/g, ' ').trim());
+      // Indented under its page, and inside the dialog.
+      const [mine, theirs] = [await sub.boundingBox(), await parent.boundingBox()];
+      expect(mine!.x).toBeGreaterThan(theirs!.x + 8);
+      expect(mine!.x + mine!.width).toBeLessThanOrEqual(width);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(width);
+      await page.context().close();
+    }
+  });
+
   it('opens from the drawer on a narrow screen', async () => {
     const page = await openPage(portal.browser, { viewport: { width: 390, height: 800 } });
     await page.goto(`${portal.site.origin}/backend/onboarding/git`);
@@ -344,16 +376,19 @@ describe('search', () => {
       await page.goto(`${portal.site.origin}/backend/onboarding/git`);
       await waitForHydration(page);
       await page.keyboard.press('Control+K');
-      await page.getByRole('combobox', { name: 'Search the documentation' }).fill('login');
-      await page.getByRole('option').first().waitFor();
       await page.evaluate(AXE_SOURCE);
-      const violations = await page.evaluate(async () => {
-        // axe-core is a global script once evaluated; it has no type in the page's scope.
-        const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }> } }).axe;
-        const result = await axe.run({ include: [['.search-dialog']] }, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] } });
-        return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-      });
-      expect(violations).toEqual([]);
+      // API operations' rows (`login`), and a page's second result under its first (`deploy`).
+      for (const query of ['login', 'deploy']) {
+        await page.getByRole('combobox', { name: 'Search the documentation' }).fill(query);
+        await page.locator(`[role="listbox"][data-complete][data-query="${query}"]`).waitFor();
+        const violations = await page.evaluate(async () => {
+          // axe-core is a global script once evaluated; it has no type in the page's scope.
+          const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }> } }).axe;
+          const result = await axe.run({ include: [['.search-dialog']] }, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] } });
+          return result.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+        });
+        expect(violations, query).toEqual([]);
+      }
       await page.context().close();
     });
   }
