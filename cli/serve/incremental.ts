@@ -19,6 +19,7 @@ import { PageBuilder, type PageResult } from '../build/page-job';
 import type { RenderPool } from '../build/pool';
 import { LinkChecker } from '../build/links';
 import type { Diagnostic } from '../util/errors';
+import type { LastUpdated } from '../../runtime/manifest';
 import { normaliseText } from '../build/sources';
 import { isCategoryPath, isPagePath } from '../build/file-names';
 
@@ -122,10 +123,12 @@ export class SiteSession {
   }
 
   /**
-   * Applies content changes. Resolves to 'full' when they add or remove a route (links everywhere
-   * may change: the caller rebuilds); throws a `DocsError` when the site no longer builds.
+   * Applies content changes, and `lastUpdates` when given: the git history's dates and authors read
+   * again (a commit moved the repository's HEAD), which re-render the pages whose date moved. Resolves
+   * to 'full' when the changes add or remove a route (links everywhere may change: the caller
+   * rebuilds); throws a `DocsError` when the site no longer builds.
    */
-  async update(changes: ContentChange[]): Promise<UpdateReport | 'full'> {
+  async update(changes: ContentChange[], lastUpdates?: Map<string, LastUpdated>): Promise<UpdateReport | 'full'> {
     const started = performance.now();
     // A refresh of the index under way describes the site before this change.
     this.searchRuns++;
@@ -133,7 +136,11 @@ export class SiteSession {
     // A `.md` file that is not a page (a `_partial.md`, a file in `_drafts/`) changes no page.
     const mdChanges = changes.filter((change) => isPagePath(change.rel));
     const categoryChanges = changes.filter((change) => isCategoryPath(change.rel));
-    if (mdChanges.length === 0 && categoryChanges.length === 0) return { routes: [], warnings: [], seconds: (performance.now() - started) / 1000 };
+    // The pages whose last update in git moved (an API page's date is its spec's, read by a full build).
+    const sameUpdate = (a: LastUpdated | undefined, b: LastUpdated | undefined): boolean => a?.timestamp === b?.timestamp && a?.author === b?.author;
+    const dated = new Set(lastUpdates ? state.content.docs.filter((doc) => !state.api.lastUpdated.has(doc.rel) && !sameUpdate(lastUpdates.get(doc.rel), state.lastUpdates.get(doc.rel))).map((doc) => doc.rel) : []);
+    if (lastUpdates && dated.size === 0) this.state = { ...state, lastUpdates };
+    if (mdChanges.length === 0 && categoryChanges.length === 0 && dated.size === 0) return { routes: [], warnings: [], seconds: (performance.now() - started) / 1000 };
     const { files: markdown, saved } = applyChanges(state.files.markdown, mdChanges);
     const categories = categoryChanges.length > 0 ? applyChanges(state.files.categories, categoryChanges).files : state.files.categories;
     const displayPrefix = state.context.markdown.displayPrefix;
@@ -161,8 +168,9 @@ export class SiteSession {
       const linksMoved = (doc: (typeof content.docs)[number], i: number): boolean => JSON.stringify([doc.prev, doc.next]) !== JSON.stringify([old[i]!.prev, old[i]!.next]);
       affected = content.docs.flatMap((doc, i) => (changedFiles.has(doc.rel) || changedSidebars.has(doc.sidebar) || (changedSidebars.size > 0 && paginated(doc)) || linksMoved(doc, i) ? [i] : []));
     }
+    if (dated.size > 0) affected = [...new Set([...affected, ...content.docs.flatMap((doc, i) => (dated.has(doc.rel) ? [i] : []))])].sort((a, b) => a - b);
     // Jobs for the affected pages only: the others keep their results.
-    const jobs = jobsOf({ content: { ...content, docs: affected.map((i) => content.docs[i]!) }, config: state.config, lastUpdates: state.lastUpdates, api: state.api });
+    const jobs = jobsOf({ content: { ...content, docs: affected.map((i) => content.docs[i]!) }, config: state.config, lastUpdates: lastUpdates ?? state.lastUpdates, api: state.api });
 
     const scratch = mkdtempSync(join(dirname(this.outDir), '.docs-serve-'));
     let builder: PageBuilder | undefined;
@@ -203,7 +211,7 @@ export class SiteSession {
         this.builder = builder;
         builder = undefined;
       }
-      this.state = { ...state, files: { markdown, categories }, content, results };
+      this.state = { ...state, files: { markdown, categories }, content, results, lastUpdates: lastUpdates ?? state.lastUpdates };
       return { routes: affected.map((i) => content.docs[i]!.route), warnings, seconds: (performance.now() - started) / 1000 };
     } catch (error) {
       // The checker saw the pages of an update that did not happen: the next one starts afresh.

@@ -10,6 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { buildSite } from '../build/index';
+import { readLastUpdates } from '../build/git';
+import { gitHead } from '../build/unchanged';
 import { withGate, type ResolvedConfig } from '../build/config';
 import { OUTPUT_MARKER, realPath } from '../build/write';
 import { DocsError, formatDiagnostic, warningLines, type Diagnostic } from '../util/errors';
@@ -41,6 +43,12 @@ const FIRST_BUILD_FAILED = `<!doctype html><html lang="en"><meta charset="utf-8"
 
 /** How long after a save's reload `docs serve` rewrites the search index. */
 const SEARCH_REFRESH_DELAY_MS = 300;
+
+/**
+ * How often `docs serve` looks whether the content's repository moved to another commit: its pages'
+ * "Last updated" dates and authors come from git. Two small files read, no process (`gitHead`).
+ */
+const HEAD_CHECK_MS = 1000;
 /** How long the watcher is given to read a folder added while serving before what changed there is looked for. */
 const ADDED_SETTLE_MS = 1500;
 
@@ -169,8 +177,12 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   const renderThread = new RenderThread(options.workerUrl);
   /** The content folder as the last good build's config names it (a config saved while serving may move it). */
   let contentDir = config?.contentDir ?? join(root, 'content');
+  /** The commit the content's repository was at when the pages' last updates were read from git. */
+  let head: string | undefined;
   const fullBuild = async (): Promise<void> => {
     const buildStarted = Date.now();
+    // Before the build reads the history: a commit made meanwhile is found by the next look.
+    const headBefore = gitHead(contentDir);
     // The first build is the one a writer waits for: a live line on a terminal shows how far it is.
     session?.dispose();
     const progress = createProgressLine(process.stderr, !built && options.progress !== false);
@@ -188,6 +200,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     alsoSince = buildStarted;
     watchAlso?.(alsoWatched, alsoSince);
     outDir = report.outDir;
+    head = headBefore;
     built = true;
     for (const line of warningLines(report.warnings)) options.log(line);
     options.log(`Built ${report.pages} pages in ${report.seconds.toFixed(2)} s`);
@@ -250,8 +263,11 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
       return null;
     }
   };
+  /** A look at the repository's HEAD is queued (`HEAD_CHECK_MS`). */
+  let headQueued = false;
   const rebuild = async (changed: string[]): Promise<void> => {
     await firstBuild;
+    headQueued = false;
     const seen = [...new Set([...unsettled, ...changed])];
     const started = performance.now();
     try {
@@ -273,7 +289,12 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
       const contentOnly = session !== undefined && existsSync(join(outDir, OUTPUT_MARKER)) && paths.every((path) => inContent(path) && /\.mdx?$|\/_category_\.(json|ya?ml)$/.test(path));
       // A page saved in another encoding fails the update here, as it fails `docs build` (a full build reads every file itself).
       if (contentOnly && unreadable.length > 0) throw new DocsError('content', unreadable);
-      let report = contentOnly ? await session!.update(paths.map((path): ContentChange => ({ rel: posixRelative(contentDir, path), text: applied.get(path) ?? null }))) : 'full';
+      // A commit since the dates were read (made while serving, or a checkout): they are read again, and
+      // the pages whose date or author moved are rendered again with the saved ones.
+      const now = gitHead(contentDir);
+      const dates = contentOnly && now !== head ? await readLastUpdates(contentDir) : undefined;
+      let report = contentOnly ? await session!.update(paths.map((path): ContentChange => ({ rel: posixRelative(contentDir, path), text: applied.get(path) ?? null })), dates) : 'full';
+      if (dates) head = now;
       if (report === 'full') {
         await fullBuild();
         report = { routes: ['*'], warnings: [], seconds: (performance.now() - started) / 1000 };
@@ -377,6 +398,12 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   // as it is, which costs a moment and changes nothing.
   const missed = changedSince(startedAt);
   if (missed.length > 0) schedule(missed);
+  // A commit changes no watched file (the watcher leaves `.git` alone): its HEAD is looked at instead.
+  const headCheck = setInterval(() => {
+    if (!built || headQueued || live.failing || session === undefined || gitHead(contentDir) === head) return;
+    headQueued = true;
+    schedule([]);
+  }, HEAD_CHECK_MS).unref();
 
   return {
     url,
@@ -386,6 +413,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
       // A render under way fails at once (its update is dropped): the thread goes now.
       const stopping = renderThread.stop();
       clearTimeout(timer);
+      clearInterval(headCheck);
       rootsBack.close();
       clearTimeout(searchTimer);
       session?.dispose();

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -499,6 +500,46 @@ describe('docs serve when its cache is cleared or its config fails later', () =>
       const failure = await events.next('build-error', 30_000);
       expect(failure.data.errors!.join('\n')).toContain('late boom');
       expect((await rawRequest(server.url, '/guide/faq')).status).toBe(200);
+      events.close();
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+});
+
+describe('docs serve in a git repository', () => {
+  it('shows the date and author of a commit made while serving on the pages it touched, and only there', async () => {
+    const site = copyFixture('basic');
+    const git = (args: string[], env: Record<string, string> = {}): string => execFileSync('git', args, { cwd: site, env: { ...process.env, ...env }, encoding: 'utf8' });
+    const commit = (message: string, who: string, date: string): string =>
+      git(['-c', `user.name=${who}`, '-c', `user.email=${who.toLowerCase()}@quad.example`, 'commit', '-q', '--allow-empty', '-m', message], { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date });
+    writeFileSync(join(site, '.gitignore'), 'node_modules/\ndist/\n');
+    git(['init', '-q']);
+    git(['add', '-A']);
+    commit('First', 'Ada', '2026-01-05T10:00:00Z');
+    const server = await startServe(site);
+    try {
+      /** The page's "Last updated on DATE by AUTHOR", its markup left out. */
+      const lastUpdated = async (path: string): Promise<string> => (/Last updated on .*?<\/b>/.exec((await rawRequest(server.url, path)).body.toString())?.[0] ?? '').replace(/<[^>]+>/g, '');
+      expect(await lastUpdated('/guide/faq')).toBe('Last updated on 5 January 2026 by Ada');
+      const events = openEvents(server.url);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // A page saved, then committed: the save shows at once, the commit's date and author once it is made.
+      const faq = join(site, 'content', 'guide', 'faq.md');
+      writeFileSync(faq, `${readFileSync(faq, 'utf8')}\nA sentence for the second commit.\n`);
+      expect((await events.next('reload')).data.routes).toEqual(['/guide/faq']);
+      const before = server.output().length;
+      git(['add', '-A']);
+      commit('Second', 'Grace', '2026-02-07T10:00:00Z');
+      // No file the watcher sees changed: the new commit alone re-renders the page it touched.
+      expect((await events.next('reload', 15_000)).data.routes).toEqual(['/guide/faq']);
+      expect(await lastUpdated('/guide/faq')).toBe('Last updated on 7 February 2026 by Grace');
+      expect(await lastUpdated('/guide/install')).toBe('Last updated on 5 January 2026 by Ada');
+      // A commit that touches no page re-renders none, and nothing is built in full.
+      commit('Nothing', 'Hedy', '2026-03-09T10:00:00Z');
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect(server.output().slice(before)).not.toMatch(/Built \d+ pages|Updated \/guide\/install/);
+      expect(await lastUpdated('/guide/install')).toBe('Last updated on 5 January 2026 by Ada');
       events.close();
     } finally {
       expect(await server.stop()).toBe(0);
