@@ -55,7 +55,7 @@ if (container && dataElement) {
   hydrateRoot(
     container,
     <StrictMode>
-      <App site={data.site} initial={initial} loader={loader} session={session} />
+      <App site={data.site} initial={initial} loader={loader} session={session} shell={data.shell} />
     </StrictMode>,
   );
   installCopyButtons();

@@ -140,7 +140,7 @@ function sharedSlots(site: SiteData, assets: AssetUrls): Record<string, string> 
 export function renderPage(options: RenderPageOptions): string {
   const { data, template, assets, html } = options;
   const sidebar = options.sidebar && options.sidebar.length > 0 ? { html: sidebarHtml(options.sidebar, data.page.route) } : null;
-  const app = renderToString(createElement(App, { site: data.site, initial: { page: data.page, html, sidebar, serial: 0 } }));
+  const app = renderToString(createElement(App, { site: data.site, initial: { page: data.page, html, sidebar, serial: 0 }, shell: data.shell }));
   const slots: Record<string, string> = { ...sharedSlots(data.site, assets), head: renderHead(data), app, data: scriptJson(data) };
   return template.replace(/<!--docs:([a-z-]+)-->/g, (whole, name: string) => slots[name] ?? whole);
 }

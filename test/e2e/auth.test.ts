@@ -369,18 +369,31 @@ describe('log out', () => {
 });
 
 describe('JavaScript off', () => {
-  it('tells the reader the site needs JavaScript, signed in or not, instead of a blank page', async () => {
-    for (const signedIn of [false, true]) {
-      const context = await browser.newContext({ viewport: { width: 390, height: 800 }, javaScriptEnabled: false });
-      if (signedIn) await context.addCookies(await gateCookies());
-      const page = await context.newPage();
-      await page.goto(portal.origin + GIT);
-      const notice = page.locator('.noscript-notice');
-      expect(await notice.isVisible(), `signed in: ${signedIn}`).toBe(true);
-      expect((await notice.innerText()).replace(/\s+/g, ' ').trim()).toBe('Docs needs JavaScript. Turn JavaScript on for this site, then reload the page to sign in and read the documentation.');
-      expect(await page.locator('.layout').isVisible()).toBe(false);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
-      await context.close();
+  it('tells the reader the site needs JavaScript instead of a blank page; behind the gated host, an admitted reader reads the page', async () => {
+    for (const width of [390, 1280]) {
+      for (const signedIn of [false, true]) {
+        const context = await browser.newContext({ viewport: { width, height: 800 }, javaScriptEnabled: false });
+        if (signedIn) await context.addCookies(await gateCookies());
+        const page = await context.newPage();
+        await page.goto(portal.origin + GIT);
+        const where = `${width} px, signed in: ${signedIn}`;
+        const notice = page.locator('.noscript-notice');
+        if (GATED && signedIn) {
+          // The host checked the session and sent the page: it shows, with one line on what needs JavaScript.
+          expect(await notice.count(), where).toBe(0);
+          expect(await page.locator('.layout').isVisible(), where).toBe(true);
+          expect(await page.locator('#main h1').innerText()).toBe('Git and merge requests');
+          expect((await page.locator('.noscript-bar').innerText()).trim()).toBe('JavaScript is off: this page reads as it is, but search, the menu on a small screen, diagrams, code tabs and Log out need it.');
+        } else {
+          // Elsewhere (the sign-in shell, or a host that checks no session) no page can be shown.
+          expect(await notice.isVisible(), where).toBe(true);
+          expect((await notice.innerText()).replace(/\s+/g, ' ').trim()).toBe('Docs needs JavaScript. Turn JavaScript on for this site, then reload the page to sign in and read the documentation.');
+          expect(await page.locator('.layout').isVisible(), where).toBe(false);
+          expect(await page.locator('.noscript-bar').count(), where).toBe(0);
+        }
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), where).toBe(width);
+        await context.close();
+      }
     }
   });
 });

@@ -20,6 +20,8 @@ export interface AppProps {
   loader?: RouteLoader;
   /** The reader's session; absent on the server, which renders the page for the signed-in reader. */
   session?: AuthSession;
+  /** The gated host's sign-in shell, which holds no page. */
+  shell?: boolean;
 }
 
 /** One page in the main column: the doc (or not-found page) and its table of contents. */
@@ -33,7 +35,7 @@ export function PageView({ page, html, locale }: { page: PageMeta; html: string;
 }
 
 /** The whole site in the browser: the router's view in the layout. Server-rendered with `initial`. */
-export function App({ site, initial, loader, session }: AppProps): JSX.Element {
+export function App({ site, initial, loader, session, shell }: AppProps): JSX.Element {
   const { state, retry } = useRouter({ site, initial, loader });
   const { view, main } = state;
   const showsPage = main.kind === 'view';
@@ -72,13 +74,24 @@ export function App({ site, initial, loader, session }: AppProps): JSX.Element {
   );
   return (
     <>
-      {/* With JavaScript off no reader can be signed in (the gate hides every page): said, not a blank screen. */}
       <noscript>
-        <div className="noscript-notice">
-          <p>
-            <strong>{site.title} needs JavaScript.</strong> Turn JavaScript on for this site, then reload the page to sign in and read the documentation.
-          </p>
-        </div>
+        {site.gated && !shell ? (
+          // The gated host sends a page to a reader whose session it checked, and the sign-in shell to
+          // anyone else: with JavaScript off the page shows as it was rendered, with what needs it said.
+          <>
+            <style>{'html:not([data-auth]) .layout{display:block}'}</style>
+            <p className="noscript-bar" role="note">
+              JavaScript is off: this page reads as it is, but search, the menu on a small screen, diagrams, code tabs and Log out need it.
+            </p>
+          </>
+        ) : (
+          // Elsewhere no reader can be signed in without it (the gate hides every page): said, not a blank screen.
+          <div className="noscript-notice">
+            <p>
+              <strong>{site.title} needs JavaScript.</strong> Turn JavaScript on for this site, then reload the page to sign in and read the documentation.
+            </p>
+          </div>
+        )}
       </noscript>
       {session ? (
         <AuthGate site={site} session={session}>
