@@ -217,9 +217,10 @@ export class SearchEngine {
     // A query that is a path (`/teams`, `GET /teams`) seeks it whole too: the operations on that very
     // path have it (text.ts `pathTerm`), and are named by the query as a page by its title.
     const path = queryPath(query);
-    const joined = [...asked, ...joinedTerms(query).filter((term) => !queryWords.includes(term) && !asked.includes(term))];
-    const typingJoined = typingLast && /[_.-][\p{L}\p{N}]+$/u.test(query);
-    if (path) joined.push(path);
+    const fromQuery = joinedTerms(query).filter((term) => !queryWords.includes(term) && !asked.includes(term));
+    const joined = [...asked, ...fromQuery, ...(path ? [path] : [])];
+    /** The joined word being typed: the query's last, when the query ends in one. */
+    const typingJoined = typingLast && /[_.-][\p{L}\p{N}]+$/u.test(query) ? fromQuery.at(-1) : undefined;
     // Two words typed apart that the pages write as one (`24 urenloop` → `24urenloop`, `log in` →
     // `login`): the pair is sought too, and stands in for both its words (`queryPairs`).
     const pairs = queryPairs(query, queryWords, asked).filter(({ term }) => !joined.includes(term));
@@ -241,7 +242,7 @@ export class SearchEngine {
       sought.map(async (word, index) => {
         const optional = index >= queryWords.length;
         const pair = pairs[index - pairsFrom];
-        const typing = pair ? typingLast && pair.last : word === path ? typingLast : optional ? typingJoined && index === queryWords.length + joined.length - (path ? 2 : 1) : word === typed;
+        const typing = pair ? typingLast && pair.last : word === path ? typingLast : optional ? word === typingJoined : word === typed;
         // The word's own shard is asked for before its stems are made (a stemmer's first run on a
         // page compiles its patterns: milliseconds the request need not wait).
         void this.shard(meta, shardOf(word, split)).catch(() => undefined);
@@ -321,8 +322,8 @@ export class SearchEngine {
             // A word of the query counts what a pair holding it scores in the document, when that is more
             // (a page with `24urenloop` has `urenloop` of `24 urenloop`, one with `login` has `log` of
             // `log in`); a pair never adds to the word.
-            if (word < queryWords.length) for (const at of pairsOf[word]!) score = Math.max(score, perWord[at]!.scores[doc]!);
             if (word < queryWords.length) {
+              for (const at of pairsOf[word]!) score = Math.max(score, perWord[at]!.scores[doc]!);
               // Every word of the query, that is: a joined word it also seeks only adds.
               if (score === 0 && every) {
                 total = 0;

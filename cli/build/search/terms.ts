@@ -29,7 +29,7 @@ export interface PageTerms {
 
 /** `PageTerms` as the build store keeps it: the numbers as bytes, the terms as one string. */
 export interface StoredTerms {
-  /** The terms joined by spaces (a term is letters and digits only). */
+  /** The terms joined by spaces (no term has one: letters and digits, a version's dots, a path's slashes and braces). */
   terms: string;
   anchors: string[];
   headings: string[];
