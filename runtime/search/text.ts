@@ -78,7 +78,7 @@ export function pathTerm(path: string): string | undefined {
 
 /** The path a query is, with or without its method (`/api/login`, `POST /api/login`), as `pathTerm`. */
 export function queryPath(query: string): string | undefined {
-  const path = /^\s*(?:[a-z]+\s+)?(\/\S*)\s*$/i.exec(query)?.[1];
+  const path = /^\s*(?:(?:get|put|post|delete|patch|head|options|trace)\s+)?(\/\S*)\s*$/i.exec(query)?.[1];
   return path === undefined ? undefined : pathTerm(path);
 }
 

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Manifest } from '../../runtime/manifest';
 import { SearchEngine, excerpt, oneEdit, type SearchResult } from '../../runtime/search/engine';
 import { LEAD, type SearchChunk, type SearchMeta, type SearchShard } from '../../runtime/search/format';
-import { fold, terms } from '../../runtime/search/text';
+import { fold, queryPath, terms } from '../../runtime/search/text';
 import { searchIndexFiles, searchIndexFilesInSlices } from '../../cli/build/search/index';
 import { copyFixture, runDocs } from '../support/site';
 
@@ -383,6 +383,8 @@ describe('the text of the index', () => {
     // An operation's path is a term whole as well.
     expect(terms('POST /api/login userLogin', { identifiers: true })).toEqual(['post', 'api', 'login', 'userlogin', 'user', '/api/login']);
     expect(terms('GET /teams/{teamId}/ listTeams', { identifiers: true })).toContain('/teams/{teamid}');
+    // A query is a path with an HTTP method before it or nothing; another word before it is a word.
+    expect([queryPath('/teams/'), queryPath('GET /teams'), queryPath(' delete /api/auth '), queryPath('deploy /teams'), queryPath('/teams laps')]).toEqual(['/teams', '/teams', '/api/auth', undefined, undefined]);
     // Words joined by `_`, `-` or `.` are a term whole too; numbers only joined by dots, and with them.
     expect(terms('Set QUAD_API_URL, read the e-mail (node.js 4.0.0, 2024-04-23)')).toEqual(['set', 'quad', 'api', 'url', 'read', 'mail', 'node', 'js', '4', '0', '0', '2024', '04', '23', 'quadapiurl', 'email', 'nodejs', '4.0.0']);
     // A title or heading also gives each two adjacent words run together.
