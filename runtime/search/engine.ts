@@ -16,7 +16,7 @@
 import type { SearchChunk, SearchMeta, SearchPage, SearchShard } from './format';
 import { boostTitles, byScore, flatIndex, pick, TITLE_HAS_QUERY, TITLE_IS_QUERY, type Place, type Scored } from './rank';
 import { EXACT, matchWeight, present, queryPairs, STEM, type ExcerptPart, type Matches } from './match';
-import { indexable, JOINED, joinedTerms, queryPath, QUESTION_WORDS, shardOf, stems, terms, words } from './text';
+import { DOTTED, indexable, joinedTerms, queryPath, QUESTION_WORDS, shardOf, stems, terms, words } from './text';
 import { SAMPLE, STEMMER_WORDS } from './warm-up';
 
 export { excerpt, oneEdit, type ExcerptPart } from './match';
@@ -195,10 +195,10 @@ export class SearchEngine {
   }
 
   private async searchOnce(query: string, limit: number, onPartial?: (results: SearchResult[]) => void): Promise<SearchResult[]> {
-    // A version or an address (`4.2.0`, `10.24.0.101`) is one word of the query, as the index has it
-    // (text.ts `joinedTerms`): its numbers apart would find prices, years and other addresses.
-    const numbers = joinedTerms(query).filter((term) => /^[\d.]+$/.test(term));
-    const all = [...new Set([...words(numbers.length > 0 ? query.replace(JOINED, (joined) => (/^[\d.]+$/.test(joined) ? ' ' : joined)) : query), ...numbers])];
+    // A version or an address (`4.2.0`, `v4.2.0`, `10.24.0.101`) is one word of the query, as the index
+    // has it (text.ts `joinedTerms`): its numbers apart would find prices, years and other addresses.
+    const numbers = [...new Set(query.match(DOTTED) ?? [])];
+    const all = [...new Set([...words(numbers.length > 0 ? query.replace(DOTTED, ' ') : query), ...numbers])];
     const useful = all.filter(indexable);
     // Words the index leaves out (`the`, `een`) are sought only as the start of a word being typed
     // (`the` → `theme`); typed whole, they find nothing (the dialog says why).

@@ -46,7 +46,7 @@ export function indexable(word: string): boolean {
 }
 
 /** Words joined by `_`, `-` or `.` with nothing between them: `QUAD_API_URL`, `X-Quad-Version`, `node.js`, `e-mail`. */
-export const JOINED = /[\p{L}\p{N}]+(?:[_.-][\p{L}\p{N}]+)+/gu;
+const JOINED = /[\p{L}\p{N}]+(?:[_.-][\p{L}\p{N}]+)+/gu;
 
 /**
  * The joined words of a text as one term each, separators left out (`QUAD_API_URL` → `quadapiurl`,
@@ -55,15 +55,21 @@ export const JOINED = /[\p{L}\p{N}]+(?:[_.-][\p{L}\p{N}]+)+/gu;
  * when joined by dots, as versions and addresses are, and keep them (`4.2.0`, `10.24.0.101`; not `420`,
  * which `4.20` would be too): a reader who types a version finds the pages that write it before pages
  * with its digits apart (an address table, a price); dates and ranges (`2024-04-23`, `1-2`) are none.
+ * A version inside a joined word is a term of its own as well (`v4.2.0` gives `v420` and `4.2.0`).
  */
 export function joinedTerms(text: string): string[] {
   const found: string[] = [];
   for (const [joined] of text.matchAll(JOINED)) {
     const term = /^[\d.]+$/.test(joined) ? joined : words(joined).join('');
     if ((/\p{L}/u.test(term) || term.includes('.')) && indexable(term)) found.push(term);
+    // The version in a tag or a name (`v4.2.0`, `release-4.2.0`) is found as the version too.
+    if (term !== joined) for (const [version] of joined.matchAll(DOTTED)) found.push(version);
   }
   return found;
 }
+
+/** Numbers joined by dots, as versions and addresses are written: `4.2.0`, `10.24.0.101`. */
+export const DOTTED = /(?<![\d.])\d+(?:\.\d+)+(?!\d)/g;
 
 /**
  * An API operation's path as one term (`/teams`, `/teams/{teamid}`): folded, without a trailing slash.

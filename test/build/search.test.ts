@@ -99,6 +99,22 @@ describe('the search index', () => {
         expect(result.excerpt!.filter((part) => part.mark).map((part) => part.text), result.url).toContain(version);
       }
     }
+    // Written in a tag or after a name too, and typed either way; not inside a longer address, nor as a price.
+    const small = searchIndexFiles([
+      { route: '/tag', title: 'Tags', section: 'S', blocks: [{ text: 'Release v4.2.0 is tagged in Forgejo, and release-4.2.1 after it.' }] },
+      { route: '/plain', title: 'Header', section: 'S', blocks: [{ text: 'The app sends ANDROID/4.2.0 (412) with every request.' }] },
+      { route: '/price', title: 'Parts', section: 'S', blocks: [{ text: 'A USB-C connector costs 4.20 EUR, a cable 2.0 EUR.' }] },
+      { route: '/addresses', title: 'Addresses', section: 'S', blocks: [{ text: 'The Pi answers on 10.4.2.0 and 4.2.0.1 is the router.' }] },
+    ]);
+    const reader = new SearchEngine(async (url) => JSON.parse(small[url.slice(1)]!) as unknown);
+    const found = async (query: string): Promise<string[]> => (await reader.search(query, 50)).map((result) => result.url);
+    expect((await found('4.2.0 ')).sort()).toEqual(['/plain', '/tag']);
+    expect((await found('v4.2.0 '))[0]).toBe('/tag');
+    expect((await found('v4.2.0 ')).sort()).toEqual(['/plain', '/tag']);
+    // Being typed, it may still become a longer one.
+    expect((await found('4.2.0')).sort()).toEqual(['/addresses', '/plain', '/tag']);
+    expect(await found('4.2.1 ')).toEqual(['/tag']);
+    expect((await reader.search('v4.2.0'))[0]!.excerpt!.filter((part) => part.mark).map((part) => part.text)).toEqual(['v4.2.0']);
     // Every page whose text gives 4.2.0 is found, and a number being typed finds the versions it starts.
     expect(new Set((await engine.search('4.2.0', 50)).map((result) => result.url.split('#')[0]))).toEqual(new Set(['/frontend/onboarding/stack/mobile', '/frontend/onboarding', '/backend/api/quad-header', '/frontend/releasing/apple']));
     expect((await engine.search('4.2.', 50)).flatMap((result) => (result.excerpt ?? []).filter((part) => part.mark).map((part) => part.text))).toEqual(expect.arrayContaining(['4.2.0', '4.2.1']));
