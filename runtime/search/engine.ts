@@ -16,7 +16,7 @@
 import type { SearchChunk, SearchMeta, SearchPage, SearchShard } from './format';
 import { boostTitles, byScore, flatIndex, pick, TITLE_HAS_QUERY, TITLE_IS_QUERY, type Place, type Scored } from './rank';
 import { EXACT, matchWeight, present, queryPairs, STEM, type ExcerptPart, type Matches } from './match';
-import { DOTTED, indexable, joinedTerms, queryPath, QUESTION_WORDS, shardOf, stems, terms, words } from './text';
+import { DOTTED, indexable, joinedTerms, pathMatches, queryPath, QUESTION_WORDS, shardOf, stems, terms, words } from './text';
 import { SAMPLE, STEMMER_WORDS } from './warm-up';
 
 export { excerpt, oneEdit, type ExcerptPart } from './match';
@@ -255,7 +255,9 @@ export class SearchEngine {
         for (const shard of await Promise.all([...keys].map((key) => this.shard(meta, key)))) {
           queryShards.add(shard);
           for (const term in shard.terms) {
-            const match = matchWeight(term, word, ownStems, typing);
+            let match = matchWeight(term, word, ownStems, typing);
+            // A path pasted with its parameters' values (`/teams/42/laps`) is its operation's path.
+            if (word === path && match !== EXACT && pathMatches(term, path)) match = EXACT;
             if (match === 0) continue;
             matched.add(term);
             const list = shard.terms[term]!;

@@ -82,10 +82,23 @@ export function pathTerm(path: string): string | undefined {
   return /^\/[^\s]*$/.test(term) ? term : undefined;
 }
 
-/** The path a query is, with or without its method (`/api/login`, `POST /api/login`), as `pathTerm`. */
+/**
+ * The path a query is, with or without its method (`/api/login`, `POST /api/login`), as `pathTerm`;
+ * a query string or fragment pasted with it (`/teams?limit=10`) left out.
+ */
 export function queryPath(query: string): string | undefined {
-  const path = /^\s*(?:(?:get|put|post|delete|patch|head|options|trace)\s+)?(\/\S*)\s*$/i.exec(query)?.[1];
+  const path = /^\s*(?:(?:get|put|post|delete|patch|head|options|trace)\s+)?(\/[^\s?#]*)(?:[?#]\S*)?\s*$/i.exec(query)?.[1];
   return path === undefined ? undefined : pathTerm(path);
+}
+
+/**
+ * Whether an operation's path term (`/teams/{teamid}/laps`) is the template of a path a reader pasted
+ * from a log or a request (`/teams/42/laps`): each `{parameter}` stands for one segment.
+ */
+export function pathMatches(template: string, path: string): boolean {
+  if (!template.includes('{')) return false;
+  const pattern = template.split(/\{[^}/]*\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+');
+  return new RegExp(`^${pattern}$`).test(path);
 }
 
 /** What `terms` adds besides the words: identifiers' parts, joined words, adjacent words run together. */

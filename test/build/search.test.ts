@@ -65,6 +65,9 @@ describe('the search index', () => {
       // Its method and path, exactly: this operation, not one on a longer path with the same words
       // (`GET /teams` found `GET /teams/{teamId}`, "Get one team", first).
       expect(await first(`${method!.toUpperCase()} ${path}`), `${method} ${path}`).toBe(route.path);
+      // Pasted from a log or a request: with its parameters' values, or a query string.
+      const pasted = `${method!.toUpperCase()} ${path!.replace(/\{[^}]+\}/g, '42')}?page=2`;
+      expect(await first(pasted), pasted).toBe(route.path);
       // Its path alone: the operations on that very path first (`/api/auth`: DELETE and POST, then the
       // three on `/api/auth/password`).
       const onPath = operations.filter((other) => readFileSync(join(dist, other.path.slice(1), 'index.html'), 'utf8').includes(`data-path="${path}"`)).map((other) => other.path);
