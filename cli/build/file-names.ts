@@ -81,3 +81,10 @@ export function isFolderPage(rel: string, frontmatter: { id?: string; slug?: str
   const folder = parts[parts.length - 2];
   return folder !== undefined && splitNumberPrefix(folder).name.toLowerCase() === name;
 }
+
+/**
+ * The names editors give the temporary copies of a safe write: JetBrains' `___jb_tmp___` and
+ * `___jb_old___`, a backup's `~`, vim's swap files and its `4913` probe, Emacs' `.#` locks and `#…#`
+ * autosaves, GNU sed's `sedXXXXXX`, write-file-atomic's `name.md.<digits>`, and `.tmp`.
+ */
+export const EDITOR_TEMPORARY = /___jb_(?:tmp|old)___$|~$|\.sw[a-p]$|^4913$|^\.#|^#.*#$|^sed[A-Za-z0-9]{6}$|\.mdx?\.\d+$|\.tmp$/;

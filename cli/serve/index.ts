@@ -4,18 +4,16 @@
  * specs, templates, the runtime, an added or removed page — rebuilds in full with the caches warm.
  * Every file operation and the watching of the serve command live here.
  */
-import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { buildSite } from '../build/index';
-import { readLastUpdates } from '../build/git';
-import { gitHead } from '../build/unchanged';
 import { withGate, type ResolvedConfig } from '../build/config';
 import { OUTPUT_MARKER, realPath } from '../build/write';
-import { DocsError, formatDiagnostic, warningLines, type Diagnostic } from '../util/errors';
-import { decodeUtf8 } from '../util/utf8';
+import { DocsError, errorLines, warningLines, type Diagnostic } from '../util/errors';
+import { readFileText } from '../util/utf8';
 import { checkDist, listenProblem } from './start-checks';
 import { PACKAGE_ROOT } from '../util/package-root';
 import { posixRelative } from '../util/fs';
@@ -24,6 +22,8 @@ import { createGate, developmentSecret, sessionSecret } from './gate';
 import { foreignHost, networkNotes } from './host-check';
 import { distGate, gateLogin, sessionKey, sessionSeconds } from './serve-gate';
 import { SiteSession, type ContentChange } from './incremental';
+import { GitDates } from './git-dates';
+import { EDITOR_TEMPORARY } from '../build/file-names';
 import { RenderThread } from './render-thread';
 import { CLIENT_PATH, CLIENT_SCRIPT, CLIENT_TAG, EVENTS_PATH, LiveChannel } from './live';
 import { answerFailure, badTarget, requestUrl } from './request-url';
@@ -44,30 +44,11 @@ const FIRST_BUILD_FAILED = `<!doctype html><html lang="en"><meta charset="utf-8"
 /** How long after a save's reload `docs serve` rewrites the search index. */
 const SEARCH_REFRESH_DELAY_MS = 300;
 
-/**
- * How often `docs serve` looks whether the content's repository moved to another commit: its pages'
- * "Last updated" dates and authors come from git. Two small files read, no process (`gitHead`).
- */
-const HEAD_CHECK_MS = 1000;
 /** How long the watcher is given to read a folder added while serving before what changed there is looked for. */
 const ADDED_SETTLE_MS = 1500;
 
 import type { DevServer, ServeOptions } from './options';
 export type { DevServer, ServeOptions };
-
-/** The lines of a failed build, as the terminal and the overlay show them. */
-function errorLines(error: unknown): string[] {
-  if (error instanceof DocsError) return error.diagnostics.map(formatDiagnostic);
-  return [`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`];
-}
-
-
-/**
- * The names editors give the temporary copies of a safe write: JetBrains' `___jb_tmp___` and
- * `___jb_old___`, a backup's `~`, vim's swap files and its `4913` probe, Emacs' `.#` locks and `#…#`
- * autosaves, GNU sed's `sedXXXXXX`, write-file-atomic's `name.md.<digits>`, and `.tmp`.
- */
-const EDITOR_TEMPORARY = /___jb_(?:tmp|old)___$|~$|\.sw[a-p]$|^4913$|^\.#|^#.*#$|^sed[A-Za-z0-9]{6}$|\.mdx?\.\d+$|\.tmp$/;
 
 /** Starts `docs serve`; resolves once the server listens (the first build may still be running). */
 export async function startServer(options: ServeOptions): Promise<DevServer> {
@@ -177,12 +158,12 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   const renderThread = new RenderThread(options.workerUrl);
   /** The content folder as the last good build's config names it (a config saved while serving may move it). */
   let contentDir = config?.contentDir ?? join(root, 'content');
-  /** The commit the content's repository was at when the pages' last updates were read from git. */
-  let head: string | undefined;
+  /** The git history's dates and authors as the pages show them. */
+  const gitDates = new GitDates();
   const fullBuild = async (): Promise<void> => {
     const buildStarted = Date.now();
     // Before the build reads the history: a commit made meanwhile is found by the next look.
-    const headBefore = gitHead(contentDir);
+    const historyRead = gitDates.beforeBuild(contentDir);
     // The first build is the one a writer waits for: a live line on a terminal shows how far it is.
     session?.dispose();
     const progress = createProgressLine(process.stderr, !built && options.progress !== false);
@@ -200,7 +181,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
     alsoSince = buildStarted;
     watchAlso?.(alsoWatched, alsoSince);
     outDir = report.outDir;
-    head = headBefore;
+    historyRead();
     built = true;
     for (const line of warningLines(report.warnings)) options.log(line);
     options.log(`Built ${report.pages} pages in ${report.seconds.toFixed(2)} s`);
@@ -250,20 +231,8 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   let queue: Promise<void> = Promise.resolve();
   /** The text of each content file as last applied, to catch a save chokidar did not report. */
   const applied = new Map<string, string | null>();
-  /**
-   * A file's text, or null when there is none (removed, or not a file: a folder, a link to one). A file
-   * that is not UTF-8 is a problem in `unreadable` (as `docs build` reports it), its text decoded anyway.
-   */
-  const read = (path: string, unreadable: Diagnostic[] = []): string | null => {
-    try {
-      if (!statSync(path).isFile()) return null;
-      const bytes = readFileSync(path);
-      return decodeUtf8(bytes, posixRelative(root, path), unreadable) ?? bytes.toString('utf8');
-    } catch {
-      return null;
-    }
-  };
-  /** A look at the repository's HEAD is queued (`HEAD_CHECK_MS`). */
+  const read = (path: string, unreadable: Diagnostic[] = []): string | null => readFileText(path, posixRelative(root, path), unreadable);
+  /** A look at the repository's HEAD is queued (`GitDates.watch`). */
   let headQueued = false;
   const rebuild = async (changed: string[]): Promise<void> => {
     await firstBuild;
@@ -291,10 +260,9 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
       if (contentOnly && unreadable.length > 0) throw new DocsError('content', unreadable);
       // A commit since the dates were read (made while serving, or a checkout): they are read again, and
       // the pages whose date or author moved are rendered again with the saved ones.
-      const now = gitHead(contentDir);
-      const dates = contentOnly && now !== head ? await readLastUpdates(contentDir) : undefined;
-      let report = contentOnly ? await session!.update(paths.map((path): ContentChange => ({ rel: posixRelative(contentDir, path), text: applied.get(path) ?? null })), dates) : 'full';
-      if (dates) head = now;
+      const history = contentOnly ? await gitDates.readIfMoved(contentDir) : undefined;
+      let report = contentOnly ? await session!.update(paths.map((path): ContentChange => ({ rel: posixRelative(contentDir, path), text: applied.get(path) ?? null })), history?.dates) : 'full';
+      history?.taken();
       if (report === 'full') {
         await fullBuild();
         report = { routes: ['*'], warnings: [], seconds: (performance.now() - started) / 1000 };
@@ -399,11 +367,14 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   const missed = changedSince(startedAt);
   if (missed.length > 0) schedule(missed);
   // A commit changes no watched file (the watcher leaves `.git` alone): its HEAD is looked at instead.
-  const headCheck = setInterval(() => {
-    if (!built || headQueued || live.failing || session === undefined || gitHead(contentDir) === head) return;
-    headQueued = true;
-    schedule([]);
-  }, HEAD_CHECK_MS).unref();
+  const stopHeadCheck = gitDates.watch(
+    () => contentDir,
+    () => built && !headQueued && !live.failing && session !== undefined,
+    () => {
+      headQueued = true;
+      schedule([]);
+    },
+  );
 
   return {
     url,
@@ -413,7 +384,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
       // A render under way fails at once (its update is dropped): the thread goes now.
       const stopping = renderThread.stop();
       clearTimeout(timer);
-      clearInterval(headCheck);
+      stopHeadCheck();
       rootsBack.close();
       clearTimeout(searchTimer);
       session?.dispose();

@@ -112,3 +112,9 @@ function editDistance(a: string, b: string): number {
   }
   return prev[b.length]!;
 }
+
+/** The lines of a failed build, as the terminal and `docs serve`'s overlay show them. */
+export function errorLines(error: unknown): string[] {
+  if (error instanceof DocsError) return error.diagnostics.map(formatDiagnostic);
+  return [`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`];
+}

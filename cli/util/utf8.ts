@@ -2,8 +2,24 @@
  * Text files read as UTF-8, strictly: a page, a category file, the config or a spec saved in another
  * encoding is a problem at its first unreadable byte, not text with U+FFFD on every page.
  */
+import { readFileSync, statSync } from 'node:fs';
 import type { Diagnostic } from './errors';
 import { textPlace } from './text-place';
+
+/**
+ * A file's text, or null when there is none (removed, or not a file: a folder, a link to one). A file
+ * that is not UTF-8 is a problem in `unreadable`, named `file` (as `docs build` reports it), its text
+ * decoded anyway.
+ */
+export function readFileText(path: string, file: string, unreadable: Diagnostic[]): string | null {
+  try {
+    if (!statSync(path).isFile()) return null;
+    const bytes = readFileSync(path);
+    return decodeUtf8(bytes, file, unreadable) ?? bytes.toString('utf8');
+  } catch {
+    return null;
+  }
+}
 
 /** The file's text, or undefined (and a problem naming the line) when it is not valid UTF-8. */
 export function decodeUtf8(bytes: Buffer, file: string, problems: Diagnostic[]): string | undefined {

@@ -9,14 +9,15 @@
  * - with one typo (a letter wrong, missing, extra or two swapped) on words of five letters or more,
  *   found among the words that share its first letter (its shard); not in numbers.
  * A result must match every word of the query, or two adjacent ones run together (`24 urenloop` finds
- * `24urenloop`, match.ts `queryPairs`); when fewer than a list's worth do, results with some of the
+ * `24urenloop`, query.ts `queryPairs`); when fewer than a list's worth do, results with some of the
  * words follow, ranked by the share of the query's rarity they have. A question's own words (`how do
  * I`) are never required; a version (`4.2.0`) is one word; a path names its operations.
  */
 import type { SearchChunk, SearchMeta, SearchPage, SearchShard } from './format';
 import { boostTitles, byScore, flatIndex, pick, TITLE_HAS_QUERY, TITLE_IS_QUERY, type Place, type Scored } from './rank';
-import { EXACT, matchWeight, present, queryPairs, STEM, type ExcerptPart, type Matches } from './match';
-import { DOTTED, indexable, joinedTerms, pathMatches, queryPath, QUESTION_WORDS, shardOf, stems, terms, words } from './text';
+import { EXACT, matchWeight, present, STEM, type ExcerptPart, type Matches } from './match';
+import { parseQuery } from './query';
+import { indexable, pathMatches, shardOf, stems, terms, words } from './text';
 import { SAMPLE, STEMMER_WORDS } from './warm-up';
 
 export { excerpt, oneEdit, type ExcerptPart } from './match';
@@ -195,40 +196,9 @@ export class SearchEngine {
   }
 
   private async searchOnce(query: string, limit: number, onPartial?: (results: SearchResult[]) => void): Promise<SearchResult[]> {
-    // A version or an address (`4.2.0`, `v4.2.0`, `10.24.0.101`) is one word of the query, as the index
-    // has it (text.ts `joinedTerms`): its numbers apart would find prices, years and other addresses.
-    const numbers = [...new Set(query.match(DOTTED) ?? [])];
-    const all = [...new Set([...words(numbers.length > 0 ? query.replace(DOTTED, ' ') : query), ...numbers])];
-    const useful = all.filter(indexable);
-    // Words the index leaves out (`the`, `een`) are sought only as the start of a word being typed
-    // (`the` → `theme`); typed whole, they find nothing (the dialog says why).
-    const typingLast = !/\s$/.test(query);
-    /** The word being typed: the query's last (a number it ends in, its dot included), unless it ends in a space. */
-    const typed = typingLast ? (numbers.find((number) => query.endsWith(number) || query.endsWith(`${number}.`)) ?? words(query).at(-1)) : undefined;
-    // The words that make a question a question (`how do I`, `waar vind ik`) are sought as words a
-    // result need not have, unless the query has nothing else (or one is being typed): pages seldom
-    // write them beside what the reader asks about.
-    const asking = useful.filter((word) => QUESTION_WORDS.has(word) && word !== typed);
-    const asked = asking.length < useful.length ? asking : [];
-    const queryWords = useful.length > 0 ? useful.filter((word) => !asked.includes(word)) : typingLast ? all.slice(-1) : [];
-    if (queryWords.length === 0) return [];
-    // Words the query joins (`QUAD_API_URL`, `node.js`) are sought whole as well, as words a result
-    // need not have: a page with the identifier ranks above pages with its parts apart.
-    // A query that is a path (`/teams`, `GET /teams`) seeks it whole too: the operations on that very
-    // path have it (text.ts `pathTerm`), and are named by the query as a page by its title.
-    const path = queryPath(query);
-    const fromQuery = joinedTerms(query).filter((term) => !queryWords.includes(term) && !asked.includes(term));
-    const joined = [...asked, ...fromQuery, ...(path ? [path] : [])];
-    /** The joined word being typed: the query's last, when the query ends in one. */
-    const typingJoined = typingLast && /[_.-][\p{L}\p{N}]+$/u.test(query) ? fromQuery.at(-1) : undefined;
-    // Two words typed apart that the pages write as one (`24 urenloop` → `24urenloop`, `log in` →
-    // `login`): the pair is sought too, and stands in for both its words (`queryPairs`).
-    const pairs = queryPairs(query, queryWords, asked).filter(({ term }) => !joined.includes(term));
-    const sought = [...queryWords, ...joined, ...pairs.map(({ term }) => term)];
-    /** Where the pairs start in `sought`. */
-    const pairsFrom = queryWords.length + joined.length;
-    /** For each word of the query, the places in `sought` of the pairs that hold it. */
-    const pairsOf = queryWords.map((_, word) => pairs.flatMap(({ covers }, at) => (covers.includes(word) ? [pairsFrom + at] : [])));
+    const parsed = parseQuery(query);
+    if (!parsed) return [];
+    const { queryWords, asked, path, pairs, sought, pairsFrom, pairsOf, typing, typingLast, typed } = parsed;
     // Loaded already (the dialog asks for it when it opens): the term shards are requested in this
     // very call, before the keystroke is rendered.
     const meta = this.loaded ?? (await this.load());
@@ -241,8 +211,6 @@ export class SearchEngine {
     const candidates = await Promise.all(
       sought.map(async (word, index) => {
         const optional = index >= queryWords.length;
-        const pair = pairs[index - pairsFrom];
-        const typing = pair ? typingLast && pair.last : word === path ? typingLast : optional ? word === typingJoined : word === typed;
         // The word's own shard is asked for before its stems are made (a stemmer's first run on a
         // page compiles its patterns: milliseconds the request need not wait).
         void this.shard(meta, shardOf(word, split)).catch(() => undefined);
@@ -255,7 +223,7 @@ export class SearchEngine {
         for (const shard of await Promise.all([...keys].map((key) => this.shard(meta, key)))) {
           queryShards.add(shard);
           for (const term in shard.terms) {
-            let match = matchWeight(term, word, ownStems, typing);
+            let match = matchWeight(term, word, ownStems, typing[index]!);
             // A path pasted with its parameters' values (`/teams/42/laps`) is its operation's path.
             if (word === path && match !== EXACT && pathMatches(term, path)) match = EXACT;
             if (match === 0) continue;

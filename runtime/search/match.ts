@@ -5,7 +5,7 @@
  */
 import type { SearchResult } from './engine';
 import type { Picked } from './rank';
-import { fold, indexable, stems, words } from './text';
+import { stems, words } from './text';
 
 /** A piece of an excerpt: text, highlighted when it matched. */
 export interface ExcerptPart {
@@ -51,42 +51,6 @@ function sharesStem(term: string, word: string, wordStems: string[]): boolean {
   return [term, ...stems(term)].some((form) => form === word || wordStems.includes(form));
 }
 
-/** Two adjacent words of a query, run together. */
-export interface Pair {
-  term: string;
-  /** Where the words it stands for are in the query's words (those the index has). */
-  covers: number[];
-  /** Its second word is the query's last: the one being typed, unless the query ends in a space. */
-  last: boolean;
-}
-
-/** Pairs a query seeks at most: a pasted sentence would otherwise ask for a term per word. */
-const MAX_PAIRS = 4;
-
-/**
- * The query's adjacent words run together, as the index runs together those of titles and headings
- * (text.ts `terms`, and not after a common word): `24 urenloop` → `24urenloop`, `log in` → `login`.
- * `asked`: the question words of the query (engine.ts), paired with nothing.
- */
-export function queryPairs(query: string, queryWords: string[], asked: string[] = []): Pair[] {
-  const folded = fold(query);
-  const found = [...folded.matchAll(/[\p{L}\p{N}]+/gu)];
-  const inOrder = found.map(([word]) => word);
-  const pairs: Pair[] = [];
-  for (let i = 1; i < inOrder.length && pairs.length < MAX_PAIRS; i++) {
-    const [first, second] = [inOrder[i - 1]!, inOrder[i]!];
-    const term = first + second;
-    // Not numbers the query joins (`4.2.0` is sought as written, text.ts `joinedTerms`: `20` would find
-    // `Node.js 20`), nor a question's own words (`how do` → `howdo`): they would take the place of
-    // pairs that count.
-    const gap = folded.slice(found[i - 1]!.index + first.length, found[i]!.index);
-    if ((JOINER.test(gap) && /^\d+$/.test(first + second)) || !indexable(first) || asked.includes(first) || asked.includes(second) || queryWords.includes(term) || pairs.some((pair) => pair.term === term)) continue;
-    const covers = [...new Set([first, second].map((word) => queryWords.indexOf(word)).filter((at) => at >= 0))];
-    pairs.push({ term, covers, last: i === inOrder.length - 1 });
-  }
-  return pairs;
-}
-
 /** Words of a text, each with where it is and its folded form. */
 interface Token {
   from: number;
@@ -95,7 +59,7 @@ interface Token {
 }
 
 /** Words written in parts that a query may match whole: `node.js`, `QUAD_API_URL` (any number of parts). */
-const JOINER = /^[_.-]$/;
+export const JOINER = /^[_.-]$/;
 /** Two words a title or heading may run together (`Deep linking`, `Log-in`), as the index does. */
 const PAIR_GAP = /^[^\p{L}\p{N}\n]{1,2}$/u;
 
