@@ -74,6 +74,22 @@ const fastMermaidConfig = {
   },
 };
 
+/**
+ * The CLI renders with `renderToString` alone, from React's legacy server renderer. `react-dom/server`
+ * requires it and the streaming renderer, each in a production and a development build chosen when
+ * the code runs: 1.4 MB of the render worker's 2.9 MB, which every thread of every build parsed before
+ * its first page (some 100 ms). The compiled CLI takes the production build of the legacy renderer
+ * only (`process.env.NODE_ENV` is "production" in it, as bin/docs.mjs sets it: React's development
+ * builds check more and render the same HTML, slower).
+ */
+const serverRenderer = {
+  name: 'server-renderer',
+  setup(build) {
+    const legacy = join(root, 'node_modules/react-dom/cjs/react-dom-server-legacy.node.production.js');
+    build.onResolve({ filter: /^react-dom\/server$/ }, () => ({ path: legacy }));
+  },
+};
+
 /** Returns the file URL of the compiled CLI entry, compiling first when a source changed. */
 export async function ensureCliBuilt() {
   const newest = newestSource();
@@ -99,6 +115,7 @@ export async function ensureCliBuilt() {
       sourcemap: 'linked',
       outExtension: { '.js': '.mjs' },
       logLevel: 'error',
+      define: { 'process.env.NODE_ENV': '"production"' },
       // CommonJS dependencies (React's server renderer, Ajv) get a `require` of their own.
       banner: { js: "import { createRequire as __docsCreateRequire } from 'node:module'; const require = __docsCreateRequire(import.meta.url);" },
     };
@@ -110,7 +127,7 @@ export async function ensureCliBuilt() {
       // it by `__dirname`) and chokidar, for `docs serve` alone, load from node_modules.
       // Mermaid is bundled with the DOMPurify it sanitises with, the very module
       // cli/build/markdown/diagrams.ts stubs (one module per path in a bundle).
-      build({ ...shared, entryPoints: { main: join(root, 'cli/main.ts') }, outdir: staging, external: ['lmdb', 'msgpackr', 'esbuild', 'chokidar'], plugins: [sharedAjv] }),
+      build({ ...shared, entryPoints: { main: join(root, 'cli/main.ts') }, outdir: staging, external: ['lmdb', 'msgpackr', 'esbuild', 'chokidar'], plugins: [sharedAjv, serverRenderer] }),
       // The render worker carries its dependencies in one file: a thread loads it in a third of the
       // time it takes to resolve and load the markdown pipeline's few hundred modules one by one,
       // and every cold build waits for its workers to load.
@@ -122,7 +139,7 @@ export async function ensureCliBuilt() {
         // first diagram, to know its size) is bundled too: loaded from node_modules, its few hundred
         // modules (lodash-es, d3…) took each worker 0.5–0.8 s to resolve and compile.
         external: ['lmdb', 'msgpackr'],
-        plugins: [fastMermaidConfig],
+        plugins: [fastMermaidConfig, serverRenderer],
       }),
     ]);
     // The generator's version for its caches (see generatorVersion in cli/build/store.ts): a hash of

@@ -99,6 +99,14 @@ export interface PoolStart {
   workerUrl: URL;
   /** Number of threads. @default availableParallelism() */
   threads?: number;
+  /**
+   * How many files the site's content holds, when the build knows it before the pool starts (the
+   * no-change check listed them). A site of no more than `BATCH` of them starts one thread: the others
+   * would each load the markdown pipeline and the highlighter (some 0.7 s of CPU) for pages one thread
+   * renders, on the cores that thread and the main thread need. A run with more pages than that
+   * (an API reference's generated pages, say) starts the rest then. Unknown: every thread starts now.
+   */
+  files?: number;
   /** The highlighter settings, so the workers can start it before their first page. */
   highlighting: HighlightSettings;
 }
@@ -115,22 +123,30 @@ export interface RenderPool {
   stop: () => Promise<void>;
   /** True once the pool was closed or stopped, or one of its workers ended (a page ran it out of memory): it renders nothing more. */
   readonly stopped: boolean;
+  /** How many threads it has started so far. */
+  readonly threads: number;
 }
 
 /** Starts the workers now; they warm up until `run` gives them work. */
 export function startPool(options: PoolStart): RenderPool {
   const threads = Math.max(1, options.threads ?? availableParallelism());
-  const workers = Array.from(
-    { length: threads },
-    () => new Worker(options.workerUrl, { workerData: { highlighting: options.highlighting } satisfies WorkerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, maxOldGenerationSizeMb: OLD_GENERATION_MB } }),
-  );
+  const workers: Worker[] = [];
   let closing: Promise<void> | undefined;
   let ended = false;
   /** The context each worker was given last: a kept pool (docs serve) sends what changed since (`contextPatch`). */
   const given = new Map<Worker, PageJobContext>();
-  for (const worker of workers) worker.once('exit', () => (ended = true));
   /** Each worker's load (its `ready`): a worker is never stopped before it, see worker.ts. */
-  const loaded = new Map(workers.map((worker) => [worker, readyOf(worker)]));
+  const loaded = new Map<Worker, Promise<void>>();
+  /** Starts workers until `count` run (at most `threads`). */
+  const grow = (count: number): void => {
+    while (workers.length < Math.min(count, threads)) {
+      const worker = new Worker(options.workerUrl, { workerData: { highlighting: options.highlighting } satisfies WorkerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, maxOldGenerationSizeMb: OLD_GENERATION_MB } });
+      worker.once('exit', () => (ended = true));
+      loaded.set(worker, readyOf(worker));
+      workers.push(worker);
+    }
+  };
+  grow(options.files !== undefined && options.files <= BATCH ? 1 : threads);
   const stopOne = async (worker: Worker): Promise<void> => {
     await loaded.get(worker);
     await worker.terminate();
@@ -139,11 +155,15 @@ export function startPool(options: PoolStart): RenderPool {
     get stopped() {
       return ended || closing !== undefined;
     },
+    get threads() {
+      return workers.length;
+    },
     async run(context, jobs, onPages) {
       // A stopped thread would never answer.
       if (ended || closing) throw new Error('the render threads were stopped');
       const results: PageResult[] = new Array(jobs.length);
       // No more workers than batches: a small build does not wait for idle threads.
+      grow(Math.ceil(jobs.length / BATCH));
       const busy = workers.slice(0, Math.max(1, Math.min(workers.length, Math.ceil(jobs.length / BATCH))));
       // Each thread its lane of pages (lanes.ts): the grammars and diagrams it meets are mostly its own.
       const lanes = lanesOf(jobs, busy.length);

@@ -63,7 +63,7 @@ async function buildLocked({ options, started, root, outDir, config }: { options
   // highlighter) while this thread reads the content. A rebuild starts them only if needed.
   const record = store?.meta.get('output');
   const previous = record && record.outDir === outDir && existsSync(outDir) ? record : undefined;
-  const pool = options.workerUrl && !previous ? startPool({ workerUrl: options.workerUrl, threads: options.threads, highlighting: config.markdown }) : undefined;
+  const pool = options.workerUrl && !previous ? startPool({ workerUrl: options.workerUrl, threads: options.threads, files: listing?.files.size, highlighting: config.markdown }) : undefined;
   // A rebuild renders what changed, seldom more than a few pages: one thread starts now and loads the
   // markdown pipeline and the highlighter on another core while this one finds what changed (0.4 s of
   // a one-page edit at 10,000 pages). `docs serve` keeps a thread of its own (`renderThread`).

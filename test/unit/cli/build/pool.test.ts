@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { collectGarbage, contextPatch, runPageJobs, stringSharer, type RenderPool } from '../../../../cli/build/pool';
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { BATCH, collectGarbage, contextPatch, runPageJobs, startPool, stringSharer, type RenderPool } from '../../../../cli/build/pool';
+import { REPO } from '../../../support/site';
 import type { PageJob, PageJobContext, PageResult } from '../../../../cli/build/page-job';
 
 describe('contextPatch: what a kept render thread is sent of a new context', () => {
@@ -103,11 +106,27 @@ describe('runPageJobs: where the pages of a build render', () => {
       commit: async () => undefined,
       stop: async () => undefined,
       stopped: false,
+      threads: 1,
     };
     const jobs = [{ route: '/guide/install', rel: 'guide/install.md' }] as PageJob[];
     // A context this thread could not render from: only the pool may have been asked.
     const results = await runPageJobs({ context: {} as PageJobContext, jobs, pool, workerUrl: new URL('file:///nowhere/worker.mjs') });
     expect(given).toEqual([jobs]);
     expect(results.map((result) => result.route)).toEqual(['/guide/install']);
+  });
+});
+
+describe('startPool: a small site starts one render thread', () => {
+  // The compiled worker (the tests' global setup compiles the CLI).
+  const workerUrl = pathToFileURL(join(REPO, 'node_modules/.cache/docs/cli/worker/worker.mjs'));
+  const highlighting = { codeTheme: 'github-dark', highlightLanguages: [] };
+
+  it('starts one thread for a site of up to a batch of files, every thread for a larger site or one of unknown size', async () => {
+    const pools = [startPool({ workerUrl, threads: 2, files: 1, highlighting }), startPool({ workerUrl, threads: 2, files: BATCH, highlighting }), startPool({ workerUrl, threads: 2, files: BATCH + 1, highlighting }), startPool({ workerUrl, threads: 2, highlighting })];
+    try {
+      expect(pools.map((pool) => pool.threads)).toEqual([1, 1, 2, 2]);
+    } finally {
+      await Promise.all(pools.map((pool) => pool.stop()));
+    }
   });
 });

@@ -1,0 +1,30 @@
+/**
+ * What the compiled CLI carries of React's server renderer (bin/ensure-built.mjs `serverRenderer`):
+ * every thread of every build parses its files before its first page, and `react-dom/server` would
+ * bring four renderers (streaming and legacy, production and development) where one is used.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO } from '../../support/site';
+
+/** The compiled CLI's files (the global setup compiled it), by name. */
+function compiled(): Map<string, string> {
+  const dir = join(REPO, 'node_modules/.cache/docs/cli');
+  const files = new Map<string, string>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile() && entry.name.endsWith('.mjs')) files.set(join(entry.parentPath, entry.name), readFileSync(join(entry.parentPath, entry.name), 'utf8'));
+  }
+  return files;
+}
+
+describe('the compiled CLI', () => {
+  it("carries React's legacy server renderer in its production build only, in the render worker's file", () => {
+    const files = compiled();
+    const holding = (module: string): string[] => [...files].filter(([, text]) => text.includes(`// node_modules/react-dom/cjs/${module}`)).map(([name]) => name);
+    expect(holding('react-dom-server-legacy.node.production.js').map((name) => name.endsWith(join('worker', 'worker.mjs')))).toContain(true);
+    for (const unused of ['react-dom-server-legacy.node.development.js', 'react-dom-server.node.production.js', 'react-dom-server.node.development.js']) expect(holding(unused), unused).toEqual([]);
+    // No development build of React itself either: the compiled code is production's.
+    expect([...files].filter(([, text]) => text.includes('// node_modules/react/cjs/react.development.js')).map(([name]) => name)).toEqual([]);
+  });
+});
