@@ -1,12 +1,20 @@
 import { defineConfig } from 'vitest/config';
 
+/** The portal's end-to-end files that run a second time, against the gated host (test/support/browser.ts `GATED`). */
+const GATED_FILES = ['test/e2e/auth.test.ts', 'test/e2e/chrome.test.ts', 'test/e2e/hydration.test.ts', 'test/e2e/router.test.ts', 'test/e2e/search.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-    globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
-    // Build tests spawn the CLI, which already uses every core through its worker pool.
-    fileParallelism: false,
+    // Two test files at a time: most of a file's time is spent waiting (on the CLI it spawned, on
+    // Chromium), and a build of a fixture keeps one core busy, seldom two. The gated pass shares the
+    // two, so no core idles while one long file ends the run.
+    fileParallelism: true,
+    maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'docs', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'], globalSetup: ['test/support/global-setup.ts'] } },
+      { extends: true, test: { name: 'gated', include: GATED_FILES, globalSetup: ['test/support/global-setup.ts'], env: { DOCS_E2E_GATE: '1' } } },
+    ],
   },
 });

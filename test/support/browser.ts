@@ -48,12 +48,21 @@ export async function serveDist(dist: string): Promise<ServedSite> {
   };
 }
 
-/** Builds the portal (this repository's content) into `test/.tmp/<name>` with the real CLI. */
+/**
+ * Builds the portal (this repository's content) into `test/.tmp/<name>` with the real CLI. The test
+ * files run side by side, and several build the same folder: a build refused because another is
+ * writing that folder (cli/build/output-lock.ts) waits for it and builds again, which then finds
+ * nothing changed.
+ */
 export function buildPortal(name: string, env: Record<string, string> = {}, args: string[] = []): string {
   const dist = join(REPO, 'test', '.tmp', name);
-  const run = runDocs(['build', '--out', dist, ...args], { env });
-  if (run.code !== 0) throw new Error(`docs build failed (${run.code}):\n${run.stderr}`);
-  return dist;
+  const giveUp = Date.now() + 10 * 60_000;
+  for (;;) {
+    const run = runDocs(['build', '--out', dist, ...args], { env });
+    if (run.code === 0) return dist;
+    if (!/another docs build \(process \d+\) is writing this output folder/.test(run.stderr) || Date.now() > giveUp) throw new Error(`docs build failed (${run.code}):\n${run.stderr}`);
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+  }
 }
 
 /**

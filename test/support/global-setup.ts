@@ -10,13 +10,17 @@ import { join } from 'node:path';
 import { ensureCliBuilt } from '../../bin/ensure-built.mjs';
 
 export default async function setup(): Promise<() => void> {
+  // Each project of the run (vitest.config.ts) names this setup: the first one sets the run up.
+  if (process.env.DOCS_TEST_RUN !== undefined) return () => undefined;
   await ensureCliBuilt();
   const given = process.env.TMPDIR;
   const folder = mkdtempSync(join(tmpdir(), 'docs-tests-'));
   // Open to every user, as the system's is: a test builds as `nobody` (test/build/adversarial.test.ts).
   chmodSync(folder, 0o755);
   process.env.TMPDIR = folder;
+  process.env.DOCS_TEST_RUN = folder;
   return () => {
+    delete process.env.DOCS_TEST_RUN;
     if (given === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = given;
     rmSync(folder, { recursive: true, force: true });
