@@ -7,6 +7,9 @@ export default defineConfig({
   test: {
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // What a browser test waits for (a scroll, a redraw) comes later on a machine shared with another
+    // test file: `expect.poll` gives up after 10 s, not 1 s (a poll that passes returns at once).
+    expect: { poll: { timeout: 10_000 } },
     // Two test files at a time: most of a file's time is spent waiting (on the CLI it spawned, on
     // Chromium), and a build of a fixture keeps one core busy, seldom two. The gated pass shares the
     // two, so no core idles while one long file ends the run.
