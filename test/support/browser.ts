@@ -2,7 +2,8 @@
  * End-to-end helpers: the portal built once into `test/.tmp/e2e-dist` and served like a static host,
  * and Debian's Chromium driven by playwright-core (never a downloaded browser).
  */
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -49,18 +50,26 @@ export async function serveDist(dist: string): Promise<ServedSite> {
 }
 
 /**
- * Builds the portal (this repository's content) into `test/.tmp/<name>` with the real CLI. The test
- * files run side by side, and several build the same folder: a build refused because another is
- * writing that folder (cli/build/output-lock.ts) waits for it and builds again, which then finds
- * nothing changed.
+ * Builds the portal (this repository's content) into `test/.tmp/<name>` with the real CLI, once per
+ * test run for the same name, settings and arguments. The test files run side by side and several
+ * serve the same folder: a second build while one of them serves it could publish it again under
+ * its requests (after a build into another folder, the store's record of this one is gone). So the
+ * first build leaves a mark in the run's folder (test/support/global-setup.ts), and a build refused
+ * because another is writing the folder (cli/build/output-lock.ts) waits for it, then finds the mark.
  */
 export function buildPortal(name: string, env: Record<string, string> = {}, args: string[] = []): string {
   const dist = join(REPO, 'test', '.tmp', name);
+  const run = process.env.DOCS_TEST_RUN;
+  const mark = run === undefined ? undefined : join(run, `portal-${createHash('sha256').update(JSON.stringify([name, env, args])).digest('hex').slice(0, 16)}`);
   const giveUp = Date.now() + 10 * 60_000;
   for (;;) {
-    const run = runDocs(['build', '--out', dist, ...args], { env });
-    if (run.code === 0) return dist;
-    if (!/another docs build \(process \d+\) is writing this output folder/.test(run.stderr) || Date.now() > giveUp) throw new Error(`docs build failed (${run.code}):\n${run.stderr}`);
+    if (mark !== undefined && existsSync(mark)) return dist;
+    const built = runDocs(['build', '--out', dist, ...args], { env });
+    if (built.code === 0) {
+      if (mark !== undefined) writeFileSync(mark, dist);
+      return dist;
+    }
+    if (!/another docs build \(process \d+\) is writing this output folder/.test(built.stderr) || Date.now() > giveUp) throw new Error(`docs build failed (${built.code}):\n${built.stderr}`);
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
   }
 }
