@@ -162,9 +162,10 @@ export function startPool(options: PoolStart): RenderPool {
       // A stopped thread would never answer.
       if (ended || closing) throw new Error('the render threads were stopped');
       const results: PageResult[] = new Array(jobs.length);
-      // No more workers than batches: a small build does not wait for idle threads.
-      grow(Math.ceil(jobs.length / BATCH));
-      const busy = workers.slice(0, Math.max(1, Math.min(workers.length, Math.ceil(jobs.length / BATCH))));
+      // No more workers than batches: a small build does not wait for idle threads (nor start them).
+      const wanted = Math.max(1, Math.ceil(jobs.length / BATCH));
+      grow(wanted);
+      const busy = workers.slice(0, wanted);
       // Each thread its lane of pages (lanes.ts): the grammars and diagrams it meets are mostly its own.
       const lanes = lanesOf(jobs, busy.length);
       const shared = stringSharer(jobs);
