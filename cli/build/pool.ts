@@ -107,8 +107,12 @@ export interface PoolStart {
    * (an API reference's generated pages, say) starts the rest then. Unknown: every thread starts now.
    */
   files?: number;
-  /** The highlighter settings, so the workers can start it before their first page. */
-  highlighting: HighlightSettings;
+  /**
+   * The highlighter settings, so the workers can start it before their first page. A pool started
+   * before the config is read has none yet: its threads load their modules meanwhile, and `configure`
+   * gives the settings (and the content's size) once they are known.
+   */
+  highlighting?: HighlightSettings;
 }
 
 /** Worker threads waiting for pages. */
@@ -125,6 +129,16 @@ export interface RenderPool {
   readonly stopped: boolean;
   /** How many threads it has started so far. */
   readonly threads: number;
+  /**
+   * Gives a pool started without them the highlighter settings, and the number of content files
+   * (`PoolStart.files`): more threads start now when the site is larger than one thread's share.
+   */
+  configure: (highlighting: HighlightSettings, files: number | undefined) => void;
+}
+
+/** How many threads a pool starts with for a site of `files` content files (`PoolStart.files`). */
+function threadsFor(files: number | undefined, threads: number): number {
+  return files !== undefined && files <= BATCH ? 1 : threads;
 }
 
 /** Starts the workers now; they warm up until `run` gives them work. */
@@ -137,16 +151,17 @@ export function startPool(options: PoolStart): RenderPool {
   const given = new Map<Worker, PageJobContext>();
   /** Each worker's load (its `ready`): a worker is never stopped before it, see worker.ts. */
   const loaded = new Map<Worker, Promise<void>>();
+  let highlighting = options.highlighting;
   /** Starts workers until `count` run (at most `threads`). */
   const grow = (count: number): void => {
     while (workers.length < Math.min(count, threads)) {
-      const worker = new Worker(options.workerUrl, { workerData: { highlighting: options.highlighting } satisfies WorkerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, maxOldGenerationSizeMb: OLD_GENERATION_MB } });
+      const worker = new Worker(options.workerUrl, { workerData: { highlighting } satisfies WorkerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, maxOldGenerationSizeMb: OLD_GENERATION_MB } });
       worker.once('exit', () => (ended = true));
       loaded.set(worker, readyOf(worker));
       workers.push(worker);
     }
   };
-  grow(options.files !== undefined && options.files <= BATCH ? 1 : threads);
+  grow(threadsFor(options.files, threads));
   const stopOne = async (worker: Worker): Promise<void> => {
     await loaded.get(worker);
     await worker.terminate();
@@ -157,6 +172,12 @@ export function startPool(options: PoolStart): RenderPool {
     },
     get threads() {
       return workers.length;
+    },
+    configure(settings, files) {
+      if (highlighting) return;
+      highlighting = settings;
+      for (const worker of workers) worker.postMessage({ highlighting: settings } satisfies WorkerRequest);
+      grow(threadsFor(files, threads));
     },
     async run(context, jobs, onPages) {
       // A stopped thread would never answer.

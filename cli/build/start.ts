@@ -11,7 +11,7 @@ import { withGate, type ResolvedConfig } from './config';
 import { configInputs, loadConfig } from './config-file';
 import type { BuildOptions, BuildReport } from './index';
 import { fitOptimizer } from './optimizer';
-import { startPool } from './pool';
+import { startPool, type RenderPool } from './pool';
 import { inputFingerprint, readUnchanged, sameFiles, stampOutputs, type TreeListing } from './unchanged';
 import { checkOutDir, realPath } from './write';
 import { removeDeadStaging } from './publish';
@@ -23,24 +23,32 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   const root = resolve(options.root);
   // The real folder (symbolic links resolved), so the checks and the staging folder see what is replaced.
   const outDir = realPath(options.outDir ?? join(root, 'dist'));
-  options.onProgress?.({ stage: 'config' });
-  const config = withGate(await loadConfig(root, options.env ?? {}), options.gate);
-  // For the tests only: a promise the build forgot that fails, as a bug would make one (cli/main.ts).
-  if (process.env.DOCS_TEST_STRAY_REJECTION) void Promise.reject(new Error('a promise the build forgot failed'));
-  checkOutDir(outDir, { root, contentDir: config.contentDir, sources: [config.contentDir, join(root, 'site.config.ts'), join(root, 'templates'), ...config.openapi.map((spec) => join(root, spec.file)), ...configInputs(root)], specDirs: config.openapi.map((spec) => dirname(join(root, spec.file))) }, options.force);
-  // The archive's place, before anything is built: a refusal after the build would come with the output replaced.
-  if (options.archive) (await import('./archive')).checkArchivePath(options.archive, { outDir, state: { root, config } });
-  // One build at a time into this folder (output-lock.ts).
-  const release = lockOutput(outDir);
+  // A build with no output folder yet, or no cache, renders every page: its render threads start now
+  // and load their modules (half a second of a small site's build) while this thread compiles the
+  // config; the highlighter's settings follow (`configure`). A failed build stops them on its way out.
+  const early = options.workerUrl && !options.renderThread && (options.cache === false || !existsSync(outDir)) ? startPool({ workerUrl: options.workerUrl, threads: options.threads, files: options.cache === false ? undefined : 0 }) : undefined;
   try {
-    return await buildLocked({ options, started, root, outDir, config });
+    options.onProgress?.({ stage: 'config' });
+    const config = withGate(await loadConfig(root, options.env ?? {}), options.gate);
+    // For the tests only: a promise the build forgot that fails, as a bug would make one (cli/main.ts).
+    if (process.env.DOCS_TEST_STRAY_REJECTION) void Promise.reject(new Error('a promise the build forgot failed'));
+    checkOutDir(outDir, { root, contentDir: config.contentDir, sources: [config.contentDir, join(root, 'site.config.ts'), join(root, 'templates'), ...config.openapi.map((spec) => join(root, spec.file)), ...configInputs(root)], specDirs: config.openapi.map((spec) => dirname(join(root, spec.file))) }, options.force);
+    // The archive's place, before anything is built: a refusal after the build would come with the output replaced.
+    if (options.archive) (await import('./archive')).checkArchivePath(options.archive, { outDir, state: { root, config } });
+    // One build at a time into this folder (output-lock.ts).
+    const release = lockOutput(outDir);
+    try {
+      return await buildLocked({ options, started, root, outDir, config, early });
+    } finally {
+      release();
+    }
   } finally {
-    release();
+    await early?.close();
   }
 }
 
 /** The build once the output folder is checked and locked: the store, the no-change check, then `buildWith`. */
-async function buildLocked({ options, started, root, outDir, config }: { options: BuildOptions; started: number; root: string; outDir: string; config: ResolvedConfig }): Promise<BuildReport> {
+async function buildLocked({ options, started, root, outDir, config, early }: { options: BuildOptions; started: number; root: string; outDir: string; config: ResolvedConfig; early: RenderPool | undefined }): Promise<BuildReport> {
   const { left: leftovers } = removeDeadStaging(outDir);
   const cacheDir = options.cache === false ? undefined : join(root, 'node_modules', '.cache', 'docs');
   // Nothing changed since the last build into this folder, in the sources or in the output: the
@@ -63,7 +71,8 @@ async function buildLocked({ options, started, root, outDir, config }: { options
   // highlighter) while this thread reads the content. A rebuild starts them only if needed.
   const record = store?.meta.get('output');
   const previous = record && record.outDir === outDir && existsSync(outDir) ? record : undefined;
-  const pool = options.workerUrl && !previous ? startPool({ workerUrl: options.workerUrl, threads: options.threads, files: listing?.files.size, highlighting: config.markdown }) : undefined;
+  early?.configure(config.markdown, listing?.files.size);
+  const pool = options.workerUrl && !previous ? (early ?? startPool({ workerUrl: options.workerUrl, threads: options.threads, files: listing?.files.size, highlighting: config.markdown })) : undefined;
   // A rebuild renders what changed, seldom more than a few pages: one thread starts now and loads the
   // markdown pipeline and the highlighter on another core while this one finds what changed (0.4 s of
   // a one-page edit at 10,000 pages). `docs serve` keeps a thread of its own (`renderThread`).

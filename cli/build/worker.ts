@@ -10,7 +10,8 @@ import { openStore, type BuildStore } from './store';
 
 /** What a worker starts with. */
 export interface WorkerData {
-  highlighting: HighlightSettings;
+  /** The highlighter's settings; absent when the thread starts before the config is read: they come in a `highlighting` message. */
+  highlighting?: HighlightSettings;
 }
 
 /**
@@ -18,7 +19,7 @@ export interface WorkerData {
  * build (`close`: the thread commits its cache writes and lets the store go; the pool then stops it,
  * or keeps it for the next build).
  */
-export type WorkerRequest = { context: PageJobContext } | { patch: ContextPatch } | { id: number; jobs: PageJob[] } | { close: true };
+export type WorkerRequest = { highlighting: HighlightSettings } | { context: PageJobContext } | { patch: ContextPatch } | { id: number; jobs: PageJob[] } | { close: true };
 
 /** A context as what changed since the last one the thread was given (pool.ts `contextPatch`): fields compared by identity, the markdown settings' too. */
 export type ContextPatch = Partial<Omit<PageJobContext, 'markdown'>> & { markdown?: Partial<PageJobContext['markdown']> };
@@ -27,8 +28,19 @@ export type ContextPatch = Partial<Omit<PageJobContext, 'markdown'>> & { markdow
 export type WorkerResponse = { id: number; results: PageResult[] } | { id: number; failure: string } | { closed: true } | { ready: true };
 
 let { highlighting } = workerData as WorkerData;
+/** Starts the highlighter of a thread started before its settings were known. */
+let settingsCame: ((settings: HighlightSettings) => void) | undefined;
 // Started before any page arrives: the main thread is still reading the content meanwhile.
-let highlighter = startHighlighter(highlighting);
+let highlighter = highlighting
+  ? startHighlighter(highlighting)
+  : new Promise<Awaited<ReturnType<typeof startHighlighter>>>((resolve, reject) => {
+      settingsCame = (settings) => {
+        highlighting = settings;
+        startHighlighter(settings).then(resolve, reject);
+      };
+    });
+// Not awaited until a page needs it; a failure then is that page's.
+highlighter.catch(() => undefined);
 let builder: PageBuilder | undefined;
 let store: BuildStore | undefined;
 
@@ -36,6 +48,11 @@ let store: BuildStore | undefined;
 let context: PageJobContext | undefined;
 
 parentPort?.on('message', async (request: WorkerRequest) => {
+  if ('highlighting' in request) {
+    settingsCame?.(request.highlighting);
+    settingsCame = undefined;
+    return;
+  }
   if ('patch' in request) {
     // The pool patches only a context it gave this thread.
     if (!context) return;
@@ -45,7 +62,11 @@ parentPort?.on('message', async (request: WorkerRequest) => {
   if ('context' in request) {
     context = request.context;
     const { cache, markdown } = request.context;
-    if (markdown.codeTheme !== highlighting.codeTheme || JSON.stringify(markdown.highlightLanguages) !== JSON.stringify(highlighting.highlightLanguages)) {
+    if (!highlighting) {
+      // A context before the settings (the pool always sends them first): its own settings are the ones.
+      settingsCame?.({ codeTheme: markdown.codeTheme, highlightLanguages: markdown.highlightLanguages });
+      settingsCame = undefined;
+    } else if (markdown.codeTheme !== highlighting.codeTheme || JSON.stringify(markdown.highlightLanguages) !== JSON.stringify(highlighting.highlightLanguages)) {
       const old = highlighter;
       highlighting = { codeTheme: markdown.codeTheme, highlightLanguages: markdown.highlightLanguages };
       highlighter = startHighlighter(highlighting);

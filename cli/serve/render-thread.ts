@@ -6,18 +6,19 @@
  * makes a new highlighter when a later build names others), and started again when it ended (a page
  * ran it out of its heap): that update failed, the next one gets a new thread.
  */
-import { startPool, type PoolStart, type RenderPool } from '../build/pool';
+import type { HighlightSettings } from '../build/markdown/highlighter';
+import { startPool, type RenderPool } from '../build/pool';
 
 export class RenderThread {
   private pool?: RenderPool;
-  private settings?: PoolStart['highlighting'];
+  private settings?: HighlightSettings;
   private stopped = false;
 
   /** Without a worker entry (`DOCS_THREADS=0`) there is no thread: pages render on the server's. */
   constructor(private readonly workerUrl: URL | undefined) {}
 
   /** A build was made with these highlighter settings: the thread starts now if it has not. */
-  built(settings: PoolStart['highlighting']): void {
+  built(settings: HighlightSettings): void {
     this.settings = { codeTheme: settings.codeTheme, highlightLanguages: settings.highlightLanguages };
     if (this.workerUrl && !this.stopped) this.pool ??= startPool({ workerUrl: this.workerUrl, threads: 1, highlighting: this.settings });
   }

@@ -1,7 +1,9 @@
 /**
- * Diagrams drawn right (issue 15): every mermaid diagram of the portal, in both colour modes, draws
- * without an error and with every label inside its box — labels are measured in the font they are
- * drawn in — and into the box the build reserved for it, so nothing on the page moves when it appears.
+ * Diagrams drawn right (issue 15): every mermaid diagram of the portal, in both colour modes and at a
+ * phone's and a laptop's width, draws without an error and with every label inside its box — labels
+ * are measured in the font they are drawn in — and into the box the build reserved for it, so nothing
+ * on the page moves when it appears. One pass over the pages per width: each page is drawn in its
+ * mode, then redrawn in the other.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -34,61 +36,50 @@ describe('mermaid diagrams', () => {
     expect(routes.length).toBeGreaterThanOrEqual(20);
   });
 
-  for (const theme of ['dark', 'light'] as const) {
-    it(`draws every diagram with each label inside its box (${theme})`, async () => {
-      const page = await openPage(portal.browser, { viewport: { width: 1280, height: 900 } });
-      await page.addInitScript((value) => localStorage.setItem('quad-docs-theme', value), theme);
-      const problems: string[] = [];
-      let labels = 0;
-      for (const route of diagramRoutes(portal.site.dist)) {
-        await page.goto(portal.site.origin + route);
-        await waitForHydration(page);
-        await page.waitForFunction(() => [...document.querySelectorAll('[data-mermaid]')].every((element) => element.hasAttribute('data-mermaid-theme') || element.hasAttribute('data-mermaid-error')), undefined, { timeout: 20_000 });
-        const found = await page.evaluate(() => {
-          const overflowing: string[] = [];
-          const errors: string[] = [];
-          let checked = 0;
-          const width = (node: Node): number => {
-            const range = document.createRange();
-            range.selectNodeContents(node);
-            return range.getBoundingClientRect().width;
-          };
-          for (const diagram of document.querySelectorAll('[data-mermaid]')) {
-            const error = diagram.getAttribute('data-mermaid-error');
-            if (error) errors.push(error);
-            // Flowchart, state and class labels: HTML inside a foreignObject as wide as mermaid measured.
-            for (const box of diagram.querySelectorAll('foreignObject')) {
-              const text = box.textContent?.trim();
-              if (!text) continue;
-              checked++;
-              const room = box.getBoundingClientRect().width;
-              const used = width(box.firstElementChild ?? box);
-              if (used > room + 1) overflowing.push(`"${text}" is ${Math.round(used - room)} px wider than its box`);
-            }
-            // Sequence diagrams: each participant's name in its rectangle.
-            for (const rect of diagram.querySelectorAll('rect.actor')) {
-              const label = rect.parentElement?.querySelector('text.actor');
-              if (!label?.textContent?.trim()) continue;
-              checked++;
-              const room = rect.getBoundingClientRect().width;
-              const used = width(label);
-              if (used > room + 1) overflowing.push(`"${label.textContent.trim()}" is ${Math.round(used - room)} px wider than its box`);
-            }
-          }
-          const theme = document.documentElement.dataset.theme;
-          const drawnIn = [...document.querySelectorAll('[data-mermaid]')].map((diagram) => diagram.getAttribute('data-mermaid-theme'));
-          return { overflowing, errors, checked, theme, drawnIn };
-        });
-        labels += found.checked;
-        problems.push(...found.errors.map((error) => `${route}: ${error}`), ...found.overflowing.map((line) => `${route}: ${line}`));
-        const expected = theme === 'light' ? 'default' : 'dark';
-        if (found.drawnIn.some((mode) => mode !== expected)) problems.push(`${route}: drawn in ${found.drawnIn.join(', ')} on a ${found.theme} page`);
+  /**
+   * The labels of the page's diagrams that overrun their boxes, the diagrams that failed to draw, and
+   * those not drawn in the page's colour mode. Labels are measured in the font they are drawn in.
+   */
+  async function labelProblems(page: Page, route: string): Promise<{ problems: string[]; checked: number }> {
+    const found = await page.evaluate(() => {
+      const overflowing: string[] = [];
+      const errors: string[] = [];
+      let checked = 0;
+      const width = (node: Node): number => {
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        return range.getBoundingClientRect().width;
+      };
+      for (const diagram of document.querySelectorAll('[data-mermaid]')) {
+        const error = diagram.getAttribute('data-mermaid-error');
+        if (error) errors.push(error);
+        // Flowchart, state and class labels: HTML inside a foreignObject as wide as mermaid measured.
+        for (const box of diagram.querySelectorAll('foreignObject')) {
+          const text = box.textContent?.trim();
+          if (!text) continue;
+          checked++;
+          const room = box.getBoundingClientRect().width;
+          const used = width(box.firstElementChild ?? box);
+          if (used > room + 1) overflowing.push(`"${text}" is ${Math.round(used - room)} px wider than its box`);
+        }
+        // Sequence diagrams: each participant's name in its rectangle.
+        for (const rect of diagram.querySelectorAll('rect.actor')) {
+          const label = rect.parentElement?.querySelector('text.actor');
+          if (!label?.textContent?.trim()) continue;
+          checked++;
+          const room = rect.getBoundingClientRect().width;
+          const used = width(label);
+          if (used > room + 1) overflowing.push(`"${label.textContent.trim()}" is ${Math.round(used - room)} px wider than its box`);
+        }
       }
-      await page.context().close();
-      expect(problems).toEqual([]);
-      // The check looked at real labels, not at nothing.
-      expect(labels).toBeGreaterThan(100);
+      const theme = document.documentElement.dataset.theme;
+      const drawnIn = [...document.querySelectorAll('[data-mermaid]')].map((diagram) => diagram.getAttribute('data-mermaid-theme'));
+      return { overflowing, errors, checked, theme, drawnIn };
     });
+    const problems = [...found.errors.map((error) => `${route}: ${error}`), ...found.overflowing.map((line) => `${route} (${found.theme}): ${line}`)];
+    const expected = found.theme === 'light' ? 'default' : 'dark';
+    if (found.drawnIn.some((mode) => mode !== expected)) problems.push(`${route}: drawn in ${found.drawnIn.join(', ')} on a ${found.theme} page`);
+    return { problems, checked: found.checked };
   }
 
   /** Where each diagram and the element after it are, and how large each drawing is against mermaid's own size. */
@@ -117,10 +108,19 @@ describe('mermaid diagrams', () => {
   }
 
   for (const width of [390, 1280]) {
-    it(`reserves each diagram's box in the built page: nothing moves when it is drawn, or redrawn in the other mode (${width} px)`, async () => {
+    it(`draws every diagram in both colour modes with each label inside its box, into the box reserved in the built page: nothing moves when it is drawn, or redrawn in the other mode (${width} px)`, async () => {
       const page = await openPage(portal.browser, { viewport: { width, height: 900 } });
       const moved: string[] = [];
       const scales: number[] = [];
+      const drawing: string[] = [];
+      const themes = new Set<string | undefined>();
+      let labels = 0;
+      const checkLabels = async (route: string): Promise<void> => {
+        const { problems, checked } = await labelProblems(page, route);
+        drawing.push(...problems);
+        labels += checked;
+        themes.add(await page.evaluate(() => document.documentElement.dataset.theme));
+      };
       for (const route of diagramRoutes(portal.site.dist)) {
         // The diagram chunk is held back until the page, as built, has been measured.
         let release!: () => void;
@@ -144,10 +144,12 @@ describe('mermaid diagrams', () => {
           sample();
         });
         release();
-        await page.waitForFunction(() => [...document.querySelectorAll('[data-mermaid]')].every((element) => element.hasAttribute('data-mermaid-theme')), undefined, { timeout: 20_000 });
+        await page.waitForFunction(() => [...document.querySelectorAll('[data-mermaid]')].every((element) => element.hasAttribute('data-mermaid-theme') || element.hasAttribute('data-mermaid-error')), undefined, { timeout: 20_000 });
+        await checkLabels(route);
         const drawn = await layoutOf(page);
         await page.evaluate(() => document.documentElement.setAttribute('data-theme', document.documentElement.dataset.theme === 'light' ? 'dark' : 'light'));
         await page.waitForFunction(() => [...document.querySelectorAll('[data-mermaid]')].every((element) => element.getAttribute('data-mermaid-theme') === (document.documentElement.dataset.theme === 'light' ? 'default' : 'dark')), undefined, { timeout: 20_000 });
+        await checkLabels(route);
         const redrawn = await layoutOf(page);
         const painted = await page.evaluate(() => [...(window as unknown as { paintedHeights: Set<number> }).paintedHeights]);
         const page0 = before[0]?.page ?? NaN;
@@ -164,6 +166,10 @@ describe('mermaid diagrams', () => {
         });
       }
       await page.context().close();
+      expect(drawing).toEqual([]);
+      // Both modes were looked at, and the check looked at real labels, not at nothing.
+      expect([...themes].sort()).toEqual(['dark', 'light']);
+      expect(labels).toBeGreaterThan(200);
       expect(moved).toEqual([]);
       expect(scales.length).toBeGreaterThanOrEqual(20);
       // The estimate is close to mermaid's drawing: no diagram is drawn at less than 70 % or more than

@@ -107,6 +107,7 @@ describe('runPageJobs: where the pages of a build render', () => {
       stop: async () => undefined,
       stopped: false,
       threads: 1,
+      configure: () => undefined,
     };
     const jobs = [{ route: '/guide/install', rel: 'guide/install.md' }] as PageJob[];
     // A context this thread could not render from: only the pool may have been asked.
@@ -127,6 +128,27 @@ describe('startPool: a small site starts one render thread', () => {
       expect(pools.map((pool) => pool.threads)).toEqual([1, 1, 2, 2]);
     } finally {
       await Promise.all(pools.map((pool) => pool.stop()));
+    }
+  });
+});
+
+describe('startPool before the config is read (a cold build)', () => {
+  const workerUrl = pathToFileURL(join(REPO, 'node_modules/.cache/docs/cli/worker/worker.mjs'));
+  const highlighting = { codeTheme: 'github-light', highlightLanguages: ['ruby'] };
+
+  it('starts one thread without settings, and the rest once `configure` says the site is larger than a batch', async () => {
+    const small = startPool({ workerUrl, threads: 2, files: 0 });
+    const large = startPool({ workerUrl, threads: 2, files: 0 });
+    try {
+      expect([small.threads, large.threads]).toEqual([1, 1]);
+      small.configure(highlighting, BATCH);
+      large.configure(highlighting, BATCH + 1);
+      expect([small.threads, large.threads]).toEqual([1, 2]);
+      // Given once: a second call changes nothing.
+      small.configure(highlighting, BATCH + 1);
+      expect(small.threads).toBe(1);
+    } finally {
+      await Promise.all([small.stop(), large.stop()]);
     }
   });
 });
