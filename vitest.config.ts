@@ -1,7 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
-/** The portal's end-to-end files that run a second time, against the gated host (test/support/browser.ts `GATED`). */
-const GATED_FILES = ['test/e2e/auth.test.ts', 'test/e2e/chrome.test.ts', 'test/e2e/hydration.test.ts', 'test/e2e/router.test.ts', 'test/e2e/search.test.ts'];
+/**
+ * The portal's end-to-end files that run a second time, against the gated host (test/support/browser.ts
+ * `GATED`): what a reader meets there that the static host does not give — the login and its session
+ * (auth), pages, data chunks and the manifest fetched through the gate (router, hydration), the search
+ * index behind it (search). The navbar, sidebar, TOC, code blocks, tabs and diagrams (chrome.test.ts) are
+ * the same files on either host, drawn by the same runtime: they run once.
+ */
+const GATED_FILES = ['test/e2e/auth.test.ts', 'test/e2e/hydration.test.ts', 'test/e2e/router.test.ts', 'test/e2e/search.test.ts'];
 
 export default defineConfig({
   test: {

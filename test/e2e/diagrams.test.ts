@@ -2,14 +2,14 @@
  * Diagrams drawn right (issue 15): every mermaid diagram of the portal, in both colour modes and at a
  * phone's and a laptop's width, draws without an error and with every label inside its box — labels
  * are measured in the font they are drawn in — and into the box the build reserved for it, so nothing
- * on the page moves when it appears. One pass over the pages per width: each page is drawn in its
- * mode, then redrawn in the other.
+ * on the page moves when it appears, and without a console error or warning. One pass over the pages
+ * per width: each page is drawn in its mode, then redrawn in the other.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openPage, usePortal, waitForHydration } from '../support/browser';
+import { collectProblems, openPage, usePortal, waitForHydration } from '../support/browser';
 
 const portal = usePortal();
 
@@ -110,6 +110,8 @@ describe('mermaid diagrams', () => {
   for (const width of [390, 1280]) {
     it(`draws every diagram in both colour modes with each label inside its box, into the box reserved in the built page: nothing moves when it is drawn, or redrawn in the other mode (${width} px)`, async () => {
       const page = await openPage(portal.browser, { viewport: { width, height: 900 } });
+      // Console errors and warnings, uncaught exceptions: mermaid reports a bad diagram there too.
+      const complaints = collectProblems(page);
       const moved: string[] = [];
       const scales: number[] = [];
       const drawing: string[] = [];
@@ -167,6 +169,7 @@ describe('mermaid diagrams', () => {
       }
       await page.context().close();
       expect(drawing).toEqual([]);
+      expect(complaints).toEqual([]);
       // Both modes were looked at, and the check looked at real labels, not at nothing.
       expect([...themes].sort()).toEqual(['dark', 'light']);
       expect(labels).toBeGreaterThan(200);

@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Manifest } from '../../runtime/manifest';
 import { describe, expect, it } from 'vitest';
 import { collectProblems, openPage, usePortal, waitForHydration } from '../support/browser';
 
@@ -31,27 +28,4 @@ describe('hydration', () => {
       await page.context().close();
     });
   }
-});
-
-describe('mermaid diagrams of the portal', () => {
-  it('draws every diagram without a syntax error', async () => {
-    const manifest = JSON.parse(readFileSync(join(portal.site.dist, 'manifest.json'), 'utf8')) as Manifest;
-    const routes = manifest.routes.filter((route) => route.mermaid).map((route) => route.path);
-    expect(routes.length).toBeGreaterThanOrEqual(6);
-    const page = await openPage(portal.browser);
-    const problems = collectProblems(page);
-    const failed: string[] = [];
-    for (const route of routes) {
-      await page.goto(portal.site.origin + route);
-      await waitForHydration(page);
-      for (const diagram of await page.locator('[data-mermaid]').all()) {
-        await expect.poll(() => diagram.evaluate((element) => element.hasAttribute('data-mermaid-theme') || element.hasAttribute('data-mermaid-error')), { timeout: 15_000 }).toBe(true);
-        const error = await diagram.getAttribute('data-mermaid-error');
-        if (error !== null) failed.push(`${route}: ${error}`);
-      }
-    }
-    expect(failed).toEqual([]);
-    expect(problems).toEqual([]);
-    await page.context().close();
-  });
 });
