@@ -115,6 +115,9 @@ export async function ensureCliBuilt() {
       sourcemap: 'linked',
       outExtension: { '.js': '.mjs' },
       logLevel: 'error',
+      // Paths in the compiled code (its module comments, which the generator's version hashes) are
+      // the package's, whatever folder the command that compiled it was run from.
+      absWorkingDir: root,
       define: { 'process.env.NODE_ENV': '"production"' },
       // CommonJS dependencies (React's server renderer, Ajv) get a `require` of their own.
       banner: { js: "import { createRequire as __docsCreateRequire } from 'node:module'; const require = __docsCreateRequire(import.meta.url);" },
