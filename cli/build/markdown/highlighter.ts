@@ -6,9 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createHighlighter } from 'shiki';
+import { createHighlighter, type HighlighterGeneric } from 'shiki';
 import { createOnigurumaEngine } from 'shiki/engine/oniguruma';
 import type { MarkdownOptions } from './index';
+import { loadLanguages, useEngine } from './languages';
 
 /** The theme and the languages a highlighter starts with. */
 export type HighlightSettings = Pick<MarkdownOptions, 'codeTheme' | 'highlightLanguages'>;
@@ -18,10 +19,16 @@ function onigurumaWasm(): Uint8Array {
   return readFileSync(createRequire(import.meta.url).resolve('shiki/onig.wasm'));
 }
 
-/** A highlighter with `settings`' theme and languages loaded; more languages load on demand. */
-export function startHighlighter(settings: HighlightSettings): ReturnType<typeof createHighlighter> {
+/**
+ * A highlighter with `settings`' theme and languages loaded, each without the languages its grammar
+ * embeds until a block needs them (languages.ts); more languages load on demand.
+ */
+export async function startHighlighter(settings: HighlightSettings): ReturnType<typeof createHighlighter> {
   // An instantiator, not the bytes: given bytes, shiki first asks whether they are a `Response`, and
   // Node's first look at `Response` loads its whole fetch implementation (140 ms of a thread's start).
-  const engine = createOnigurumaEngine({ instantiator: (imports) => WebAssembly.instantiate(onigurumaWasm(), imports) });
-  return createHighlighter({ themes: [settings.codeTheme], langs: settings.highlightLanguages, engine });
+  const engine = await createOnigurumaEngine({ instantiator: (imports) => WebAssembly.instantiate(onigurumaWasm(), imports) });
+  const highlighter = await createHighlighter({ themes: [settings.codeTheme], langs: [], engine });
+  useEngine(highlighter as unknown as HighlighterGeneric<string, string>, engine);
+  await loadLanguages(highlighter as unknown as HighlighterGeneric<string, string>, settings.highlightLanguages);
+  return highlighter;
 }

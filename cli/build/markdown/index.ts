@@ -26,6 +26,7 @@ import { toHast } from 'mdast-util-to-hast';
 import rehypeReact from 'rehype-react';
 import type { HighlighterGeneric } from 'shiki';
 import { startHighlighter } from './highlighter';
+import { loadLanguages, prepareBlocks } from './languages';
 import { unified } from 'unified';
 import { VFile } from 'vfile';
 import type { TocEntry } from '../../../runtime/manifest';
@@ -158,8 +159,11 @@ export async function createMarkdownRenderer(options: MarkdownOptions, started?:
       const resolver = linkResolver({ rel: input.rel, displayPrefix: options.displayPrefix, routeOfFile: options.routeOfFile, routes, resolveImage: input.resolveImage, resolveFile: input.resolveFile, links, warnings, errors });
       remarkLinks(resolver)(mdast);
       const loaded = new Set(highlighter.getLoadedLanguages());
-      const missing = [...collectLanguages(mdast)].filter((lang) => !loaded.has(lang));
-      if (missing.length > 0) await highlighter.loadLanguage(...(missing as never[]));
+      const blocks = collectLanguages(mdast);
+      const missing = [...blocks.keys()].filter((lang) => !loaded.has(lang));
+      if (missing.length > 0) await loadLanguages(highlighter, missing);
+      // A block that may enter a language its grammar embeds gets that grammar whole (languages.ts).
+      await prepareBlocks(highlighter, blocks);
       const diagrams = /mermaid/i.test(source) ? await measureDiagrams(mdast, file, warnings) : new Map<Code, DiagramBox>();
       let hasMermaid = false;
       const hast = toHast(mdast, {

@@ -81,13 +81,16 @@ export function isKnownLanguage(lang: string): boolean {
   return PLAIN.has(lang) || lang === 'mermaid' || lang in bundledLanguages;
 }
 
-/** The fence languages of a tree that need a grammar. */
-export function collectLanguages(tree: Root): Set<string> {
-  const langs = new Set<string>();
+/** The fence languages of a tree that need a grammar, each with its blocks' code. */
+export function collectLanguages(tree: Root): Map<string, string[]> {
+  const langs = new Map<string, string[]>();
   walk(tree, (walked) => {
     if (walked.type !== 'code') return;
     const lang = ((walked as Code).lang ?? '').toLowerCase();
-    if (!PLAIN.has(lang) && lang !== 'mermaid' && lang in bundledLanguages) langs.add(lang);
+    if (PLAIN.has(lang) || lang === 'mermaid' || !(lang in bundledLanguages)) return;
+    const blocks = langs.get(lang);
+    if (blocks) blocks.push((walked as Code).value);
+    else langs.set(lang, [(walked as Code).value]);
   });
   return langs;
 }
