@@ -54,11 +54,19 @@ describe('the layout at every width', () => {
     for (const theme of ['dark', 'light'] as const) {
       const page = await openPage(portal.browser, { viewport: { width: 1280, height: 900 } });
       await page.addInitScript((value) => localStorage.setItem('quad-docs-theme', value), theme);
-      for (const width of WIDTHS) {
-        await page.setViewportSize({ width, height: 900 });
-        for (const [name, path] of PAGES) {
-          await page.goto(portal.site.origin + path);
-          await waitForHydration(page);
+      // Each page is loaded at the first width and resized through the others, as a reader's window is;
+      // dark runs from the narrowest width, light from the widest, so both ends are also a fresh load.
+      const widths = theme === 'dark' ? WIDTHS : [...WIDTHS].reverse();
+      for (const [name, path] of PAGES) {
+        for (const [step, width] of widths.entries()) {
+          await page.setViewportSize({ width, height: 900 });
+          if (step === 0) {
+            await page.goto(portal.site.origin + path);
+            await waitForHydration(page);
+          } else {
+            // The layout the new width gives, once the runtime's listeners have run, from the page's top.
+            await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(scrollTo(0, 0))))));
+          }
           const scroll = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
           if (scroll > 0) problems.push(`${name} at ${width} px (${theme}): scrolls sideways by ${scroll} px`);
           if (width >= 996) {
