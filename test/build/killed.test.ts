@@ -93,9 +93,13 @@ function killableSite(): { site: string; dist: string; cache: string; setVersion
   return { site, dist: join(site, 'dist'), cache: join(site, 'node_modules'), setVersion, clean };
 }
 
+/** The larger site and its clean builds, made once for the file: each test starts from its own state of the output and cache. */
+let made: ReturnType<typeof killableSite> | undefined;
+const sharedSite = (): ReturnType<typeof killableSite> => (made ??= killableSite());
+
 describe('a killed build', () => {
   it('leaves nothing the next build trusts wrongly: it builds output byte-identical to a clean build', async () => {
-    const { site, dist, cache, setVersion, clean } = killableSite();
+    const { site, dist, cache, setVersion, clean } = sharedSite();
     const random = seeded(17);
     const signals: (NodeJS.Signals | null)[] = [];
 
@@ -133,7 +137,7 @@ describe('a killed build', () => {
   }, 240_000);
 
   it('comes out right after a crash at each moment that matters: before, while and after the output is replaced or updated', () => {
-    const { site, dist, cache, setVersion, clean } = killableSite();
+    const { site, dist, cache, setVersion, clean } = sharedSite();
     const crashAt = (point: string): void => {
       const run = runDocs(['build'], { cwd: site, env: { DOCS_TEST_CRASH_AT: point } });
       expect(run.code, `the build should have been killed at ${point}`).toBeNull();
