@@ -23,10 +23,11 @@ export async function buildSite(options: BuildOptions): Promise<BuildReport> {
   const root = resolve(options.root);
   // The real folder (symbolic links resolved), so the checks and the staging folder see what is replaced.
   const outDir = realPath(options.outDir ?? join(root, 'dist'));
-  // A build with no output folder yet, or no cache, renders every page: its render threads start now
-  // and load their modules (half a second of a small site's build) while this thread compiles the
-  // config; the highlighter's settings follow (`configure`). A failed build stops them on its way out.
-  const early = options.workerUrl && !options.renderThread && (options.cache === false || !existsSync(outDir)) ? startPool({ workerUrl: options.workerUrl, threads: options.threads, files: options.cache === false ? undefined : 0 }) : undefined;
+  // A build with no output folder yet, or no cache, renders every page: its first render thread starts
+  // now and loads its modules (half a second of a small site's build) while this thread compiles the
+  // config; the highlighter's settings and the site's size, which may start the others, follow
+  // (`configure`). A failed build stops it on its way out.
+  const early = options.workerUrl && !options.renderThread && (options.cache === false || !existsSync(outDir)) ? startPool({ workerUrl: options.workerUrl, threads: options.threads, files: 0 }) : undefined;
   try {
     options.onProgress?.({ stage: 'config' });
     const config = withGate(await loadConfig(root, options.env ?? {}), options.gate);

@@ -28,19 +28,9 @@ export type ContextPatch = Partial<Omit<PageJobContext, 'markdown'>> & { markdow
 export type WorkerResponse = { id: number; results: PageResult[] } | { id: number; failure: string } | { closed: true } | { ready: true };
 
 let { highlighting } = workerData as WorkerData;
-/** Starts the highlighter of a thread started before its settings were known. */
-let settingsCame: ((settings: HighlightSettings) => void) | undefined;
-// Started before any page arrives: the main thread is still reading the content meanwhile.
-let highlighter = highlighting
-  ? startHighlighter(highlighting)
-  : new Promise<Awaited<ReturnType<typeof startHighlighter>>>((resolve, reject) => {
-      settingsCame = (settings) => {
-        highlighting = settings;
-        startHighlighter(settings).then(resolve, reject);
-      };
-    });
-// Not awaited until a page needs it; a failure then is that page's.
-highlighter.catch(() => undefined);
+// Started before any page arrives: the main thread is still reading the content meanwhile. A thread
+// started before the config was read starts it when the settings come.
+let highlighter = highlighting ? startHighlighter(highlighting) : undefined;
 let builder: PageBuilder | undefined;
 let store: BuildStore | undefined;
 
@@ -49,8 +39,10 @@ let context: PageJobContext | undefined;
 
 parentPort?.on('message', async (request: WorkerRequest) => {
   if ('highlighting' in request) {
-    settingsCame?.(request.highlighting);
-    settingsCame = undefined;
+    if (!highlighting) {
+      highlighting = request.highlighting;
+      highlighter = startHighlighter(highlighting);
+    }
     return;
   }
   if ('patch' in request) {
@@ -62,15 +54,12 @@ parentPort?.on('message', async (request: WorkerRequest) => {
   if ('context' in request) {
     context = request.context;
     const { cache, markdown } = request.context;
-    if (!highlighting) {
-      // A context before the settings (the pool always sends them first): its own settings are the ones.
-      settingsCame?.({ codeTheme: markdown.codeTheme, highlightLanguages: markdown.highlightLanguages });
-      settingsCame = undefined;
-    } else if (markdown.codeTheme !== highlighting.codeTheme || JSON.stringify(markdown.highlightLanguages) !== JSON.stringify(highlighting.highlightLanguages)) {
+    // No settings yet (the pool sends them first), or others: the context's are the ones.
+    if (!highlighting || markdown.codeTheme !== highlighting.codeTheme || JSON.stringify(markdown.highlightLanguages) !== JSON.stringify(highlighting.highlightLanguages)) {
       const old = highlighter;
       highlighting = { codeTheme: markdown.codeTheme, highlightLanguages: markdown.highlightLanguages };
       highlighter = startHighlighter(highlighting);
-      void old.then((ready) => ready.dispose(), () => undefined);
+      void old?.then((ready) => ready.dispose(), () => undefined);
     }
     store ??= cache ? openStore(cache.dir) : undefined;
     builder = new PageBuilder(request.context, highlighter, store);

@@ -40,7 +40,7 @@ describe('mermaid diagrams', () => {
    * The labels of the page's diagrams that overrun their boxes, the diagrams that failed to draw, and
    * those not drawn in the page's colour mode. Labels are measured in the font they are drawn in.
    */
-  async function labelProblems(page: Page, route: string): Promise<{ problems: string[]; checked: number }> {
+  async function labelProblems(page: Page, route: string): Promise<{ problems: string[]; checked: number; theme: string | undefined }> {
     const found = await page.evaluate(() => {
       const overflowing: string[] = [];
       const errors: string[] = [];
@@ -79,7 +79,7 @@ describe('mermaid diagrams', () => {
     const problems = [...found.errors.map((error) => `${route}: ${error}`), ...found.overflowing.map((line) => `${route} (${found.theme}): ${line}`)];
     const expected = found.theme === 'light' ? 'default' : 'dark';
     if (found.drawnIn.some((mode) => mode !== expected)) problems.push(`${route}: drawn in ${found.drawnIn.join(', ')} on a ${found.theme} page`);
-    return { problems, checked: found.checked };
+    return { problems, checked: found.checked, theme: found.theme };
   }
 
   /** Where each diagram and the element after it are, and how large each drawing is against mermaid's own size. */
@@ -118,10 +118,10 @@ describe('mermaid diagrams', () => {
       const themes = new Set<string | undefined>();
       let labels = 0;
       const checkLabels = async (route: string): Promise<void> => {
-        const { problems, checked } = await labelProblems(page, route);
+        const { problems, checked, theme } = await labelProblems(page, route);
         drawing.push(...problems);
         labels += checked;
-        themes.add(await page.evaluate(() => document.documentElement.dataset.theme));
+        themes.add(theme);
       };
       for (const route of diagramRoutes(portal.site.dist)) {
         // The diagram chunk is held back until the page, as built, has been measured.

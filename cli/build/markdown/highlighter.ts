@@ -28,7 +28,8 @@ export async function startHighlighter(settings: HighlightSettings): ReturnType<
   // Node's first look at `Response` loads its whole fetch implementation (140 ms of a thread's start).
   const engine = await createOnigurumaEngine({ instantiator: (imports) => WebAssembly.instantiate(onigurumaWasm(), imports) });
   const highlighter = await createHighlighter({ themes: [settings.codeTheme], langs: [], engine });
-  useEngine(highlighter as unknown as HighlighterGeneric<string, string>, engine);
-  await loadLanguages(highlighter as unknown as HighlighterGeneric<string, string>, settings.highlightLanguages);
+  const generic = highlighter as unknown as HighlighterGeneric<string, string>;
+  useEngine(generic, engine);
+  await loadLanguages(generic, settings.highlightLanguages);
   return highlighter;
 }
