@@ -46,6 +46,8 @@ const SEARCH_REFRESH_DELAY_MS = 300;
 
 /** How long the watcher is given to read a folder added while serving before what changed there is looked for. */
 const ADDED_SETTLE_MS = 1500;
+/** How far before a root's return a file's time may be and still be applied once the root is watched again. */
+const ROOT_BACK_MARGIN_MS = 1000;
 
 import type { DevServer, ServeOptions } from './options';
 export type { DevServer, ServeOptions };
@@ -210,7 +212,16 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   // (a content folder may itself be a link), and what the content walk reached through a link, which
   // the build names (`ContentFiles.linked`), is added once a build found it: a save there builds in full.
   const roots = watched.map((path) => (existsSync(path) ? realPath(path) : path));
-  const watcher: FSWatcher = watch(roots.filter(existsSync), { ignoreInitial: true, followSymlinks: false, ignored: (path) => /(^|[/\\])(node_modules|\.git)([/\\]|$)/.test(path) });
+  /** Every watcher of the server: the first, and one for each root that came back (see `lookForRoots` below). */
+  const watchers = new Set<FSWatcher>();
+  /** The watcher made for a root that came back, by root. */
+  const rootWatchers = new Map<string, FSWatcher>();
+  const startWatcher = (paths: string[]): FSWatcher => {
+    const made = watch(paths, { ignoreInitial: true, followSymlinks: false, ignored: (path) => /(^|[/\\])(node_modules|\.git)([/\\]|$)/.test(path) });
+    watchers.add(made);
+    made.on('all', onWatched);
+    return made;
+  };
   /** The content folder's real path, looked up again only when a config moved the folder. */
   let content = { dir: '', real: '' };
   const realContent = (): string => {
@@ -318,22 +329,53 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
       return false;
     }
   };
-  // A root that goes and comes back is watched again, the site built in full (watch-roots.ts). Its
-  // files are reported as added: those older than its return are read by the build scheduled here.
+  // A root that goes and comes back (watch-roots.ts) is built in full and watched again by a watcher of
+  // its own, whose `ready` says when the root is read and watched (chokidar's `add` says nothing of the
+  // kind, and keeps what it knew of the path before: its per-folder throttles, its closed handles).
+  // Then what changed there since the root came back is applied: the build scheduled here may have
+  // read a file before a save that no watcher was there to see yet (a save a clean clone's test run
+  // once lost, 0.5 s after the build).
   const rootsBack = lookForRoots(roots, (back) => {
-    for (const root of back) watchedSince.set(root, Date.now());
-    watcher.add(back);
+    // Less a second: a file's time is the kernel's coarse clock, a little behind `Date.now()`.
+    const since = Date.now() - ROOT_BACK_MARGIN_MS;
+    for (const root of back) {
+      watchedSince.set(root, since);
+      const watchAgain = (): void => {
+        if (closed) return;
+        // Gone again before it was watched: looked for again.
+        if (!existsSync(root)) return rootsBack.gone(root);
+        const made = startWatcher([root]);
+        rootWatchers.set(root, made);
+        made.once('ready', () => {
+          const missed = changedSince(since, [root]);
+          if (missed.length > 0) schedule(missed);
+        });
+      };
+      // (A watcher that starts late, as one reading a large folder: for the tests, as above.)
+      if (watchDelay > 0) setTimeout(watchAgain, watchDelay).unref();
+      else watchAgain();
+    }
     schedule(back.map(sourcePath));
   });
-  watcher.on('all', (event, path) => {
-    if (event === 'unlinkDir' && roots.includes(path)) rootsBack.gone(path);
+  function onWatched(event: string, path: string): void {
+    if (event === 'unlinkDir' && roots.includes(path)) {
+      rootsBack.gone(path);
+      const gone = rootWatchers.get(path);
+      rootWatchers.delete(path);
+      if (gone) {
+        watchers.delete(gone);
+        void gone.close();
+      }
+    }
     // A folder made or removed changes no page by itself: the files in it are reported one by one.
     if (event === 'addDir' || event === 'unlinkDir' || (event === 'add' && alreadyThere(path))) return;
     schedule([sourcePath(path)]);
-  });
-  /** The files the watcher knows (below `within`, when given) changed since `since`, as the build names them. */
+  }
+  const watcher = startWatcher(roots.filter(existsSync));
+  /** The files the watchers know (below `within`, when given) changed since `since`, as the build names them. */
   const changedSince = (since: number, within?: string[]): string[] =>
-    Object.entries(watcher.getWatched())
+    [...watchers]
+      .flatMap((each) => Object.entries(each.getWatched()))
       .filter(([dir]) => !within || within.some((root) => dir === root || dir.startsWith(root + sep)))
       .flatMap(([dir, names]) =>
         names.map((name) => sourcePath(join(dir, name))).filter((path) => {
@@ -388,7 +430,7 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
       rootsBack.close();
       clearTimeout(searchTimer);
       session?.dispose();
-      await watcher.close();
+      await Promise.all([...watchers].map((each) => each.close()));
       await queue;
       // An update that was under way may have started a highlighter again.
       session?.dispose();

@@ -438,8 +438,36 @@ describe('docs serve --dist and shutdown', () => {
       await server.waitFor(/Built \d+ pages/, 30_000, before);
       await new Promise((resolve) => setTimeout(resolve, 500));
       const file = join(site, 'content/guide/install.md');
+      const saved = server.output().length;
       writeFileSync(file, `${readFileSync(file, 'utf8')}\nSaved after the folder came back.\n`);
+      // Waited for in the server's output first: a save it never applied fails with what it printed.
+      await server.waitFor(/Updated \/guide\/install/, 15_000, saved);
       await expect.poll(async () => (await rawRequest(server.url, '/guide/install')).body.toString(), { timeout: 15_000 }).toContain('Saved after the folder came back.');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('applies a save made when the content folder came back, before it is watched again', async () => {
+    const site = copyFixture('basic');
+    // Every watcher starts 2 s late, as one reading a large folder: the folder's return is built in
+    // full at once, and a save right after that build is seen by no watcher yet.
+    const server = await startServe(site, [], { DOCS_TEST_WATCH_DELAY_MS: '2000' });
+    try {
+      // The first watcher is there once a save reaches the site.
+      const faq = join(site, 'content/guide/faq.md');
+      writeFileSync(faq, `${readFileSync(faq, 'utf8')}\nSaved once the server watched.\n`);
+      await server.waitFor(/Updated \/guide\/faq/, 15_000);
+      const before = server.output().length;
+      renameSync(join(site, 'content'), join(site, 'content-away'));
+      await server.waitFor(/content/, 15_000, before);
+      renameSync(join(site, 'content-away'), join(site, 'content'));
+      await server.waitFor(/Built \d+ pages/, 30_000, before);
+      const saved = server.output().length;
+      const file = join(site, 'content/guide/install.md');
+      writeFileSync(file, `${readFileSync(file, 'utf8')}\nSaved before the folder was watched again.\n`);
+      await server.waitFor(/Updated \/guide\/install/, 15_000, saved);
+      expect((await rawRequest(server.url, '/guide/install')).body.toString()).toContain('Saved before the folder was watched again.');
     } finally {
       await server.stop();
     }
