@@ -90,6 +90,19 @@ const serverRenderer = {
   },
 };
 
+/** Removes the staging and old copies that compiles killed midway left beside the compiled CLI. */
+function removeAbandoned() {
+  for (const name of readdirSync(dirname(outDir))) {
+    const pid = /^cli\.(?:tmp|old)-(\d+)$/.exec(name)?.[1];
+    if (!pid) continue;
+    try {
+      process.kill(Number(pid), 0);
+    } catch (error) {
+      if (error.code === 'ESRCH') rmSync(join(dirname(outDir), name), { recursive: true, force: true });
+    }
+  }
+}
+
 /** Returns the file URL of the compiled CLI entry, compiling first when a source changed. */
 export async function ensureCliBuilt() {
   const newest = newestSource();
@@ -164,9 +177,24 @@ export async function ensureCliBuilt() {
     // Mermaid is not bundled but decides the diagrams' reserved boxes: its version is part of the key.
     hasher.update(readFileSync(join(root, 'node_modules/mermaid/package.json')));
     writeFileSync(join(staging, 'stamp.json'), JSON.stringify({ newest, version: hasher.digest('hex') }));
+    // Another process may compile at the same time (two commands run after an upgrade): the old copy
+    // is moved aside rather than removed in place (a removal under another's rename fails), and a copy
+    // another process put there first is as new as this one.
     mkdirSync(dirname(outDir), { recursive: true });
-    rmSync(outDir, { recursive: true, force: true });
-    renameSync(staging, outDir);
+    const old = `${outDir}.old-${process.pid}`;
+    try {
+      renameSync(outDir, old);
+    } catch (error) {
+      if (error.code !== 'ENOENT') throw error;
+    }
+    try {
+      renameSync(staging, outDir);
+    } catch (error) {
+      if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+      rmSync(staging, { recursive: true, force: true });
+    }
+    rmSync(old, { recursive: true, force: true });
+    removeAbandoned();
   }
   return pathToFileURL(join(outDir, 'main.mjs')).href;
 }
