@@ -3,6 +3,9 @@ import { parseDocument } from 'yaml';
 import type { Diagnostic } from '../util/errors';
 import { textPlace } from '../util/text-place';
 import { s, validateShape, type Shape } from '../util/validate';
+import { blanked, FENCE, frontmatterEnd } from './frontmatter-body';
+
+export { frontmatterBody } from './frontmatter-body';
 
 /** The frontmatter keys a page may set (Docusaurus names). */
 export interface Frontmatter {
@@ -93,15 +96,6 @@ export interface SplitSource {
   problems: Diagnostic[];
 }
 
-const FENCE = /^---[ \t]*$/;
-
-/** The lines of `text` and the line of its frontmatter's closing fence: 0 when there is no block, -1 when it is not closed. */
-function frontmatterEnd(text: string): { lines: string[]; end: number } {
-  const lines = text.split('\n');
-  if (!FENCE.test(lines[0] ?? '')) return { lines, end: 0 };
-  return { lines, end: lines.findIndex((line, i) => i > 0 && FENCE.test(line.replace(/\r$/, ''))) };
-}
-
 /** A line of a frontmatter block: `key: value`, `key:`, a list item, a comment. */
 const SETTING = /^(?:[A-Za-z_][\w-]*\s*[:=]|\s+\S|-\s|#)/;
 
@@ -120,20 +114,6 @@ function misplacedFrontmatter(lines: string[], file: string): Diagnostic[] {
   if (fence === '+++') return [{ file, line: first + 1, column: 1, message: 'holds TOML frontmatter (between +++ lines), which is not read: the page would show it as text', fix: 'write it as YAML between --- lines, e.g. `title: Install` instead of `title = "Install"`' }];
   if (first === 0) return [];
   return [{ file, line: first + 1, column: 1, message: `has its frontmatter after ${first === 1 ? 'a blank line' : `${first} blank lines`}, where it is not read: the page would show it as text`, fix: 'remove the blank lines above the opening ---: frontmatter starts on the first line' }];
-}
-
-/** The frontmatter lines blanked instead of cut, so markdown positions equal file lines. */
-function blanked(lines: string[], end: number): string {
-  return '\n'.repeat(end + 1) + lines.slice(end + 1).join('\n');
-}
-
-/**
- * The body `parseFrontmatter` gives for `text`, without reading the frontmatter itself: a render
- * worker reads a page's file again for it (the build's main thread keeps only its hash).
- */
-export function frontmatterBody(text: string): string {
-  const { lines, end } = frontmatterEnd(text);
-  return end > 0 ? blanked(lines, end) : text;
 }
 
 /** Splits and validates the frontmatter of `text` (file path `file` for messages). */

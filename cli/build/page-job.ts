@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { frontmatterBody } from './frontmatter';
+import { frontmatterBody } from './frontmatter-body';
 import { deepHtmlLine, tooDeepProblem } from './markdown/plugins/limits';
 import { normaliseText } from './sources';
 import type { HydrationData, LastUpdated, PageData, PageLink, PageMeta, SidebarItem, SiteData, TocEntry } from '../../runtime/manifest';

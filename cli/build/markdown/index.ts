@@ -175,7 +175,7 @@ export async function createMarkdownRenderer(options: MarkdownOptions, started?:
       }) as HastRoot;
       let safe: HastRoot;
       try {
-        safe = sanitizeRawHtml(
+        safe = await sanitizeRawHtml(
           hast,
           (tree, fromRaw) => {
             // Raw HTML's images and links are checked and rewritten as markdown's are.

@@ -10,7 +10,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Element, Root, Text } from 'hast';
-import { raw } from 'hast-util-raw';
 import { VFile } from 'vfile';
 import { defaultSchema, sanitize, type Schema } from 'hast-util-sanitize';
 import { walk, type WalkNode } from '../walk';
@@ -121,7 +120,7 @@ const OWN_MARK = 'dataDocsOwnElement';
  * elements that came from raw HTML (to check and rewrite their links as markdown's are). Throws
  * `TooDeepHtml` when the parsed HTML nests more than `DEEP_HTML` elements deep.
  */
-export function sanitizeRawHtml(tree: Root, inspect: (tree: Root, fromRaw: Element[]) => void = () => undefined, source?: string): Root {
+export async function sanitizeRawHtml(tree: Root, inspect: (tree: Root, fromRaw: Element[]) => void = () => undefined, source?: string): Promise<Root> {
   let hasRaw = false;
   walk(tree, (node) => {
     if (node.type === 'raw') hasRaw = true;
@@ -141,6 +140,9 @@ export function sanitizeRawHtml(tree: Root, inspect: (tree: Root, fromRaw: Eleme
   walk(tree, (node) => {
     if (node.type === 'element') (node as unknown as Element).properties[OWN_MARK] = true;
   });
+  // Loaded by the first page that holds raw HTML: hast-util-raw brings parse5, a seventh of the render
+  // worker's code, which every thread of every build parsed before its first page.
+  const { raw } = await import('hast-util-raw');
   // With the source, elements of raw HTML keep their positions (warnings name their lines).
   const parsed = raw(tree, source === undefined ? undefined : { file: new VFile(source) }) as Root;
   const deep = firstTooDeep(parsed);
