@@ -127,3 +127,16 @@ export function rawRequest(url: string, path: string, options: { method?: string
     req.end(options.body);
   });
 }
+
+/**
+ * Resolves once `path` of the server holds `text`; fails after `timeoutMs` with what the server printed
+ * (a save it never applied, or applied in an update of several pages, says so).
+ */
+export async function waitForText(server: ServeProcess, path: string, text: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if ((await rawRequest(server.url, path)).body.toString().includes(text)) return;
+    if (Date.now() > deadline) throw new Error(`${path} did not show "${text}" within ${timeoutMs} ms; docs serve printed:\n${server.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
