@@ -1,5 +1,5 @@
-import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type JSX, type ReactNode } from 'react';
-import { useSnapshot } from 'valtio/react';
+import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type JSX, type ReactNode } from 'react';
+import { snapshot, subscribe } from 'valtio/vanilla';
 import type { SiteData } from '../manifest';
 import { isAuthenticated } from './credentials';
 import { loadLoginScreen } from './load-login';
@@ -79,7 +79,13 @@ export interface AuthGateProps {
  * signed-out reader), then the gate decides before the first paint.
  */
 export function AuthGate({ site, session, children }: AuthGateProps): JSX.Element {
-  const credentials = useSnapshot(session.store.state);
+  // valtio's snapshot of the store, read through React's own store hook: valtio/react's useSnapshot
+  // tracks which fields a render read (proxy-compare, 3 KB of the first load) to skip renders, and
+  // this component reads every field.
+  const state = session.store.state;
+  const subscribeToStore = useCallback((changed: () => void) => subscribe(state, changed), [state]);
+  const read = useCallback(() => snapshot(state), [state]);
+  const credentials = useSyncExternalStore(subscribeToStore, read, read);
   const signedIn = isAuthenticated(credentials, site.auth.roles);
   const [decided, setDecided] = useState(false);
 

@@ -1,5 +1,5 @@
 /**
- * The credentials store: a valtio proxy, React-free (components read it with `useSnapshot`), persisted
+ * The credentials store: a valtio proxy, React-free (the gate reads its snapshot, AuthGate.tsx), persisted
  * to localStorage under a named key as `{state, version: 0}` and kept in step across tabs.
  */
 import { proxy, subscribe } from 'valtio/vanilla';
@@ -10,7 +10,7 @@ export type CredentialStorage = Pick<Storage, 'getItem' | 'setItem'>;
 
 /** The store and its operations. */
 export interface AuthStore {
-  /** The proxy: read with `useSnapshot(store.state)` in components, or directly outside React. */
+  /** The proxy: read through valtio's `snapshot` in components (AuthGate.tsx), or directly outside React. */
   state: Credentials;
   /** Sets (and so persists) the credentials of a successful login. */
   setCredentials: (credentials: Credentials) => void;
