@@ -4,11 +4,10 @@
  * specs, templates, the runtime, an added or removed page — rebuilds in full with the caches warm.
  * Every file operation and the watching of the serve command live here.
  */
-import { existsSync, lstatSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { buildSite } from '../build/index';
 import { withGate, type ResolvedConfig } from '../build/config';
 import { OUTPUT_MARKER, realPath } from '../build/write';
@@ -30,7 +29,7 @@ import { answerFailure, badTarget, requestUrl } from './request-url';
 import { closeServer, createGuardedServer, openBrowser } from './http-server';
 import { EndedSessions } from './sessions';
 import { createStaticHandler } from './static-files';
-import { lookForRoots } from './watch-roots';
+import { watchSources } from './watch-roots';
 import { createProgressLine } from '../progress-line';
 import { mayHoldOptimizer, releaseOptimizer } from '../build/optimizer';
 
@@ -44,10 +43,6 @@ const FIRST_BUILD_FAILED = `<!doctype html><html lang="en"><meta charset="utf-8"
 /** How long after a save's reload `docs serve` rewrites the search index. */
 const SEARCH_REFRESH_DELAY_MS = 300;
 
-/** How long the watcher is given to read a folder added while serving before what changed there is looked for. */
-const ADDED_SETTLE_MS = 1500;
-/** How far before a root's return a file's time may be and still be applied once the root is watched again. */
-const ROOT_BACK_MARGIN_MS = 1000;
 
 import type { DevServer, ServeOptions } from './options';
 export type { DevServer, ServeOptions };
@@ -207,21 +202,10 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
   // seconds while the first build (from warm caches) is already done.
   const watchDelay = Number(process.env.DOCS_TEST_WATCH_DELAY_MS ?? 0);
   if (watchDelay > 0) await new Promise((wait) => setTimeout(wait, watchDelay));
-  // chokidar follows a link into a folder that holds it without end (two links back up: gigabytes
-  // within a minute, chokidar#1462); here it follows none. The roots are watched by their real paths
-  // (a content folder may itself be a link), and what the content walk reached through a link, which
-  // the build names (`ContentFiles.linked`), is added once a build found it: a save there builds in full.
+  // The roots are watched by their real paths (a content folder may itself be a link), and what the
+  // content walk reached through a link, which the build names (`ContentFiles.linked`), is added once a
+  // build found it: a save there builds in full (watch-roots.ts).
   const roots = watched.map((path) => (existsSync(path) ? realPath(path) : path));
-  /** Every watcher of the server: the first, and one for each root that came back (see `lookForRoots` below). */
-  const watchers = new Set<FSWatcher>();
-  /** The watcher made for a root that came back, by root. */
-  const rootWatchers = new Map<string, FSWatcher>();
-  const startWatcher = (paths: string[]): FSWatcher => {
-    const made = watch(paths, { ignoreInitial: true, followSymlinks: false, ignored: (path) => /(^|[/\\])(node_modules|\.git)([/\\]|$)/.test(path) });
-    watchers.add(made);
-    made.on('all', onWatched);
-    return made;
-  };
   /** The content folder's real path, looked up again only when a config moved the folder. */
   let content = { dir: '', real: '' };
   const realContent = (): string => {
@@ -313,101 +297,15 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
       queue = queue.then(() => rebuild(batch));
     }, 20);
   };
-  // A path added once the watcher is ready has its files reported as added (chokidar's
-  // `ignoreInitial` covers the first paths only): the report of a file older than the build that found
-  // the path is passed over (the build read it as it is); a newer one may have been saved after it
-  // was read, and is applied.
-  const watchedSince = new Map<string, number>();
-  const alreadyThere = (path: string): boolean => {
-    try {
-      for (const [root, since] of watchedSince) if (path === root || path.startsWith(root + sep)) return statSync(path).mtimeMs < since;
-      // chokidar reports the links in its first paths as added, `ignoreInitial` or not: one made before
-      // the server started was read by the first build.
-      const link = lstatSync(path);
-      return link.isSymbolicLink() && link.mtimeMs < startedAt;
-    } catch {
-      return false;
-    }
-  };
-  // A root that goes and comes back (watch-roots.ts) is built in full and watched again by a watcher of
-  // its own, whose `ready` says when the root is read and watched (chokidar's `add` says nothing of the
-  // kind, and keeps what it knew of the path before: its per-folder throttles, its closed handles).
-  // Then what changed there since the root came back is applied: the build scheduled here may have
-  // read a file before a save that no watcher was there to see yet. (A clean clone's test run once lost
-  // a save made 0.5 s after that build with chokidar's `add`; the loss was not reproduced alone.)
-  const rootsBack = lookForRoots(roots, (back) => {
-    // Less a second: a file's time is the kernel's coarse clock, a little behind `Date.now()`.
-    const since = Date.now() - ROOT_BACK_MARGIN_MS;
-    for (const root of back) {
-      watchedSince.set(root, since);
-      const watchAgain = (): void => {
-        if (closed) return;
-        // Gone again before it was watched: looked for again.
-        if (!existsSync(root)) return rootsBack.gone(root);
-        const made = startWatcher([root]);
-        rootWatchers.set(root, made);
-        made.once('ready', () => {
-          const missed = changedSince(since, [root]);
-          if (missed.length > 0) schedule(missed);
-        });
-      };
-      // (A watcher that starts late, as one reading a large folder: for the tests, as above.)
-      if (watchDelay > 0) setTimeout(watchAgain, watchDelay).unref();
-      else watchAgain();
-    }
-    schedule(back.map(sourcePath));
-  });
-  function onWatched(event: string, path: string): void {
-    if (event === 'unlinkDir' && roots.includes(path)) {
-      rootsBack.gone(path);
-      const gone = rootWatchers.get(path);
-      rootWatchers.delete(path);
-      if (gone) {
-        watchers.delete(gone);
-        void gone.close();
-      }
-    }
-    // A folder made or removed changes no page by itself: the files in it are reported one by one.
-    if (event === 'addDir' || event === 'unlinkDir' || (event === 'add' && alreadyThere(path))) return;
-    schedule([sourcePath(path)]);
-  }
-  const watcher = startWatcher(roots.filter(existsSync));
-  /** The files the watchers know (below `within`, when given) changed since `since`, as the build names them. */
-  const changedSince = (since: number, within?: string[]): string[] =>
-    [...watchers]
-      .flatMap((each) => Object.entries(each.getWatched()))
-      .filter(([dir]) => !within || within.some((root) => dir === root || dir.startsWith(root + sep)))
-      .flatMap(([dir, names]) =>
-        names.map((name) => sourcePath(join(dir, name))).filter((path) => {
-          try {
-            const stats = statSync(path);
-            return stats.isFile() && stats.mtimeMs >= since;
-          } catch {
-            return false;
-          }
-        }),
-      );
-  watchAlso = (paths, since) => {
-    // The roots watched from the start need no second look (the content folder of a large site: a scan of every file).
-    const added = paths.filter((path) => !watchedSince.has(path) && !roots.includes(existsSync(path) ? realPath(path) : path));
-    for (const path of added) watchedSince.set(path, since);
-    if (added.length === 0) return;
-    watcher.add(added);
-    // A file saved while the watcher still reads a folder it was just given is not reported (the
-    // content folder a saved config moved): what changed there since the build is applied once it has.
-    setTimeout(() => {
-      const missed = changedSince(since, added);
-      if (missed.length > 0) schedule(missed);
-    }, ADDED_SETTLE_MS).unref();
-  };
+  const sources = watchSources({ roots, startedAt, delayMs: watchDelay, onChange: (paths) => schedule(paths.map(sourcePath)) });
+  watchAlso = (paths, since) => sources.also(paths, since);
   watchAlso(alsoWatched, alsoSince);
-  await new Promise<void>((ready) => watcher.once('ready', () => ready()));
+  await sources.ready;
   // A file saved before the watcher had read its folder is not reported (at 10,000 pages the watcher
   // reads the tree for seconds, and the first build from warm caches is done before it): every file
   // changed since the server started is applied now. One the first build already read is re-rendered
   // as it is, which costs a moment and changes nothing.
-  const missed = changedSince(startedAt);
-  if (missed.length > 0) schedule(missed);
+  sources.applyChangedSince(startedAt);
   // A commit changes no watched file (the watcher leaves `.git` alone): its HEAD is looked at instead.
   const stopHeadCheck = gitDates.watch(
     () => contentDir,
@@ -427,10 +325,9 @@ export async function startServer(options: ServeOptions): Promise<DevServer> {
       const stopping = renderThread.stop();
       clearTimeout(timer);
       stopHeadCheck();
-      rootsBack.close();
       clearTimeout(searchTimer);
       session?.dispose();
-      await Promise.all([...watchers].map((each) => each.close()));
+      await sources.close();
       await queue;
       // An update that was under way may have started a highlighter again.
       session?.dispose();
