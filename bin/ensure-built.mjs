@@ -181,13 +181,14 @@ export async function ensureCliBuilt() {
       // The CLI carries its dependencies too (in chunks: a build with nothing to do loads only what it
       // needs): resolving and loading the markdown pipeline's and the OpenAPI parser's few hundred
       // modules one by one took 0.3 s of every rebuild and held the portal's render workers waiting.
-      // esbuild, lmdb and msgpackr (whose native string extractor a bundle cannot find: it looks for
-      // it by `__dirname`) and chokidar, for `docs serve` alone, load from node_modules.
+      // esbuild and terser (which make the runtime's bundle, once per version), lmdb and msgpackr (whose
+      // native string extractor a bundle cannot find: it looks for it by `__dirname`) and chokidar, for
+      // `docs serve` alone, load from node_modules.
       // Mermaid is bundled with the DOMPurify it sanitises with, the very module
       // cli/build/markdown/diagrams.ts stubs (one module per path in a bundle).
       // The parser's OpenAPI schemas are compiled first, to be carried in it (`sharedAjv`).
       openapiValidators().then((validators) =>
-        build({ ...shared, entryPoints: { main: join(root, 'cli/main.ts') }, outdir: staging, external: ['lmdb', 'msgpackr', 'esbuild', 'chokidar'], plugins: [sharedAjv(validators), serverRenderer] }),
+        build({ ...shared, entryPoints: { main: join(root, 'cli/main.ts') }, outdir: staging, external: ['lmdb', 'msgpackr', 'esbuild', 'terser', 'chokidar'], plugins: [sharedAjv(validators), serverRenderer] }),
       ),
       // The render worker carries its dependencies in one file: a thread loads it in a third of the
       // time it takes to resolve and load the markdown pipeline's few hundred modules one by one,

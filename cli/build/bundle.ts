@@ -4,14 +4,16 @@
  * the lockfile, and linked into each output.
  */
 import { ioError } from './write';
-import { constants, copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { constants, copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { hash } from '../util/hash';
 import { PACKAGE_ROOT } from '../util/package-root';
 import { posixRelative } from '../util/fs';
 import type { AssetUrls } from './render';
 import { generatorVersion } from './version';
 import { HEAD_SCRIPT_OPTIONS } from '../../runtime/head-script';
+import { bundlePageAndIslands } from './islands';
+import type { Plugin } from 'esbuild';
 
 function runtimeSources(dir: string): string[] {
   const files: string[] = [];
@@ -121,36 +123,116 @@ export async function bundleRuntime(): Promise<RuntimeBundle> {
   const inputs = [generatorVersion(), existsSync(lockfile) ? readFileSync(lockfile, 'utf8') : ''];
   const key = hash([...inputs, ...files.map((file) => `${relative(runtimeDir, file)}\0${readFileSync(file, 'utf8')}`)].join('\0'));
   // esbuild's chunk hashes depend on where the output folder sits and on the working directory, so
-  // the bundle is always made in the same place below the package, from the package, whichever site
+  // the bundle is always made at the same depth below the package, from the package, whichever site
   // is built from wherever: every build of the same sources gets the same file names.
-  const staging = join(PACKAGE_ROOT, 'node_modules', '.cache', 'docs', 'bundle', key);
-  const assetsDir = join(staging, 'assets');
-  if (existsSync(join(staging, 'urls.json'))) return { urls: JSON.parse(readFileSync(join(staging, 'urls.json'), 'utf8')) as AssetUrls, assetsDir };
+  const bundles = process.env.DOCS_TEST_BUNDLE_DIR ?? join(PACKAGE_ROOT, 'node_modules', '.cache', 'docs', 'bundle');
+  const final = join(bundles, key);
+  const assetsDir = join(final, 'assets');
+  const complete = (): RuntimeBundle | undefined => (existsSync(join(final, 'urls.json')) ? { urls: JSON.parse(readFileSync(join(final, 'urls.json'), 'utf8')) as AssetUrls, assetsDir } : undefined);
+  const found = complete();
+  if (found) return found;
   const { build } = await import('esbuild');
+  // Made in a folder of its own, beside its place, and renamed into it whole: builds started together
+  // (a CI job running several, docs serve beside docs build) each make it and the first rename wins;
+  // none removes the files another is writing or copying (a build that did failed with ENOENT).
+  const staging = `${final}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   try {
-    rmSync(staging, { recursive: true, force: true });
+    removeAbandoned(bundles);
     mkdirSync(staging, { recursive: true });
   } catch (error) {
     // The package's folder may not be ours to write (installed by another user): a bundle made there
     // from the same sources is as good as a fresh one.
-    if (existsSync(join(staging, 'urls.json'))) return { urls: JSON.parse(readFileSync(join(staging, 'urls.json'), 'utf8')) as AssetUrls, assetsDir };
+    const made = complete();
+    if (made) return made;
     throw bundleWriteError(error, staging);
   }
   try {
-    const urls = await makeBundle(build, runtimeDir, assetsDir);
+    const urls = await makeBundle(build, runtimeDir, join(staging, 'assets'));
     writeFileSync(join(staging, 'urls.json'), JSON.stringify(urls));
-    return { urls, assetsDir };
+    placeBundle(staging, final);
   } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
     // A full disk (or a file-size limit) while the bundle is written is the machine's problem, said as
-    // such; the bundle has no urls.json then, so the next build makes it again.
+    // such; nothing of it is in place then, so the next build makes it again.
     throw bundleWriteError(error, staging);
   }
+  // In place now: this build's, or the same one another build placed first.
+  return complete()!;
+}
+
+/**
+ * Renames a finished bundle into its place. Another build may have put the same bundle there first:
+ * it is kept and this one removed. A folder there without `urls.json` (left by a version that made the
+ * bundle in place, killed halfway) is replaced.
+ */
+function placeBundle(staging: string, final: string): void {
+  try {
+    renameSync(staging, final);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
+    if (existsSync(join(final, 'urls.json'))) {
+      rmSync(staging, { recursive: true, force: true });
+      return;
+    }
+    rmSync(final, { recursive: true, force: true });
+    placeBundle(staging, final);
+  }
+}
+
+/** Removes the staging folders of builds that were killed while they made a bundle (their process is gone). */
+function removeAbandoned(bundles: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(bundles);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/\.tmp-(\d+)-/.exec(name)?.[1]);
+    if (!pid || pid === process.pid || alive(pid)) continue;
+    rmSync(join(bundles, name), { recursive: true, force: true });
+  }
+}
+
+/** True while process `pid` runs (or is another user's). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Points the runtime's automatic JSX imports at `runtime/jsx-runtime.ts` (see there why), except the shim's own. */
+function jsxAsModule(shim: string): Plugin {
+  return {
+    name: 'docs-jsx-as-module',
+    setup(build) {
+      build.onResolve({ filter: /^react\/jsx-runtime$/ }, (args) => (args.importer === shim ? undefined : { path: shim }));
+    },
+  };
+}
+
+/**
+ * The page's script once more through terser, whose compressor takes 1 KB of gzip more out of it than
+ * esbuild's (React's code, mostly): the one file every reader downloads, kept under 80 KB (issue 3's
+ * budget) this way. Written as `app.[hash of its bytes].js`; 4–5 s, once per version of the runtime.
+ */
+async function squeeze(file: string): Promise<string> {
+  const { minify } = await import('terser');
+  const { code } = await minify(readFileSync(file, 'utf8'), { module: true, ecma: 2020, compress: { passes: 2 }, format: { comments: false } });
+  if (code === undefined) throw new Error(`terser returned no code for ${file}`);
+  const named = join(dirname(file), `app.${hash(code).slice(0, 8).toUpperCase()}.js`);
+  writeFileSync(named, code);
+  rmSync(file);
+  return relative(PACKAGE_ROOT, named);
 }
 
 /** Runs esbuild over the runtime into `assetsDir` and returns the URLs of what a page loads. */
 async function makeBundle(build: typeof import('esbuild').build, runtimeDir: string, assetsDir: string): Promise<AssetUrls> {
-  const result = await build({
-    entryPoints: { app: join(runtimeDir, 'entry-client.tsx') },
+  const { entryJs, entryCss } = await bundlePageAndIslands(build, join(runtimeDir, 'entry-client.tsx'), {
     outdir: assetsDir,
     entryNames: '[name].[hash]',
     chunkNames: 'chunks/[name].[hash]',
@@ -163,13 +245,15 @@ async function makeBundle(build: typeof import('esbuild').build, runtimeDir: str
     target: ['es2022', 'chrome110', 'firefox110', 'safari16'],
     minify: true,
     jsx: 'automatic',
-    metafile: true,
-    define: { 'process.env.NODE_ENV': '"production"' },
+    // React's production build, and valtio's: its development checks run unless `import.meta.env.MODE` (Vite's convention) says so.
+    define: { 'process.env.NODE_ENV': '"production"', 'import.meta.env.MODE': '"production"', 'import.meta.env': 'true' },
     legalComments: 'none',
     // The site icon (templates/favicon.svg, written to the output root) doubles as the login logo.
     external: ['/favicon.svg'],
     logLevel: 'silent',
+    plugins: [jsxAsModule(join(runtimeDir, 'jsx-runtime.ts'))],
   });
+  const pageScript = await squeeze(join(PACKAGE_ROOT, entryJs));
   // The inline head script, bundled on its own: the same bytes for every page (see HEAD_SCRIPT_OPTIONS).
   const head = await build({
     stdin: { contents: `import { applyBeforePaint } from './head-script';\nimport { isAuthenticated } from './auth/credentials';\napplyBeforePaint(${HEAD_SCRIPT_OPTIONS}, isAuthenticated);\n`, resolveDir: runtimeDir, loader: 'ts' },
@@ -184,13 +268,7 @@ async function makeBundle(build: typeof import('esbuild').build, runtimeDir: str
     logLevel: 'silent',
   });
   const url = (file: string): string => `/assets/${posixRelative(assetsDir, join(PACKAGE_ROOT, file))}`;
-  const urls: AssetUrls = { js: '', css: '', preload: [], headScript: head.outputFiles[0]!.text.trim() };
-  for (const [file, output] of Object.entries(result.metafile.outputs)) {
-    // Dynamic imports (mermaid's diagram types) are entry points too; the page entry is `app.*.js`.
-    if (!output.entryPoint?.endsWith('entry-client.tsx') || !file.endsWith('.js')) continue;
-    urls.js = url(file);
-    if (output.cssBundle) urls.css = url(output.cssBundle);
-    urls.preload = output.imports.filter((imported) => imported.kind === 'import-statement').map((imported) => url(imported.path));
-  }
+  // One script per page, which imports nothing statically (see islands.ts): nothing to preload.
+  const urls: AssetUrls = { js: url(pageScript), css: entryCss ? url(entryCss) : '', preload: [], headScript: head.outputFiles[0]!.text.trim() };
   return urls;
 }

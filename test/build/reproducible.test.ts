@@ -1,12 +1,39 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyFixture, runDocs, snapshotTree } from '../support/site';
+import { copyFixture, REPO, runDocs, snapshotTree } from '../support/site';
+
+/** Runs `docs <args>` in `cwd` without waiting for it: its exit code and stderr once it ends. */
+function startDocs(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(REPO, 'bin', 'docs.mjs'), ...args], { cwd, env: { ...process.env, ...env } });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
 
 describe('reproducible artefacts', () => {
+  it('makes the runtime bundle once for builds started together on a fresh install, each with the same assets', async () => {
+    // The bundle is the package's, made by the first build after an install or an upgrade: here in a
+    // folder of the test's own, so that none exists yet. Two builds start at once and each makes it.
+    const site = copyFixture('basic');
+    const out = mkdtempSync(join(tmpdir(), 'docs-bundle-race-'));
+    const env = { DOCS_TEST_BUNDLE_DIR: join(out, 'cache', 'bundle') };
+    const runs = await Promise.all(['a', 'b'].map((name) => startDocs(['build', '--no-cache', '--out', join(out, name)], site, env)));
+    for (const run of runs) expect(run.code, run.stderr).toBe(0);
+    const assets = (name: string): Map<string, string> => new Map([...snapshotTree(join(out, name))].filter(([file]) => file.startsWith('assets/') && !file.startsWith('assets/search/')));
+    expect(assets('a').size).toBeGreaterThan(20);
+    expect(assets('b')).toEqual(assets('a'));
+    // One bundle in place, complete, and no builder's folder left behind.
+    const kept = readdirSync(env.DOCS_TEST_BUNDLE_DIR);
+    expect(kept).toHaveLength(1);
+    expect(existsSync(join(env.DOCS_TEST_BUNDLE_DIR, kept[0]!, 'urls.json'))).toBe(true);
+  }, 120_000);
+
   it('builds byte-identical output twice, with and without the cache', () => {
     const site = copyFixture('basic');
     const out = mkdtempSync(join(tmpdir(), 'docs-repro-'));
