@@ -1,9 +1,9 @@
 /** Loads `site.config.ts`: compiled by esbuild, imported, and handed to `resolveConfig`. */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { posixRelative } from '../util/fs';
 import { basename, join, resolve } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { threadId, Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { DocsError, type Diagnostic } from '../util/errors';
 import { resolveConfig, type ResolvedConfig } from './config';
@@ -203,7 +203,7 @@ async function compileConfig(root: string, file: string): Promise<string> {
   // What the next load checks instead of compiling again: the files esbuild read, as they were.
   const record: CompiledConfig = { entry: file, compiled, inputs: inputs.map((input) => [input, fileStats(input)]) };
   try {
-    writeFileSync(join(root, 'node_modules', '.cache', 'docs', 'config', RECORD), JSON.stringify(record));
+    writeWhole(join(root, 'node_modules', '.cache', 'docs', 'config', RECORD), JSON.stringify(record));
   } catch {
     // Not written (a read-only site): the next load compiles again.
   }
@@ -265,12 +265,29 @@ function writeCompiledConfig(root: string, code: string): string {
   try {
     mkdirSync(cacheDir, { recursive: true });
     const compiled = join(cacheDir, name);
-    if (!existsSync(compiled)) writeFileSync(compiled, code);
+    // Named by its code's hash, so a file there is this code, unless a build was killed while writing
+    // it (before they were written whole): one cut short would be imported by every later build.
+    if (!existsSync(compiled) || readFileSync(compiled, 'utf8') !== code) writeWhole(compiled, code);
     return compiled;
   } catch {
     const compiled = join(mkdtempSync(join(tmpdir(), 'docs-config-')), name);
     writeFileSync(compiled, code);
     return compiled;
+  }
+}
+
+/**
+ * Writes `path` whole or not at all (aside, then renamed into place): another build of the site
+ * started at the same time may find the file the moment it exists, and must not import or parse it
+ * half written (an empty config, a record cut short).
+ */
+function writeWhole(path: string, text: string): void {
+  const aside = `${path}.${process.pid}.${threadId}`;
+  try {
+    writeFileSync(aside, text);
+    renameSync(aside, path);
+  } finally {
+    rmSync(aside, { force: true });
   }
 }
 

@@ -5,7 +5,7 @@
  * and drawn from a seeded sequence, so a failure names a delay that reproduces it.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyFixture, REPO, runDocs, snapshotTree } from '../support/site';
@@ -168,4 +168,21 @@ describe('a killed build', () => {
       buildAndCompare(1, `after a rebuild crashed at ${point}, with the edit kept`);
     }
   }, 240_000);
+
+  it('never imports a compiled config a killed build cut short: it is compiled again', () => {
+    const site = copyFixture('basic');
+    expect(runDocs(['build', '--root', site]).code).toBe(0);
+    // What a build killed between creating the compiled config and writing it (before the config
+    // was written whole) left: the file under its name, empty, and no record to check it by.
+    const cache = join(site, 'node_modules/.cache/docs/config');
+    const compiled = readdirSync(cache).find((name) => /^site\.config\.[0-9a-f]+\.mjs$/.test(name))!;
+    writeFileSync(join(cache, compiled), '');
+    rmSync(join(cache, 'last.json'));
+    const run = runDocs(['build', '--root', site]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(cache, compiled), 'utf8')).toContain('Docs');
+    // Written whole: nothing left beside it.
+    expect(readdirSync(cache).sort()).toEqual(['last.json', compiled]);
+  });
 });
