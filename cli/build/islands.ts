@@ -10,7 +10,7 @@
  * island's `import { useState } from 'react'` reads `__docsHost[n]`. The islands are built first (they
  * still split among themselves: mermaid's diagram types), so the page's script can name their files.
  */
-import type { BuildOptions, Metafile, Plugin, build as esbuildBuild } from 'esbuild';
+import type { BuildOptions, Plugin, build as esbuildBuild } from 'esbuild';
 import { basename, join, posix, relative } from 'node:path';
 
 /** The global the page's script lends its modules through. */
@@ -28,12 +28,10 @@ async function resolveAsEsbuild(build: Resolver, args: Args): Promise<string | u
   return found.errors.length > 0 || found.external ? undefined : found.path;
 }
 
-/** What `bundlePageAndIslands` made. */
+/** What `bundlePageAndIslands` made: the page's script (the only file a page loads) and its stylesheet, relative to `absWorkingDir`. */
 export interface PageAndIslands {
-  /** The page's script (the only file a page loads), its stylesheet, and the metafiles of both builds. */
   entryJs: string;
   entryCss?: string;
-  metafiles: Metafile[];
 }
 
 /**
@@ -42,6 +40,8 @@ export interface PageAndIslands {
  */
 export async function bundlePageAndIslands(build: Build, entry: string, options: BuildOptions & { outdir: string; absWorkingDir: string }): Promise<PageAndIslands> {
   const cwd = options.absWorkingDir;
+  // Ours first: they ask esbuild to resolve a path with the caller's (the runtime's JSX shim, say).
+  const plugins = (ours: Plugin): Plugin[] => [ours, ...(options.plugins ?? [])];
   // 1. The page's modules: a build that writes nothing, with the islands left out (and found).
   const islands = new Set<string>();
   const probe = await build({
@@ -50,21 +50,17 @@ export async function bundlePageAndIslands(build: Build, entry: string, options:
     write: false,
     minify: false,
     metafile: true,
-    plugins: [
-      {
-        name: 'docs-find-islands',
-        setup(resolver) {
-          resolver.onResolve({ filter: /.*/ }, async (args) => {
-            if (args.kind !== 'dynamic-import' || args.pluginData === OWN) return undefined;
-            const path = await resolveAsEsbuild(resolver, args);
-            if (path) islands.add(path);
-            return { path: args.path, external: true };
-          });
-        },
+    plugins: plugins({
+      name: 'docs-find-islands',
+      setup(resolver) {
+        resolver.onResolve({ filter: /.*/ }, async (args) => {
+          if (args.kind !== 'dynamic-import' || args.pluginData === OWN) return undefined;
+          const path = await resolveAsEsbuild(resolver, args);
+          if (path) islands.add(path);
+          return { path: args.path, external: true };
+        });
       },
-      // After ours, which ask esbuild to resolve with them (the runtime's JSX shim, say).
-      ...(options.plugins ?? []),
-    ],
+    }),
   });
   // Numbered by their order in the page's build, which does not change from run to run.
   const pageModules = new Map(Object.keys(probe.metafile.inputs).filter((input) => !input.endsWith('.css')).map((input, index) => [join(cwd, input), index]));
@@ -76,24 +72,20 @@ export async function bundlePageAndIslands(build: Build, entry: string, options:
     entryPoints: [...islands].sort(),
     entryNames: 'chunks/[name].[hash]',
     metafile: true,
-    plugins: [
-      {
-        name: 'docs-borrow-from-page',
-        setup(resolver) {
-          resolver.onResolve({ filter: /.*/ }, async (args) => {
-            if ((args.kind !== 'import-statement' && args.kind !== 'require-call') || args.pluginData === OWN) return undefined;
-            const path = await resolveAsEsbuild(resolver, args);
-            const index = path === undefined ? undefined : pageModules.get(path);
-            if (index === undefined) return undefined;
-            lent.add(index);
-            return { path: String(index), namespace: 'docs-host' };
-          });
-          resolver.onLoad({ filter: /.*/, namespace: 'docs-host' }, (args) => ({ contents: `module.exports = globalThis.${HOST}[${args.path}];`, loader: 'js' }));
-        },
+    plugins: plugins({
+      name: 'docs-borrow-from-page',
+      setup(resolver) {
+        resolver.onResolve({ filter: /.*/ }, async (args) => {
+          if ((args.kind !== 'import-statement' && args.kind !== 'require-call') || args.pluginData === OWN) return undefined;
+          const path = await resolveAsEsbuild(resolver, args);
+          const index = path === undefined ? undefined : pageModules.get(path);
+          if (index === undefined) return undefined;
+          lent.add(index);
+          return { path: String(index), namespace: 'docs-host' };
+        });
+        resolver.onLoad({ filter: /.*/, namespace: 'docs-host' }, (args) => ({ contents: `module.exports = globalThis.${HOST}[${args.path}];`, loader: 'js' }));
       },
-      // After ours, which ask esbuild to resolve with them (the runtime's JSX shim, say).
-      ...(options.plugins ?? []),
-    ],
+    }),
   });
   const islandFiles = new Map<string, string>();
   for (const [file, output] of Object.entries(islandBuild.metafile.outputs)) {
@@ -110,30 +102,26 @@ export async function bundlePageAndIslands(build: Build, entry: string, options:
     entryPoints: { app: 'docs:page' },
     splitting: false,
     metafile: true,
-    plugins: [
-      {
-        name: 'docs-page',
-        setup(resolver) {
-          resolver.onResolve({ filter: /^docs:(page|host)$/ }, (args) => ({ path: args.path.slice('docs:'.length), namespace: 'docs' }));
-          resolver.onLoad({ filter: /.*/, namespace: 'docs' }, (args) => ({
-            // The host first: its modules are evaluated, and lent, before the entry's first line runs.
-            contents: args.path === 'host' ? host : `import 'docs:host';\nimport ${JSON.stringify(entry)};\n`,
-            resolveDir: cwd,
-            loader: 'js',
-          }));
-          resolver.onResolve({ filter: /.*/ }, async (args) => {
-            if (args.kind !== 'dynamic-import' || args.pluginData === OWN) return undefined;
-            const path = await resolveAsEsbuild(resolver, args);
-            const file = path === undefined ? undefined : islandFiles.get(path);
-            return file ? { path: file, external: true } : undefined;
-          });
-        },
+    plugins: plugins({
+      name: 'docs-page',
+      setup(resolver) {
+        resolver.onResolve({ filter: /^docs:(page|host)$/ }, (args) => ({ path: args.path.slice('docs:'.length), namespace: 'docs' }));
+        resolver.onLoad({ filter: /.*/, namespace: 'docs' }, (args) => ({
+          // The host first: its modules are evaluated, and lent, before the entry's first line runs.
+          contents: args.path === 'host' ? host : `import 'docs:host';\nimport ${JSON.stringify(entry)};\n`,
+          resolveDir: cwd,
+          loader: 'js',
+        }));
+        resolver.onResolve({ filter: /.*/ }, async (args) => {
+          if (args.kind !== 'dynamic-import' || args.pluginData === OWN) return undefined;
+          const path = await resolveAsEsbuild(resolver, args);
+          const file = path === undefined ? undefined : islandFiles.get(path);
+          return file ? { path: file, external: true } : undefined;
+        });
       },
-      // After ours, which ask esbuild to resolve with them (the runtime's JSX shim, say).
-      ...(options.plugins ?? []),
-    ],
+    }),
   });
   const outputs = Object.entries(page.metafile.outputs);
   const entryJs = outputs.find(([file]) => basename(file).startsWith('app.') && file.endsWith('.js'))![0];
-  return { entryJs, entryCss: outputs.find(([file]) => file.endsWith('.css'))?.[0], metafiles: [islandBuild.metafile, page.metafile] };
+  return { entryJs, entryCss: outputs.find(([file]) => file.endsWith('.css'))?.[0] };
 }
