@@ -216,13 +216,15 @@ function jsxAsModule(shim: string): Plugin {
 }
 
 /**
- * The page's script once more through terser, whose compressor takes 1 KB of gzip more out of it than
- * esbuild's (React's code, mostly): the one file every reader downloads, kept under 80 KB (issue 3's
- * budget) this way. Written as `app.[hash of its bytes].js`; 4–5 s, once per version of the runtime.
+ * The page's script once more through terser's name mangler, which names the variables the way gzip
+ * likes better than esbuild's does (React's code, mostly): 1.1 KB of gzip less in the one file every
+ * reader downloads, kept under 80 KB (issue 3's budget) this way. Its compressor takes nothing more
+ * (80,802 B with two passes against 80,744 B without) and 3 s where the mangler alone takes 0.75 s.
+ * Written as `app.[hash of its bytes].js`, once per version of the runtime.
  */
 async function squeeze(file: string): Promise<string> {
   const { minify } = await import('terser');
-  const { code } = await minify(readFileSync(file, 'utf8'), { module: true, ecma: 2020, compress: { passes: 2 }, format: { comments: false } });
+  const { code } = await minify(readFileSync(file, 'utf8'), { module: true, ecma: 2020, compress: false, format: { comments: false } });
   if (code === undefined) throw new Error(`terser returned no code for ${file}`);
   const named = join(dirname(file), `app.${hash(code).slice(0, 8).toUpperCase()}.js`);
   writeFileSync(named, code);
