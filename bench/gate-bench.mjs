@@ -80,17 +80,20 @@ async function rateOf(url, path, headers, seconds, connections) {
 
 const plain = build('bench-plain', []);
 const gated = build('bench-gated', ['--gate']);
-// The cookie as the host signs it (cli/serve/gate.ts, signSession): HMAC-SHA256 over base64url(JSON {u, e}).
-const sign = (secret, uid, expires) => {
+// The cookie as the host signs it (cli/serve/gate.ts, signSession): HMAC-SHA256 over base64url(JSON {u, e}),
+// with the secret bound to the backend that admits the readers (cli/serve/serve-gate.ts, sessionKey).
+const BACKEND = 'http://127.0.0.1:9';
+const key = createHmac('sha256', Buffer.from(SECRET)).update(`docs-session\0${new URL(BACKEND).href}`).digest();
+const sign = (uid, expires) => {
   const payload = Buffer.from(JSON.stringify({ u: uid, e: expires })).toString('base64url');
-  return `${payload}.${createHmac('sha256', secret).update(payload).digest('base64url')}`;
+  return `${payload}.${createHmac('sha256', key).update(payload).digest('base64url')}`;
 };
-const cookie = `docs_session=${sign(Buffer.from(SECRET), 'member@quad.example', Math.floor(Date.now() / 1000) + 3600)}`;
+const cookie = `docs_session=${sign('member@quad.example', Math.floor(Date.now() / 1000) + 3600)}`;
 const asset = `/assets/${readdirSync(join(plain, 'assets')).find((file) => /^app\..*\.js$/.test(file))}`;
 const gatedAsset = `/assets/${readdirSync(join(gated, 'assets')).find((file) => /^app\..*\.js$/.test(file))}`;
 
 const plainHost = await serve(['--dist', plain]);
-const gatedHost = await serve(['--dist', gated, '--gate', '--backend', 'http://127.0.0.1:9'], { DOCS_SESSION_SECRET: SECRET });
+const gatedHost = await serve(['--dist', gated, '--gate', '--backend', BACKEND], { DOCS_SESSION_SECRET: SECRET });
 const rows = [];
 for (const [label, path, gatedPath] of [
   ['page /backend/onboarding/git', '/backend/onboarding/git', '/backend/onboarding/git'],
@@ -121,7 +124,7 @@ const { build: esbuild } = await import('esbuild');
 const compiled = await esbuild({ entryPoints: [join(root, 'cli/serve/gate.ts')], bundle: true, platform: 'node', format: 'esm', write: false, logLevel: 'silent' });
 const gateModule = await import(`data:text/javascript;base64,${Buffer.from(compiled.outputFiles[0].text).toString('base64')}`);
 const served = { count: 0 };
-const gate = gateModule.createGate({ secret: Buffer.from(SECRET), roles: ['quad_member'], logoutPath: '/logout', sessionSeconds: 3600, login: async () => ({}), serve: (_request, response) => { served.count++; response.writeHead(200, { 'cache-control': 'public, max-age=1' }); } });
+const gate = gateModule.createGate({ secret: key, roles: ['quad_member'], logoutPath: '/logout', sessionSeconds: 3600, login: async () => ({}), serve: (_request, response) => { served.count++; response.writeHead(200, { 'cache-control': 'public, max-age=1' }); } });
 const fakeResponse = () => ({ writeHead() { return this; }, end() {} });
 const fakeRequest = { url: '/backend/onboarding/git', method: 'GET', headers: { cookie: `theme=dark; ${cookie}` }, socket: { remoteAddress: '127.0.0.1' } };
 const N = 100_000;
