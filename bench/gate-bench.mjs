@@ -6,7 +6,6 @@
 // valid session cookie, so it does all its work (cookie check, headers) on every request.
 // Budget (issue 14): the gate costs at most 10 % of the requests per second.
 import { spawn, spawnSync } from 'node:child_process';
-import { createHmac } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { dirname, join } from 'node:path';
@@ -80,15 +79,21 @@ async function rateOf(url, path, headers, seconds, connections) {
 
 const plain = build('bench-plain', []);
 const gated = build('bench-gated', ['--gate']);
-// The cookie as the host signs it (cli/serve/gate.ts, signSession): HMAC-SHA256 over base64url(JSON {u, e}),
-// with the secret bound to the backend that admits the readers (cli/serve/serve-gate.ts, sessionKey).
+// The gate's own code, compiled from cli/serve: the session key the host derives from the secret and
+// the backend (serve-gate.ts `sessionKey`), the cookie as it signs it (sessions.ts), the gate itself.
+const { build: esbuild } = await import('esbuild');
+const compiled = await esbuild({
+  stdin: { contents: "export { createGate } from './gate';\nexport { sessionKey } from './serve-gate';\nexport { signSession } from './sessions';\n", resolveDir: join(root, 'cli/serve'), loader: 'ts' },
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  write: false,
+  logLevel: 'silent',
+});
+const gateModule = await import(`data:text/javascript;base64,${Buffer.from(compiled.outputFiles[0].text).toString('base64')}`);
 const BACKEND = 'http://127.0.0.1:9';
-const key = createHmac('sha256', Buffer.from(SECRET)).update(`docs-session\0${new URL(BACKEND).href}`).digest();
-const sign = (uid, expires) => {
-  const payload = Buffer.from(JSON.stringify({ u: uid, e: expires })).toString('base64url');
-  return `${payload}.${createHmac('sha256', key).update(payload).digest('base64url')}`;
-};
-const cookie = `docs_session=${sign('member@quad.example', Math.floor(Date.now() / 1000) + 3600)}`;
+const key = gateModule.sessionKey(Buffer.from(SECRET), { backend: BACKEND });
+const cookie = `docs_session=${gateModule.signSession(key, 'member@quad.example', Math.floor(Date.now() / 1000) + 3600)}`;
 const asset = `/assets/${readdirSync(join(plain, 'assets')).find((file) => /^app\..*\.js$/.test(file))}`;
 const gatedAsset = `/assets/${readdirSync(join(gated, 'assets')).find((file) => /^app\..*\.js$/.test(file))}`;
 
@@ -119,10 +124,7 @@ gatedHost.stop();
 
 // The gate's own work on a request with a session, measured alone (the loopback figures above swing by
 // tens of per cent between runs on this shared machine): parse the cookie header, check the HMAC and
-// the expiry, rewrite two headers. Compiled from cli/serve/gate.ts itself.
-const { build: esbuild } = await import('esbuild');
-const compiled = await esbuild({ entryPoints: [join(root, 'cli/serve/gate.ts')], bundle: true, platform: 'node', format: 'esm', write: false, logLevel: 'silent' });
-const gateModule = await import(`data:text/javascript;base64,${Buffer.from(compiled.outputFiles[0].text).toString('base64')}`);
+// the expiry, rewrite two headers.
 const served = { count: 0 };
 const gate = gateModule.createGate({ secret: key, roles: ['quad_member'], logoutPath: '/logout', sessionSeconds: 3600, login: async () => ({}), serve: (_request, response) => { served.count++; response.writeHead(200, { 'cache-control': 'public, max-age=1' }); } });
 const fakeResponse = () => ({ writeHead() { return this; }, end() {} });

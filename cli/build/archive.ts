@@ -9,11 +9,12 @@
  * build stopped half-way) never sees half an archive.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, lstatSync, openSync, readFileSync, readdirSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readFileSync, readdirSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { DocsError } from '../util/errors';
 import { isWithin, realPath } from './write';
+import { writeWhole } from '../util/fs';
 
 const BLOCK = 512;
 
@@ -112,17 +113,6 @@ export function checksumLines(file: string): string[] {
     if (!CHECKSUM_LINE.test(line)) refuse('is not a list of SHA-256 checksums (a line is `<64 hex digits>  <file name>`)', index + 1);
   });
   return lines;
-}
-
-/** Writes `data` to `path` whole or not at all: aside first, then renamed over it. */
-function writeWhole(path: string, data: string | Buffer): void {
-  const aside = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  try {
-    writeFileSync(aside, data);
-    renameSync(aside, path);
-  } finally {
-    rmSync(aside, { force: true });
-  }
 }
 
 /**

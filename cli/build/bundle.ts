@@ -13,6 +13,7 @@ import type { AssetUrls } from './render';
 import { generatorVersion } from './version';
 import { HEAD_SCRIPT_OPTIONS } from '../../runtime/head-script';
 import { bundlePageAndIslands } from './islands';
+import { isRunning } from './publish';
 import type { Plugin } from 'esbuild';
 
 function runtimeSources(dir: string): string[] {
@@ -190,18 +191,8 @@ function removeAbandoned(bundles: string): void {
   }
   for (const name of names) {
     const pid = Number(/\.tmp-(\d+)-/.exec(name)?.[1]);
-    if (!pid || pid === process.pid || alive(pid)) continue;
+    if (!pid || isRunning(pid)) continue;
     rmSync(join(bundles, name), { recursive: true, force: true });
-  }
-}
-
-/** True while process `pid` runs (or is another user's). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -1,9 +1,9 @@
 /** Loads `site.config.ts`: compiled by esbuild, imported, and handed to `resolveConfig`. */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { posixRelative } from '../util/fs';
+import { posixRelative, writeWhole } from '../util/fs';
 import { basename, join, resolve } from 'node:path';
-import { threadId, Worker } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { DocsError, type Diagnostic } from '../util/errors';
 import { resolveConfig, type ResolvedConfig } from './config';
@@ -273,21 +273,6 @@ function writeCompiledConfig(root: string, code: string): string {
     const compiled = join(mkdtempSync(join(tmpdir(), 'docs-config-')), name);
     writeFileSync(compiled, code);
     return compiled;
-  }
-}
-
-/**
- * Writes `path` whole or not at all (aside, then renamed into place): another build of the site
- * started at the same time may find the file the moment it exists, and must not import or parse it
- * half written (an empty config, a record cut short).
- */
-function writeWhole(path: string, text: string): void {
-  const aside = `${path}.${process.pid}.${threadId}`;
-  try {
-    writeFileSync(aside, text);
-    renameSync(aside, path);
-  } finally {
-    rmSync(aside, { force: true });
   }
 }
 

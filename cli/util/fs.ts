@@ -1,7 +1,7 @@
 /** Small file and path helpers shared by the build and the dev server. */
-import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 
 const boundaries = new Map<string, string[]>();
 
@@ -115,5 +115,20 @@ export function withinFolder<T>(dir: string, action: (inside: boolean) => T): T 
     return action(true);
   } finally {
     process.chdir(back);
+  }
+}
+
+/**
+ * Writes `data` to `path` whole or not at all: aside first, then renamed over it. A reader (another
+ * build started at the same time) never finds it half written, nor does a build killed while writing
+ * it leave it so.
+ */
+export function writeWhole(path: string, data: string | Buffer): void {
+  const aside = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  try {
+    writeFileSync(aside, data);
+    renameSync(aside, path);
+  } finally {
+    rmSync(aside, { force: true });
   }
 }
