@@ -121,12 +121,13 @@ for (const site of sites) {
   // fresh context: from the last keystroke until its results are shown.
   const typed = await openDialog();
   const lastKey = await typed.page.evaluate(async (text) => {
-    const input = document.querySelector('[role="combobox"]');
     const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
     let started = 0;
     for (let i = 1; i <= text.length; i++) {
       if (i > 1) await new Promise((resolve) => setTimeout(resolve, 120));
       started = performance.now();
+      // The field of the moment: the dialog replaces its stand-in (and its field) when its code is in.
+      const input = document.querySelector('[role="combobox"]');
       setValue.call(input, text.slice(0, i));
       input.dispatchEvent(new Event('input', { bubbles: true }));
     }

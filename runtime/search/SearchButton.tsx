@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, useState, type JSX } from 'react';
+import { useEffect, useRef, useState, type JSX } from 'react';
 import { createPortal } from 'react-dom';
 // Imported here, not by the lazy chunk: esbuild would split it into a stylesheet nothing links.
 import './search.css';
@@ -8,14 +8,32 @@ import { catchKeys, FIELD, keepTyped, peekTyped, takeTyped } from './typed';
 /** Event the drawer's search button sends to open the dialog. */
 export const OPEN_SEARCH_EVENT = 'docs:open-search';
 
-/** The dialog, its engine and the stemmers are a chunk of their own: nothing of search loads before a reader opens it. */
-const SearchDialog = lazy(() => import('./SearchDialog').then((module) => ({ default: module.SearchDialog })));
+type Dialog = typeof import('./SearchDialog').SearchDialog;
+
+/** The dialog's code once loaded; a load that failed is tried again at the next opening. */
+let dialogCode: Promise<Dialog> | undefined;
+
+/**
+ * The dialog, its engine and the stemmers are a chunk of their own: nothing of search loads before a
+ * reader opens it. Not `lazy()` in a `<Suspense>`: React holds content back for 300 ms after its
+ * fallback showed, and the first query waited that long for the dialog to replace its stand-in.
+ */
+function loadDialog(): Promise<Dialog> {
+  dialogCode ??= import('./SearchDialog').then(
+    (module) => module.SearchDialog,
+    (error: unknown) => {
+      dialogCode = undefined;
+      throw error;
+    },
+  );
+  return dialogCode;
+}
 
 /**
  * The dialog as it first shows, while its code loads: its field takes focus and keeps what the reader
  * types (typed.ts), which the dialog then searches for; Esc or the backdrop closes it.
  */
-function LoadingDialog({ onClose }: { onClose: () => void }): JSX.Element {
+function LoadingDialog({ onClose, failed }: { onClose: () => void; failed: boolean }): JSX.Element {
   return (
     <div className="search-root" onKeyDown={(event) => event.key === 'Escape' && onClose()}>
       <div className="search-backdrop" onClick={onClose} />
@@ -23,6 +41,9 @@ function LoadingDialog({ onClose }: { onClose: () => void }): JSX.Element {
         <div className="search-field">
           <SearchIcon />
           <input {...FIELD} aria-expanded={false} autoFocus onFocus={(event) => takeUp(event.currentTarget)} onChange={(event) => keepTyped(event.target.value)} />
+        </div>
+        <div className="search-status" role="status">
+          {failed ? <p>Search is not available: its code could not be loaded (are you offline, or was the site just updated?); reload the page to try again.</p> : null}
         </div>
       </div>
     </div>
@@ -45,6 +66,9 @@ export function SearchButton(): JSX.Element {
   const keys = useRef<HTMLElement>(null);
   // While open: the element to give focus back to.
   const [returnTo, setReturnTo] = useState<Element | null>();
+  const open = returnTo !== undefined;
+  // The dialog's code once it came (in an object: state takes a bare function for an updater), or its load failed.
+  const [dialog, setDialog] = useState<{ Dialog: Dialog } | 'failed'>();
   /** Stops keeping the keys typed before the dialog's field has the focus (typed.ts `catchKeys`). */
   const catching = useRef<() => void>(undefined);
   useEffect(() => {
@@ -69,11 +93,24 @@ export function SearchButton(): JSX.Element {
       removeEventListener(OPEN_SEARCH_EVENT, open);
     };
   }, []);
+  useEffect(() => {
+    if (!open || dialog !== undefined) return;
+    let current = true;
+    loadDialog().then(
+      (Dialog) => current && setDialog({ Dialog }),
+      () => current && setDialog('failed'),
+    );
+    return () => {
+      current = false;
+    };
+  }, [open, dialog]);
   const close = (chosen?: boolean): void => {
     // What was typed into a dialog closed before its code came is not the next dialog's.
     catching.current?.();
     takeTyped();
     setReturnTo(undefined);
+    // The next opening tries a failed load again.
+    if (dialog === 'failed') setDialog(undefined);
     // A result opened: the page takes the focus, at the section opened (router/focus.ts), as after any link.
     if (chosen) return;
     // The drawer that opened it is gone: then the navbar's button.
@@ -89,14 +126,7 @@ export function SearchButton(): JSX.Element {
           Ctrl K
         </kbd>
       </button>
-      {returnTo !== undefined
-        ? createPortal(
-            <Suspense fallback={<LoadingDialog onClose={() => close()} />}>
-              <SearchDialog onClose={close} />
-            </Suspense>,
-            document.body,
-          )
-        : null}
+      {open ? createPortal(typeof dialog === 'object' ? <dialog.Dialog onClose={close} /> : <LoadingDialog onClose={() => close()} failed={dialog === 'failed'} />, document.body) : null}
     </>
   );
 }

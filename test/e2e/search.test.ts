@@ -188,6 +188,43 @@ describe('search', () => {
     await page.context().close();
   });
 
+  it('replaces its stand-in with the dialog as soon as the dialog\'s code is in, and says so when that code cannot come', async () => {
+    const page = await openPage(portal.browser);
+    // The page's clock stands still once the page is up: nothing may wait on a timer between the code's
+    // arrival and the dialog (React's lazy() held it back 300 ms after its stand-in showed, the first
+    // query with it).
+    await page.clock.install();
+    await page.goto(`${portal.site.origin}/backend/onboarding/git`);
+    await waitForHydration(page);
+    await page.clock.pauseAt(Date.now() + 60_000);
+    const searchFiles: string[] = [];
+    page.on('request', (request) => request.url().includes('/assets/search/') && searchFiles.push(new URL(request.url()).pathname));
+    await page.keyboard.press('Control+K');
+    await page.getByText('Find any page, heading or API operation').waitFor();
+    // The dialog asks for the index as it opens: the first query waits for none of it that it can have before.
+    await expect.poll(() => searchFiles).toEqual(['/assets/search/index.json']);
+    await page.context().close();
+
+    // The dialog's file gone (the site was published again since the page loaded) or the link down: the
+    // stand-in says so, and the next opening tries again.
+    const offline = await openPage(portal.browser);
+    let answer: 'abort' | 'continue' = 'abort';
+    await offline.route('**/assets/chunks/SearchDialog*.js', (route) => (answer === 'abort' ? route.abort('internetdisconnected') : route.continue()));
+    await offline.goto(`${portal.site.origin}/backend/onboarding/git`);
+    await waitForHydration(offline);
+    await offline.keyboard.press('Control+K');
+    const dialog = offline.getByRole('dialog', { name: 'Search the documentation' });
+    await expect.poll(() => dialog.innerText()).toContain('Search is not available: its code could not be loaded (are you offline, or was the site just updated?); reload the page to try again.');
+    // The page itself goes on: the dialog closes, the navbar is there.
+    await offline.keyboard.press('Escape');
+    expect(await dialog.count()).toBe(0);
+    await expect.poll(() => offline.locator('.navbar .search-button').count()).toBe(1);
+    answer = 'continue';
+    await offline.keyboard.press('Control+K');
+    await offline.getByText('Find any page, heading or API operation').waitFor();
+    await offline.context().close();
+  });
+
   it('keeps the letters typed before the dialog\'s field is even drawn (a busy device), and none once it is closed', async () => {
     const page = await openPage(portal.browser);
     await page.goto(`${portal.site.origin}/backend/onboarding/git`);
