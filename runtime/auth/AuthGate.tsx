@@ -1,8 +1,9 @@
-import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type JSX, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type JSX, type ReactNode } from 'react';
 import { snapshot, subscribe } from 'valtio/vanilla';
 import type { SiteData } from '../manifest';
 import { isAuthenticated } from './credentials';
 import { loadLoginScreen } from './load-login';
+import { useCode } from '../use-code';
 import { scrollToFragment } from '../routing';
 import { hidePageTitle } from '../title';
 import type { AuthSession } from './session';
@@ -10,18 +11,6 @@ import { ProblemBox } from '../components/PageState/PageState';
 import './auth-gate.css';
 // Imported here, not by the lazy chunk: esbuild would split it into a stylesheet nothing links.
 import './LoginScreen/login-screen.css';
-
-/**
- * The login screen is a chunk of its own: signed-in readers, most page loads, never download it. A
- * chunk that does not come (offline; a tab left open across a deployment, which replaced its hashed
- * name, then signed out) is said so, with a way on, instead of an empty page.
- */
-const LoginScreen = lazy(() =>
-  loadLoginScreen().then(
-    (module) => ({ default: module.LoginScreen }),
-    (error: unknown) => ({ default: () => <LoginUnavailable reason={error instanceof Error ? error.message : String(error)} /> }),
-  ),
-);
 
 /** Where the time of the last reload for a missing login chunk is kept, so that a deployment costs one reload, never a loop. */
 const RELOADED_KEY = 'docs-login-chunk-reload';
@@ -88,6 +77,11 @@ export function AuthGate({ site, session, children }: AuthGateProps): JSX.Elemen
   const credentials = useSyncExternalStore(subscribeToStore, read, read);
   const signedIn = isAuthenticated(credentials, site.auth.roles);
   const [decided, setDecided] = useState(false);
+  // The login screen is a chunk of its own, asked for once the reader is known to be signed out and
+  // shown the moment it is in: signed-in readers, most page loads, never download it. A chunk that does
+  // not come (offline; a tab left open across a deployment, which replaced its hashed name, then signed
+  // out) is said so, with a way on, instead of an empty page.
+  const login = useCode(loadLoginScreen, decided && !signedIn);
 
   useLayoutEffect(() => setDecided(true), []);
   useLayoutEffect(() => {
@@ -130,11 +124,9 @@ export function AuthGate({ site, session, children }: AuthGateProps): JSX.Elemen
   if (shell && signedIn) return <AuthSplash />;
 
   if (decided && !signedIn) {
-    return (
-      <Suspense fallback={<AuthSplash />}>
-        <LoginScreen site={site} session={session} />
-      </Suspense>
-    );
+    if (!login) return <AuthSplash />;
+    if ('error' in login) return <LoginUnavailable reason={login.error instanceof Error ? login.error.message : String(login.error)} />;
+    return <login.code.LoginScreen site={site} session={session} />;
   }
   return <>{children}</>;
 }

@@ -2,32 +2,15 @@ import { useEffect, useRef, useState, type JSX } from 'react';
 import { createPortal } from 'react-dom';
 // Imported here, not by the lazy chunk: esbuild would split it into a stylesheet nothing links.
 import './search.css';
+import { useCode } from '../use-code';
 import { SearchIcon } from './SearchIcon';
 import { catchKeys, FIELD, keepTyped, peekTyped, takeTyped } from './typed';
 
 /** Event the drawer's search button sends to open the dialog. */
 export const OPEN_SEARCH_EVENT = 'docs:open-search';
 
-type Dialog = typeof import('./SearchDialog').SearchDialog;
-
-/** The dialog's code once loaded; a load that failed is tried again at the next opening. */
-let dialogCode: Promise<Dialog> | undefined;
-
-/**
- * The dialog, its engine and the stemmers are a chunk of their own: nothing of search loads before a
- * reader opens it. Not `lazy()` in a `<Suspense>`: React holds content back for 300 ms after its
- * fallback showed, and the first query waited that long for the dialog to replace its stand-in.
- */
-function loadDialog(): Promise<Dialog> {
-  dialogCode ??= import('./SearchDialog').then(
-    (module) => module.SearchDialog,
-    (error: unknown) => {
-      dialogCode = undefined;
-      throw error;
-    },
-  );
-  return dialogCode;
-}
+/** The dialog, its engine and the stemmers are a chunk of their own: nothing of search loads before a reader opens it. */
+const loadDialog = (): Promise<typeof import('./SearchDialog')> => import('./SearchDialog');
 
 /**
  * The dialog as it first shows, while its code loads: its field takes focus and keeps what the reader
@@ -67,8 +50,8 @@ export function SearchButton(): JSX.Element {
   // While open: the element to give focus back to.
   const [returnTo, setReturnTo] = useState<Element | null>();
   const open = returnTo !== undefined;
-  // The dialog's code once it came (in an object: state takes a bare function for an updater), or its load failed.
-  const [dialog, setDialog] = useState<{ Dialog: Dialog } | 'failed'>();
+  // Shown the moment it is in; a load that failed is tried again at the next opening.
+  const dialog = useCode(loadDialog, open);
   /** Stops keeping the keys typed before the dialog's field has the focus (typed.ts `catchKeys`). */
   const catching = useRef<() => void>(undefined);
   useEffect(() => {
@@ -93,24 +76,11 @@ export function SearchButton(): JSX.Element {
       removeEventListener(OPEN_SEARCH_EVENT, open);
     };
   }, []);
-  useEffect(() => {
-    if (!open || dialog !== undefined) return;
-    let current = true;
-    loadDialog().then(
-      (Dialog) => current && setDialog({ Dialog }),
-      () => current && setDialog('failed'),
-    );
-    return () => {
-      current = false;
-    };
-  }, [open, dialog]);
   const close = (chosen?: boolean): void => {
     // What was typed into a dialog closed before its code came is not the next dialog's.
     catching.current?.();
     takeTyped();
     setReturnTo(undefined);
-    // The next opening tries a failed load again.
-    if (dialog === 'failed') setDialog(undefined);
     // A result opened: the page takes the focus, at the section opened (router/focus.ts), as after any link.
     if (chosen) return;
     // The drawer that opened it is gone: then the navbar's button.
@@ -126,7 +96,7 @@ export function SearchButton(): JSX.Element {
           Ctrl K
         </kbd>
       </button>
-      {open ? createPortal(typeof dialog === 'object' ? <dialog.Dialog onClose={close} /> : <LoadingDialog onClose={() => close()} failed={dialog === 'failed'} />, document.body) : null}
+      {open ? createPortal(dialog && 'code' in dialog ? <dialog.code.SearchDialog onClose={close} /> : <LoadingDialog onClose={() => close()} failed={dialog !== undefined} />, document.body) : null}
     </>
   );
 }

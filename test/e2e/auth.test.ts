@@ -398,6 +398,19 @@ describe('JavaScript off', () => {
   });
 });
 
+describe('a login screen whose code comes', () => {
+  it('is shown the moment its code is in, with no timer between (React\'s lazy() held it 300 ms behind the splash)', async () => {
+    const page = await openPage(browser, {}, { signedIn: false });
+    // The page's clock stands still from its first line: a screen that waits on a timer never shows.
+    await page.clock.install();
+    await page.clock.pauseAt(Date.now() + 60_000);
+    await page.goto(portal.origin + GIT);
+    await page.getByRole('heading', { name: 'Log in to Quad Docs' }).waitFor({ timeout: 15_000 });
+    expect(await page.locator('.layout').isVisible()).toBe(false);
+    await page.context().close();
+  });
+});
+
 describe('a login screen whose code does not come', () => {
   it('loads the page in full once (a new deployment), then says why with Retry, never an empty page', async () => {
     const page = await openPage(browser, {}, { signedIn: false });
