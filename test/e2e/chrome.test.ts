@@ -521,7 +521,8 @@ describe('code sample tabs', () => {
     const page = await open(LOGIN);
     expect(await visiblePanels(page)).toEqual(['curl']);
     await page.getByRole('tab', { name: 'python' }).first().click();
-    expect(await visiblePanels(page)).toEqual(['python']);
+    // At once, or as soon as the tabs island is in (the test below).
+    await expect.poll(() => visiblePanels(page)).toEqual(['python']);
     expect(await page.getByRole('tab', { name: 'python' }).first().getAttribute('aria-selected')).toBe('true');
     const keys = await storageKeys(page);
     expect(await page.evaluate((key) => localStorage.getItem(key), keys.codeTab)).toBe('python');
@@ -536,6 +537,46 @@ describe('code sample tabs', () => {
     await page.context().close();
   });
 
+  it('keeps a tab clicked, or an arrow key pressed on one, before the tabs island is in, and gives it to the island once it is', async () => {
+    const page = await openPage(portal.browser, { viewport: { width: 1280, height: 800 } });
+    // The island comes only when the test says (a slow link): the reader clicks python before.
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = false;
+    await page.route('**/assets/chunks/tabs.*.js', async (route: Route) => {
+      asked = true;
+      await held;
+      await route.continue();
+    });
+    await page.goto(portal.site.origin + LOGIN);
+    await waitForHydration(page);
+    await expect.poll(() => asked).toBe(true);
+    await page.getByRole('tab', { name: 'python' }).first().click();
+    expect(await visiblePanels(page)).toEqual(['curl']);
+    release();
+    await expect.poll(() => visiblePanels(page)).toEqual(['python']);
+    expect(await page.getByRole('tab', { name: 'python' }).first().getAttribute('aria-selected')).toBe('true');
+    await page.context().close();
+
+    // The same for a key: the arrow pressed on the selected tab before the island came moves to the next.
+    const keyed = await openPage(portal.browser, { viewport: { width: 1280, height: 800 } });
+    let releaseKeyed = (): void => undefined;
+    const heldKeyed = new Promise<void>((resolve) => (releaseKeyed = resolve));
+    await keyed.route('**/assets/chunks/tabs.*.js', async (route: Route) => {
+      await heldKeyed;
+      await route.continue();
+    });
+    await keyed.goto(portal.site.origin + LOGIN);
+    await waitForHydration(keyed);
+    await keyed.locator('.tabs').first().getByRole('tab').first().focus();
+    await keyed.keyboard.press('ArrowRight');
+    expect(await visiblePanels(keyed)).toEqual(['curl']);
+    releaseKeyed();
+    await expect.poll(() => visiblePanels(keyed)).toEqual(['ruby']);
+    expect(await keyed.evaluate(() => document.activeElement?.getAttribute('data-tab'))).toBe('ruby');
+    await keyed.context().close();
+  });
+
   it('follows the tabs keyboard pattern: Tab reaches the selected tab only, the arrows, Home and End select another', async () => {
     const page = await open(LOGIN);
     const tabs = page.locator('.tabs').first().getByRole('tab');
@@ -543,7 +584,8 @@ describe('code sample tabs', () => {
     await tabs.first().focus();
     const focused = (): Promise<string | null> => page.evaluate(() => document.activeElement?.getAttribute('data-tab') ?? null);
     await page.keyboard.press('ArrowRight');
-    expect(await focused()).toBe('ruby');
+    // At once, or as soon as the tabs island is in (a key pressed before it comes is given to it).
+    await expect.poll(focused).toBe('ruby');
     expect(await visiblePanels(page)).toEqual(['ruby']);
     expect(await tabs.evaluateAll((all) => all.map((tab) => (tab as HTMLElement).tabIndex))).toEqual([-1, 0, -1, -1]);
     await page.keyboard.press('End');

@@ -49,9 +49,25 @@ export function App({ site, initial, loader, session, shell }: AppProps): JSX.El
     const body = document.querySelector('#main .markdown');
     let cancelled = false;
     if (view.page.hasMermaid) void loadMermaid().then((mermaid) => !cancelled && void mermaid.renderDiagrams(body));
-    if (view.page.hasTabs) void loadTabs().then((tabs) => !cancelled && tabs.activateTabs(body ?? document, site.storageKeys.codeTab));
+    // A tab clicked, or an arrow key pressed on one, before the tabs island is in (it comes after the
+    // page: a slow link, a busy device) is given to it once it is: the reader's choice was lost.
+    let early: Event | undefined;
+    const keep = (event: Event): void => void (event.target instanceof Element && event.target.closest('.tab[data-tab]') && (early = event));
+    if (view.page.hasTabs) {
+      document.addEventListener('click', keep);
+      document.addEventListener('keydown', keep);
+      void loadTabs().then((tabs) => {
+        document.removeEventListener('click', keep);
+        document.removeEventListener('keydown', keep);
+        if (cancelled) return;
+        tabs.activateTabs(body ?? document, site.storageKeys.codeTab);
+        early?.target?.dispatchEvent(early instanceof KeyboardEvent ? new KeyboardEvent('keydown', early) : new MouseEvent('click', { bubbles: true }));
+      });
+    }
     return () => {
       cancelled = true;
+      document.removeEventListener('click', keep);
+      document.removeEventListener('keydown', keep);
     };
   }, [view, showsPage, site]);
 
