@@ -11,6 +11,7 @@ import { hydrateRoot } from 'react-dom/client';
 import { loadLoginScreen } from './auth/load-login';
 import { createAuthSession } from './auth/session';
 import { App } from './components/App/App';
+import { CrashBoundary } from './components/PageState/PageState';
 import { installCopyButtons } from './islands/copy-buttons';
 import { loadMermaid } from './islands/load';
 import type { HydrationData } from './manifest';
@@ -55,7 +56,11 @@ if (container && dataElement) {
   hydrateRoot(
     container,
     <StrictMode>
-      <App site={data.site} initial={initial} loader={loader} session={session} shell={data.shell} />
+      {/* The last resort: a crash outside the page's own boundary (the navbar, the gate, a dialog) shows
+          the crash screen, whose Try again loads the page anew, where React would leave an empty page. */}
+      <CrashBoundary onRetry={() => location.reload()}>
+        <App site={data.site} initial={initial} loader={loader} session={session} shell={data.shell} />
+      </CrashBoundary>
     </StrictMode>,
   );
   installCopyButtons();

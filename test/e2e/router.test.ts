@@ -375,6 +375,27 @@ describe('progress bar and page states', () => {
     await page.context().close();
   });
 
+  it('shows "This page crashed" when what throws is outside the page (the chrome), not an empty page, and Try again loads it anew', async () => {
+    const page = await open(GIT);
+    let broken = true;
+    await page.route(WHY_CHUNK, async (route: Route) => {
+      if (!broken) return route.continue();
+      const response = await route.fetch();
+      // A route that is not a string: the navbar and the sidebar, outside the page's own boundary, throw on it.
+      const body = (await response.text()).replace('"route":"/24urenloop/why-astraea"', '"route":5');
+      await route.fulfill({ response, body });
+    });
+    await clickUnseen(page, WHY);
+    const problem = page.locator('.page-problem');
+    await problem.waitFor();
+    expect(await problem.locator('h1').textContent()).toBe('This page crashed');
+    broken = false;
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await expect.poll(() => heading(page)).toBe('Why Astraea?');
+    await expect(page.locator('.navbar').count()).resolves.toBe(1);
+    await page.context().close();
+  });
+
   it('says the page component has no default export when the data chunk exports none', async () => {
     const page = await open(GIT);
     await page.route(WHY_CHUNK, (route: Route) => route.fulfill({ contentType: 'text/javascript', body: 'export const page = {};\n' }));
