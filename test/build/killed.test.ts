@@ -185,4 +185,28 @@ describe('a killed build', () => {
     // Written whole: nothing left beside it.
     expect(readdirSync(cache).sort()).toEqual(['last.json', compiled]);
   });
+
+  it('says so when files of the cache went between two builds, and the next build renders the pages they held again', () => {
+    const site = copyFixture('basic');
+    expect(runDocs(['build'], { cwd: site }).code).toBe(0);
+    const clean = snapshotTree(join(site, 'dist'));
+    // The packs (the pages' stored text) removed by hand, then one page edited: the index must remake
+    // the chunk of excerpts that page shares with the others, whose text is now gone.
+    rmSync(join(site, 'node_modules/.cache/docs/packs'), { recursive: true });
+    const page = join(site, 'content/guide/faq.md');
+    const text = readFileSync(page, 'utf8');
+    writeFileSync(page, `${text}\nOne more answer about kwijting.\n`);
+    const failed = runDocs(['build'], { cwd: site });
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toMatch(/^error node_modules\/\.cache\/docs: has lost the search text of \d+ pages \(\/\S+ first\): was the cache, or a file of it, removed while a build ran\?\n  fix: build again: those pages will be rendered again/m);
+    // Nothing of it reached the output.
+    expect(differences(snapshotTree(join(site, 'dist')), clean)).toEqual([]);
+    const again = runDocs(['build'], { cwd: site });
+    expect(again.code).toBe(0);
+    // The index holds the edit and every other page's text: the same as a build without any cache.
+    const out = join(site, 'fresh');
+    expect(runDocs(['build', '--no-cache', '--out', out], { cwd: site }).code).toBe(0);
+    const search = (tree: Map<string, string>): Map<string, string> => new Map([...tree].filter(([name]) => name.startsWith('assets/search/')));
+    expect(differences(search(snapshotTree(join(site, 'dist'))), search(snapshotTree(out)))).toEqual([]);
+  });
 });

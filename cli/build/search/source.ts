@@ -13,6 +13,7 @@ import type { ResolvedConfig } from '../config';
 import type { ContentTree } from '../content';
 import type { PageResult } from '../page-job';
 import type { BuildStore, OutputRecord } from '../store';
+import { DocsError } from '../../util/errors';
 import { SEARCH_DIR, SEARCH_ENTRY, searchIndexInSlices, type IndexLimits, type IndexSource, type SearchInput } from './index';
 import { fromStored, storedTerms } from './terms';
 import { dropState, readState, strings, writeState, type PreviousIndex } from './state';
@@ -100,11 +101,26 @@ function previousIndexOf(previous: OutputRecord, meta: Partial<SearchMeta> | und
   return { split, sections, shards: new Map(Object.entries(shards).filter((pair): pair is [string, string] => held(pair[1]))), tails };
 }
 
-/** A page's search blocks: those its result carries, or those the store keeps by its markdown key. */
+/**
+ * A page's search blocks: those its result carries, or those the store keeps by its markdown key. The
+ * store has them for every page this build rendered (a render thread writes them before its result
+ * comes back) or kept; they go missing when the cache is removed or cleared while a build runs, or a
+ * file of it between two builds. The index would then hold such a page without its text (or fail on
+ * its counts, which may still be read): the build stops and says so, and forgets every such page's
+ * kept output, so that the next build renders them again.
+ */
 export function blocksOf(results: PageResult[], store: BuildStore | undefined, page: number): SearchBlock[] {
   const result = results[page]!;
-  return result.search ?? (store && result.markdownKey ? store.search.get(result.markdownKey) : undefined) ?? [];
+  if (result.search || !store || !result.markdownKey) return result.search ?? [];
+  const blocks = store.search.get(result.markdownKey);
+  if (blocks) return blocks;
+  const lost = results.filter((other) => !other.search && other.markdownKey && !store.search.get(other.markdownKey));
+  for (const other of lost) store.pages.remove(other.route).catch(() => undefined);
+  throw new DocsError('usage', [{ file: CACHE_DIR, message: `has lost the search text of ${lost.length === 1 ? result.route : `${lost.length} pages (${result.route} first)`}: was the cache, or a file of it, removed while a build ran?`, fix: 'build again: those pages will be rendered again (the output was left untouched)' }]);
 }
+
+/** The build cache, as a writer sees it from the site's folder. */
+const CACHE_DIR = 'node_modules/.cache/docs';
 
 /** The previous index's document chunks, as [key, file] pairs in the order of its entry point's `chunks`. */
 function previousChunks(previous: OutputRecord | undefined, meta: Partial<SearchMeta> | undefined): [key: string, file: string][] | undefined {
