@@ -537,9 +537,9 @@ describe('code sample tabs', () => {
     await page.context().close();
   });
 
-  it('keeps a tab clicked, or an arrow key pressed on one, before the tabs island is in, and gives it to the island once it is', async () => {
+  /** The login operation's page with the tabs island held back (a slow link) until `release`; it has been asked for. */
+  async function openWithTabsHeld(): Promise<{ page: Page; release: () => void }> {
     const page = await openPage(portal.browser, { viewport: { width: 1280, height: 800 } });
-    // The island comes only when the test says (a slow link): the reader clicks python before.
     let release = (): void => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
     let asked = false;
@@ -551,30 +551,28 @@ describe('code sample tabs', () => {
     await page.goto(portal.site.origin + LOGIN);
     await waitForHydration(page);
     await expect.poll(() => asked).toBe(true);
-    await page.getByRole('tab', { name: 'python' }).first().click();
-    expect(await visiblePanels(page)).toEqual(['curl']);
-    release();
-    await expect.poll(() => visiblePanels(page)).toEqual(['python']);
-    expect(await page.getByRole('tab', { name: 'python' }).first().getAttribute('aria-selected')).toBe('true');
-    await page.context().close();
+    return { page, release };
+  }
+
+  it('keeps a tab clicked, or an arrow key pressed on one, before the tabs island is in, and gives it to the island once it is', async () => {
+    // The reader clicks python before the island comes.
+    const clicked = await openWithTabsHeld();
+    await clicked.page.getByRole('tab', { name: 'python' }).first().click();
+    expect(await visiblePanels(clicked.page)).toEqual(['curl']);
+    clicked.release();
+    await expect.poll(() => visiblePanels(clicked.page)).toEqual(['python']);
+    expect(await clicked.page.getByRole('tab', { name: 'python' }).first().getAttribute('aria-selected')).toBe('true');
+    await clicked.page.context().close();
 
     // The same for a key: the arrow pressed on the selected tab before the island came moves to the next.
-    const keyed = await openPage(portal.browser, { viewport: { width: 1280, height: 800 } });
-    let releaseKeyed = (): void => undefined;
-    const heldKeyed = new Promise<void>((resolve) => (releaseKeyed = resolve));
-    await keyed.route('**/assets/chunks/tabs.*.js', async (route: Route) => {
-      await heldKeyed;
-      await route.continue();
-    });
-    await keyed.goto(portal.site.origin + LOGIN);
-    await waitForHydration(keyed);
-    await keyed.locator('.tabs').first().getByRole('tab').first().focus();
-    await keyed.keyboard.press('ArrowRight');
-    expect(await visiblePanels(keyed)).toEqual(['curl']);
-    releaseKeyed();
-    await expect.poll(() => visiblePanels(keyed)).toEqual(['ruby']);
-    expect(await keyed.evaluate(() => document.activeElement?.getAttribute('data-tab'))).toBe('ruby');
-    await keyed.context().close();
+    const keyed = await openWithTabsHeld();
+    await keyed.page.locator('.tabs').first().getByRole('tab').first().focus();
+    await keyed.page.keyboard.press('ArrowRight');
+    expect(await visiblePanels(keyed.page)).toEqual(['curl']);
+    keyed.release();
+    await expect.poll(() => visiblePanels(keyed.page)).toEqual(['ruby']);
+    expect(await keyed.page.evaluate(() => document.activeElement?.getAttribute('data-tab'))).toBe('ruby');
+    await keyed.page.context().close();
   });
 
   it('follows the tabs keyboard pattern: Tab reaches the selected tab only, the arrows, Home and End select another', async () => {

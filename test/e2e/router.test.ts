@@ -268,6 +268,17 @@ describe('client-side navigation', () => {
   });
 });
 
+/** Serves the Why Astraea page's data chunk through `edit` until the returned function is called. */
+async function breakWhyChunk(page: Page, edit: (text: string) => string): Promise<() => void> {
+  let broken = true;
+  await page.route(WHY_CHUNK, async (route: Route) => {
+    if (!broken) return route.continue();
+    const response = await route.fetch();
+    await route.fulfill({ response, body: edit(await response.text()) });
+  });
+  return () => (broken = false);
+}
+
 describe('progress bar and page states', () => {
   it('shows the progress bar and the loading animation when a navigation takes over 200 ms', async () => {
     const page = await open(GIT);
@@ -355,20 +366,14 @@ describe('progress bar and page states', () => {
 
   it('shows "This page crashed" when a page throws while rendering, and Try again renders it afresh', async () => {
     const page = await open(GIT);
-    let broken = true;
-    await page.route(WHY_CHUNK, async (route: Route) => {
-      if (!broken) return route.continue();
-      const response = await route.fetch();
-      // A table of contents that is not a list makes the page component throw.
-      const body = (await response.text()).replace(/};\n$/, ',"toc":5};\n');
-      await route.fulfill({ response, body });
-    });
+    // A table of contents that is not a list makes the page component throw.
+    const mend = await breakWhyChunk(page, (text) => text.replace(/};\n$/, ',"toc":5};\n'));
     await clickUnseen(page, WHY);
     const problem = page.locator('.page-problem');
     await problem.waitFor();
     expect(await problem.locator('h1').textContent()).toBe('This page crashed');
     await expect(page.locator('.navbar').count()).resolves.toBe(1);
-    broken = false;
+    mend();
     await page.getByRole('button', { name: 'Try again' }).click();
     await expect.poll(() => heading(page)).toBe('Why Astraea?');
     await expect(page.locator('.toc a[href="#design-principles"]').count()).resolves.toBe(1);
@@ -377,19 +382,13 @@ describe('progress bar and page states', () => {
 
   it('shows "This page crashed" when what throws is outside the page (the chrome), not an empty page, and Try again loads it anew', async () => {
     const page = await open(GIT);
-    let broken = true;
-    await page.route(WHY_CHUNK, async (route: Route) => {
-      if (!broken) return route.continue();
-      const response = await route.fetch();
-      // A route that is not a string: the navbar and the sidebar, outside the page's own boundary, throw on it.
-      const body = (await response.text()).replace('"route":"/24urenloop/why-astraea"', '"route":5');
-      await route.fulfill({ response, body });
-    });
+    // A route that is not a string: the navbar and the sidebar, outside the page's own boundary, throw on it.
+    const mend = await breakWhyChunk(page, (text) => text.replace('"route":"/24urenloop/why-astraea"', '"route":5'));
     await clickUnseen(page, WHY);
     const problem = page.locator('.page-problem');
     await problem.waitFor();
     expect(await problem.locator('h1').textContent()).toBe('This page crashed');
-    broken = false;
+    mend();
     await page.getByRole('button', { name: 'Try again' }).click();
     await expect.poll(() => heading(page)).toBe('Why Astraea?');
     await expect(page.locator('.navbar').count()).resolves.toBe(1);

@@ -1,7 +1,7 @@
 import { useEffect, type JSX } from 'react';
 import { AuthGate } from '../../auth/AuthGate';
 import type { AuthSession } from '../../auth/session';
-import { loadMermaid, loadTabs } from '../../islands/load';
+import { loadMermaid, startTabs } from '../../islands/load';
 import type { PageMeta, SiteData } from '../../manifest';
 import type { RouteLoader } from '../../router/loader';
 import { useRouter, type View } from '../../router/use-router';
@@ -49,25 +49,10 @@ export function App({ site, initial, loader, session, shell }: AppProps): JSX.El
     const body = document.querySelector('#main .markdown');
     let cancelled = false;
     if (view.page.hasMermaid) void loadMermaid().then((mermaid) => !cancelled && void mermaid.renderDiagrams(body));
-    // A tab clicked, or an arrow key pressed on one, before the tabs island is in (it comes after the
-    // page: a slow link, a busy device) is given to it once it is: the reader's choice was lost.
-    let early: Event | undefined;
-    const keep = (event: Event): void => void (event.target instanceof Element && event.target.closest('.tab[data-tab]') && (early = event));
-    if (view.page.hasTabs) {
-      document.addEventListener('click', keep);
-      document.addEventListener('keydown', keep);
-      void loadTabs().then((tabs) => {
-        document.removeEventListener('click', keep);
-        document.removeEventListener('keydown', keep);
-        if (cancelled) return;
-        tabs.activateTabs(body ?? document, site.storageKeys.codeTab);
-        early?.target?.dispatchEvent(early instanceof KeyboardEvent ? new KeyboardEvent('keydown', early) : new MouseEvent('click', { bubbles: true }));
-      });
-    }
+    const stopTabs = view.page.hasTabs ? startTabs(body ?? document, site.storageKeys.codeTab) : undefined;
     return () => {
       cancelled = true;
-      document.removeEventListener('click', keep);
-      document.removeEventListener('keydown', keep);
+      stopTabs?.();
     };
   }, [view, showsPage, site]);
 
