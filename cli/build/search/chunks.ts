@@ -15,13 +15,20 @@ export const SEARCH_DIR = 'assets/search';
 /** Documents per chunk: a query fetches the chunks of the results it shows. */
 export const CHUNK_SIZE = 32;
 
+/** Documents `from` to `to` (blocks, in the page's order) of page `page`, in a chunk. */
+export interface ChunkPart {
+  page: number;
+  from: number;
+  to: number;
+}
+
 export class Chunks {
   /** The chunks' files (below the index's folder), in order. */
   readonly files: string[] = [];
   /** Each chunk's key, `''` for one that has none (see `IndexSource.blocksKey`). */
   readonly keys: string[] = [];
   /** The chunk being filled: its documents as parts of pages. */
-  private parts: { page: number; from: number; to: number }[] = [];
+  private parts: ChunkPart[] = [];
   private filled = 0;
   /** The blocks of the pages of the chunk being filled, read when first needed. */
   private readonly held = new Map<number, SearchBlock[]>();
@@ -32,6 +39,11 @@ export class Chunks {
     private readonly writer: SearchIndexWriter,
     /** Hands out a file of the index named by its text's hash; returns its name. */
     private readonly name: (prefix: string, text: string) => string,
+    /**
+     * The key chunk `index` had in the previous index, when the index knows it is that chunk again
+     * (the same pages at the same documents, `parts`, `filled` documents): it is not computed again.
+     */
+    private readonly knownKey?: (index: number, parts: readonly ChunkPart[], filled: number) => string | undefined,
   ) {}
 
   /** A page's indexed blocks, read once while its chunk fills. */
@@ -58,6 +70,8 @@ export class Chunks {
   private key(): string {
     const { source, pages } = this;
     if (!source.blocksKey) return '';
+    const known = this.knownKey?.(this.files.length, this.parts, this.filled);
+    if (known) return known;
     const spec: (string | number)[][] = [];
     for (const { page, from, to } of this.parts) {
       const key = source.blocksKey(page);

@@ -10,7 +10,7 @@ import type { SearchBlock, SearchMeta, SearchPage } from '../../../runtime/searc
 import { terms } from '../../../runtime/search/text';
 import { pageTerms, WEIGHT, type PageTerms } from './terms';
 import { DocRuns, Grow, grown, normOf, weightOf } from './postings';
-import { Chunks, CHUNK_SIZE, SEARCH_DIR } from './chunks';
+import { Chunks, CHUNK_SIZE, SEARCH_DIR, type ChunkPart } from './chunks';
 import { keptPart, madeTerms, planShards, shardSteps, splitOf, type Placed, type ShardPlan, type Unchanged } from './shards';
 import { changedTerms, pageIdentity, roundedAverage, type IndexState, type PreviousIndex } from './state';
 
@@ -149,7 +149,7 @@ const PAGES_PER_STEP = 4;
 const SETTLE = 'settle';
 
 /** The index's work in steps (it yields every few pages, documents and terms); the files go to `writer` as in `searchIndex`. */
-function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchIndexWriter, { heldPostings = HELD_POSTINGS }: IndexLimits): Generator<typeof SETTLE | undefined, SearchIndexMade> {
+function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchIndexWriter, { heldPostings: maxHeld = HELD_POSTINGS }: IndexLimits): Generator<typeof SETTLE | undefined, SearchIndexMade> {
   // Terms are interned as numbers and every count lives in a typed array: at 10,000 pages the index
   // holds some 140,000 documents and millions of postings, and a Map or an array per document or
   // posting costs more in garbage collection than the counting itself.
@@ -218,6 +218,17 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
   // A term's weighted count in a document is a sum of the small whole weights of WEIGHT: exact in 32 bits.
   const docTfs = new Grow(Float32Array, expected);
   const docStart: number[] = [0];
+  /** The run of the state's postings (`from`–`to`) the pages taken from it add next, copied at once. */
+  const copy = { from: 0, to: 0 };
+  const flushCopy = (): void => {
+    if (state && copy.to > copy.from) {
+      docTerms.append(state.docTerms.subarray(copy.from, copy.to));
+      docTfs.append(state.docTfs.subarray(copy.from, copy.to));
+    }
+    copy.from = copy.to;
+  };
+  /** The postings held by document, those of the run to be copied included. */
+  const heldPostings = (): number => docTerms.length + copy.to - copy.from;
   const lengths = new Grow(Int32Array, state?.lengths.length);
   let total = 0;
   // Where each document is (page, anchor, heading), for the shards' `docs`; the sections by index.
@@ -241,33 +252,48 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
     total += length;
     chunks.add(pageNumber, index);
   };
-  const chunks = new Chunks(pages, source, writer, name);
+  // The previous output's index, when it was made with this state.
+  const previous = state && source.previousIndex?.(state.id);
+  /**
+   * A chunk's key is the previous index's chunk's at the same place when each of its pages was taken
+   * from the state as the same page at the same documents, and it holds as many documents as that
+   * chunk did (the last chunk may end elsewhere): the same pages, titles, sections, blocks and ranges.
+   */
+  const knownKey = (index: number, parts: readonly ChunkPart[], filled: number): string | undefined => {
+    const key = previous?.chunkKeys?.[index];
+    if (!state || typeof key !== 'string' || !key) return undefined;
+    const first = index * CHUNK_SIZE;
+    if (filled !== Math.min(CHUNK_SIZE, state.lengths.length - first)) return undefined;
+    return parts.every(({ page }) => copiedFrom[page] === page && pageDocs[page] === state.pageDocs[page]) ? key : undefined;
+  };
+  const chunks = new Chunks(pages, source, writer, name, knownKey);
   for (let pageNumber = 0; pageNumber < pages.length; pageNumber++) {
     if (pageNumber % PAGES_PER_STEP === PAGES_PER_STEP - 1) yield;
     const page = pages[pageNumber]!;
     if (!sections.has(page.section)) sections.set(page.section, sections.size);
     pageDocs[pageNumber] = documents;
     const identity = identities[pageNumber];
-    const from = byDocument && identity !== undefined ? statePages.get(identity) : undefined;
+    const from: number | undefined = byDocument && identity !== undefined ? statePages.get(identity) : undefined;
     if (state && from !== undefined) {
       // Its documents as the state has them: the same page gives the same documents.
       copiedFrom[pageNumber] = from;
       const { docStart: starts, docTerms: postingTerms } = state;
       const first = state.pageDocs[from]!;
       const last = state.pageDocs[from + 1]!;
-      // The page's postings are one run in the state: copied at once, then its documents counted in.
-      const shift = docTerms.length - starts[first]!;
-      for (let doc = first; doc < last; doc++) {
-        for (let at = starts[doc]!; at < starts[doc + 1]!; at++) {
-          df[postingTerms[at]!]!++;
-          runs.count(postingTerms[at]!, documents + doc - first);
-        }
+      // The page's postings are one run in the state, and most often the run after the last page's:
+      // they are copied with it (`copy`), their terms' documents counted in now. Their bytes by term
+      // (`runs`) are counted later, for the terms whose postings the index places (see `byDocument`).
+      if (starts[first] !== copy.to) {
+        flushCopy();
+        copy.from = copy.to = starts[first]!;
       }
-      docTerms.append(postingTerms.subarray(starts[first], starts[last]));
-      docTfs.append(state.docTfs.subarray(starts[first], starts[last]));
+      const shift = heldPostings() - starts[first]!;
+      countTerms(df, postingTerms, starts[first]!, starts[last]!);
+      copy.to = starts[last]!;
       postings += starts[last]! - starts[first]!;
       for (let doc = first; doc < last; doc++) documentDone(pageNumber, doc - first, state.lengths[doc]!, state.anchors[doc]!, state.headings[doc]!, starts[doc + 1]! + shift);
     } else {
+      flushCopy();
       let counted = source.terms?.(pageNumber);
       if (!counted) {
         counted = pageTerms(chunks.blocksOf(pageNumber));
@@ -277,8 +303,8 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
       eachDocument(pageNumber, counted, (index, length) => {
         for (const id of touched) {
           df[id]!++;
-          runs.count(id, documents);
-          if (byDocument) {
+          if (!byDocument) runs.count(id, documents);
+          else {
             docTerms.push(id);
             docTfs.push(scratch[id]!);
           }
@@ -287,13 +313,18 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
         documentDone(pageNumber, index, length, anchors[index]!, headings[index]!);
       });
     }
-    if (byDocument && docTerms.length > heldPostings) {
+    if (byDocument && heldPostings() > maxHeld) {
+      // The postings held so far are counted into `runs` before they go; the rest as they are read.
+      flushCopy();
+      const held = docTerms.view();
+      for (let doc = 0; doc < documents; doc++) for (let at = docStart[doc]!; at < docStart[doc + 1]!; at++) runs.count(held[at]!, doc);
       byDocument = false;
       docTerms.free();
       docTfs.free();
       docStart.length = 0;
     }
   }
+  flushCopy();
   pageDocs[pages.length] = documents;
   chunks.end();
   yield;
@@ -304,12 +335,7 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
   const offset = new Int32Array(termCount + 1);
   for (let id = 0; id < termCount; id++) offset[id + 1] = offset[id]! + df[id]!;
   const fill = offset.slice(0, termCount);
-  runs.allocate(termCount);
   const postingWeight = new Uint8Array(postings);
-  const place = (doc: number, norm: number, id: number, tf: number): void => {
-    runs.place(id, doc);
-    postingWeight[fill[id]!++] = weightOf(tf, norm);
-  };
   let stateId: string | undefined;
   let unchanged: Unchanged | undefined;
   const split = splitOf({ names, df });
@@ -319,19 +345,21 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
     const postingTfs = docTfs.view();
     const now: IndexState = { id: randomUUID(), salt: source.salt ?? '', names, pages: identities as string[], pageDocs, docStart: Int32Array.from(docStart), docTerms: postingTerms, docTfs: postingTfs, lengths: lengths.view(), anchors: docAnchor, headings: docHeading, average };
     // What of the previous index is known to be unchanged: every term's postings but those the pages not taken from the state changed.
-    const previous = state && source.previousIndex?.(state.id);
     const changed = state && previous && changedTerms(state, now, copiedFrom);
     if (previous && changed) unchanged = keptPart({ previous, changed }, split, sections);
     // Only the postings of the shards to be made again are placed: a kept shard's terms need none.
     plan = planShards(names, df, split, unchanged);
     const wanted = unchanged ? madeTerms(plan, termCount) : undefined;
-    for (let doc = 0; doc < documents; doc++) {
-      if (doc % 1024 === 0) yield;
-      const norm = normOf(lengths.at(doc), average);
-      for (let i = docStart[doc]!; i < docStart[doc + 1]!; i++) {
-        const id = postingTerms[i]!;
-        if (!wanted || wanted[id]) place(doc, norm, id, postingTfs[i]!);
-      }
+    // Their documents' bytes by term first (`runs`), then the postings themselves.
+    const byDoc = { starts: now.docStart, terms: postingTerms, tfs: postingTfs, lengths: now.lengths, wanted };
+    for (let doc = 0; doc < documents; doc += DOCS_PER_STEP) {
+      yield;
+      countRuns(runs, byDoc, doc, Math.min(documents, doc + DOCS_PER_STEP));
+    }
+    runs.allocate(termCount);
+    for (let doc = 0; doc < documents; doc += DOCS_PER_STEP) {
+      yield;
+      placeRuns({ runs, fill, weights: postingWeight, average }, byDoc, doc, Math.min(documents, doc + DOCS_PER_STEP));
     }
     // The counts by document are kept for the next build, then their memory goes before the shards are made.
     if (keepState(source, now, df)) stateId = now.id;
@@ -340,6 +368,7 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
   } else {
     // The pages read a second time, each posting placed as its document is met (see `IndexLimits`).
     source.keepState?.(undefined);
+    runs.allocate(termCount);
     yield SETTLE;
     let doc = 0;
     for (let pageNumber = 0; pageNumber < pages.length; pageNumber++) {
@@ -347,7 +376,10 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
       const counted = source.terms?.(pageNumber) ?? pageTerms(source.blocks(pageNumber));
       eachDocument(pageNumber, counted, () => {
         const norm = normOf(lengths.at(doc), average);
-        for (const id of touched) place(doc, norm, id, Math.fround(scratch[id]!));
+        for (const id of touched) {
+          runs.place(id, doc);
+          postingWeight[fill[id]!++] = weightOf(Math.fround(scratch[id]!), norm);
+        }
         doc++;
       });
     }
@@ -361,6 +393,48 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
   const meta: SearchMeta = { version: 1, documents, shards: shards.shards, split: shards.split, chunks: chunks.files, chunkSize: CHUNK_SIZE, sections: [...sections.keys()] };
   writer.file(SEARCH_ENTRY, JSON.stringify(meta));
   return { chunkKeys: chunks.keys, tailKeys: shards.tailKeys, ...(stateId ? { stateId } : {}) };
+}
+
+/** Documents between two steps while the postings held by document are placed by term. */
+const DOCS_PER_STEP = 2048;
+
+/** Postings by document, as `indexSteps` holds them: the terms of `wanted` (all without it) are placed. */
+interface ByDocument {
+  starts: Int32Array;
+  terms: Int32Array;
+  tfs: Float32Array;
+  lengths: Int32Array;
+  wanted: Uint8Array | undefined;
+}
+
+/** Adds to `df` a document for each of `terms` from `from` to `to` (one term a posting). */
+function countTerms(df: Int32Array, terms: Int32Array, from: number, to: number): void {
+  for (let at = from; at < to; at++) df[terms[at]!]!++;
+}
+
+/** Counts into `runs` the postings of documents `from` to `to`. */
+function countRuns(runs: DocRuns, { starts, terms, wanted }: ByDocument, from: number, to: number): void {
+  for (let doc = from; doc < to; doc++) {
+    const end = starts[doc + 1]!;
+    for (let at = starts[doc]!; at < end; at++) {
+      const id = terms[at]!;
+      if (wanted === undefined || wanted[id] === 1) runs.count(id, doc);
+    }
+  }
+}
+
+/** Places the postings of documents `from` to `to`: each document in its term's run, its weight at its term's `fill`. */
+function placeRuns({ runs, fill, weights, average }: { runs: DocRuns; fill: Int32Array; weights: Uint8Array; average: number }, { starts, terms, tfs, lengths, wanted }: ByDocument, from: number, to: number): void {
+  for (let doc = from; doc < to; doc++) {
+    const norm = normOf(lengths[doc]!, average);
+    const end = starts[doc + 1]!;
+    for (let at = starts[doc]!; at < end; at++) {
+      const id = terms[at]!;
+      if (wanted !== undefined && wanted[id] !== 1) continue;
+      runs.place(id, doc);
+      weights[fill[id]!++] = weightOf(tfs[at]!, norm);
+    }
+  }
 }
 
 /**

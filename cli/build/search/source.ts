@@ -98,7 +98,8 @@ function previousIndexOf(previous: OutputRecord, meta: Partial<SearchMeta> | und
     const [key, file, term] = Array.isArray(entry) ? entry : [];
     if (typeof key === 'string' && key && typeof term === 'string' && held(file)) tails.set(term, [key, file]);
   }
-  return { split, sections, shards: new Map(Object.entries(shards).filter((pair): pair is [string, string] => held(pair[1]))), tails };
+  const chunkKeys = previousChunks(previous, meta)?.map(([key]) => key);
+  return { split, sections, shards: new Map(Object.entries(shards).filter((pair): pair is [string, string] => held(pair[1]))), tails, ...(chunkKeys ? { chunkKeys } : {}) };
 }
 
 /**

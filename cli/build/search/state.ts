@@ -172,6 +172,8 @@ export interface PreviousIndex {
   shards: Map<string, string>;
   /** Its tails the output still holds, by term: key and file. */
   tails: Map<string, [key: string, file: string]>;
+  /** Its document chunks' keys, in order (`SearchIndexMade.chunkKeys`), when its record has them. */
+  chunkKeys?: string[];
 }
 
 /**

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SearchBlock } from '../../../../runtime/search/format';
-import { searchIndex, searchIndexFiles, SEARCH_ENTRY, type IndexSource, type SearchInput } from '../../../../cli/build/search/index';
+import { searchIndex, searchIndexFiles, SEARCH_ENTRY, type IndexLimits, type IndexSource, type SearchInput } from '../../../../cli/build/search/index';
 import { readState, roundedAverage, writeState, type IndexState, type PreviousIndex } from '../../../../cli/build/search/state';
 import { hash } from '../../../../cli/util/hash';
 
@@ -35,10 +35,15 @@ interface Kept {
   /** The output's index files, by path. */
   output: Record<string, string>;
   tailKeys: [key: string, file: string, term: string][];
+  /** Its document chunks: key and file, in order. */
+  chunks: [key: string, file: string][];
 }
 
+/** What a first build starts from: nothing. */
+const NOTHING: Kept = { output: {}, tailKeys: [], chunks: [] };
+
 /** One build's index over `pages`, with what `kept` holds from the build before; the pages it read or counted, and the files it kept. */
-function build(pages: SearchInput[], kept: Kept) {
+function build(pages: SearchInput[], kept: Kept, limits?: IndexLimits) {
   const written: Record<string, string> = {};
   const keptFiles: string[] = [];
   const read = new Set<number>();
@@ -51,6 +56,7 @@ function build(pages: SearchInput[], kept: Kept) {
     counted: (page) => counted.add(page),
     blocksKey: (page) => hash(JSON.stringify(pages[page]!.blocks)),
     previousTail: (key) => kept.tailKeys.find(([tail, file]) => tail === key && present(file))?.[1],
+    previousChunk: (key) => kept.chunks.find(([chunk, file]) => chunk === key && present(file))?.[1],
     salt: 'v1',
     previousState: () => kept.state,
     previousIndex: (id): PreviousIndex | undefined =>
@@ -59,15 +65,17 @@ function build(pages: SearchInput[], kept: Kept) {
             ...meta,
             shards: new Map(Object.entries(meta.shards).filter(([, file]) => present(file))),
             tails: new Map(kept.tailKeys.filter(([, file]) => present(file)).map(([key, file, term]) => [term, [key, file]])),
+            chunkKeys: kept.chunks.map(([key]) => key),
           }
         : undefined,
     keepState: (state) => (kept.state = state),
   };
-  const made = searchIndex(pages, source, { file: (path, text) => (written[path] = text), kept: (path) => keptFiles.push(path) });
+  const made = searchIndex(pages, source, { file: (path, text) => (written[path] = text), kept: (path) => keptFiles.push(path) }, limits);
   const output = { ...written };
   for (const path of keptFiles) output[path] = kept.output[path]!;
-  const next: Kept = { state: kept.state, stateId: made.stateId, output, tailKeys: made.tailKeys };
-  return { output, written, keptFiles, read, counted, next };
+  const chunkFiles = (JSON.parse(output[SEARCH_ENTRY]!) as { chunks: string[] }).chunks;
+  const next: Kept = { state: kept.state, stateId: made.stateId, output, tailKeys: made.tailKeys, chunks: made.chunkKeys.map((key, i) => [key, chunkFiles[i]!]) };
+  return { output, written, keptFiles, read, counted, next, chunkKeys: made.chunkKeys };
 }
 
 /** The paths whose text differs between two sets of index files, or that only one has: a short failure message, not two indexes. */
@@ -91,12 +99,18 @@ const EDITS: [what: string, edit: (pages: SearchInput[]) => SearchInput[]][] = [
   ['two pages swapped', (pages) => pages.map((page, i) => (i === 3 ? pages[4]! : i === 4 ? pages[3]! : page))],
   ['a long page added: the average document length moves a step', (pages) => [...pages, { route: '/race/long', title: 'Long', section: 'Race › Zone 0', blocks: [{ text: 'lap '.repeat(60000) }] }]],
   ['a sentence added to the long page', (pages) => pages.map((page) => (page.route === '/race/long' ? { ...page, blocks: [{ text: `${page.blocks[0]!.text} One more lap.` }] } : page))],
+  ['a sentence added to a section again', (pages) => pages.map((page, i) => (i === 122 ? { ...page, blocks: page.blocks.map((block, b) => (b === 0 ? { ...block, text: `${block.text} Check the antenna cable.` } : block)) } : page))],
+  ['the last page removed: the last chunk ends earlier, its other pages where they were', (pages) => pages.slice(0, -1)],
+  ['the last two pages removed', (pages) => pages.slice(0, -2)],
 ];
+
+/** The pages whose documents are in the chunk files of `files` (`d-…`). */
+const chunkPages = (files: Record<string, string>) => new Set(Object.entries(files).flatMap(([path, text]) => (/\/d-[^/]+$/.test(path) ? Object.keys((JSON.parse(text) as { pages: Record<string, unknown> }).pages).map(Number) : [])));
 
 describe('an index made from the previous index\'s state', () => {
   it('is the index made from nothing after every kind of edit, and reads only the pages that changed', () => {
     let pages = site();
-    let kept: Kept = { output: {}, tailKeys: [] };
+    let kept: Kept = NOTHING;
     kept = build(pages, kept).next;
     expect(kept.state?.pages.length).toBe(400);
     for (const [what, edit] of EDITS) {
@@ -107,15 +121,32 @@ describe('an index made from the previous index\'s state', () => {
       const changed = pages.flatMap((page, i) => (known.has(identity(page)) ? [] : [i]));
       const made = build(pages, kept);
       expect(differing(made.output, searchIndexFiles(pages)), what).toEqual([]);
+      // A chunk the index knew again has the key it would have been given from nothing.
+      expect(made.chunkKeys, what).toEqual(build(pages, NOTHING).chunkKeys);
+      // Only the chunks made again are read: a chunk at its place, of the same pages, is kept by its known key.
+      expect([...made.read].sort((a, b) => a - b), what).toEqual([...chunkPages(made.written)].sort((a, b) => a - b));
       // Only the changed pages are counted; the others come from the state (their text is read only for a chunk not kept).
       expect([...made.counted].sort((a, b) => a - b), what).toEqual(changed);
       kept = made.next;
     }
   });
 
+  it('is the index made from nothing when the postings it takes from the state pass what it may hold', () => {
+    const pages = site();
+    const first = build(pages, NOTHING);
+    const edited = EDITS[0]![1](pages);
+    const postings = first.next.state!.docTerms.length;
+    // Past the limit after a few pages, in the middle, and just before the end: read again from there, no state kept.
+    for (const heldPostings of [50, Math.floor(postings / 2), postings - 10]) {
+      const made = build(edited, first.next, { heldPostings });
+      expect(differing(made.output, searchIndexFiles(edited)), `${heldPostings}`).toEqual([]);
+      expect(made.next.stateId).toBeUndefined();
+    }
+  });
+
   it('keeps the shards and tails an edit of a few words did not touch, without writing them again', () => {
     const pages = site();
-    const first = build(pages, { output: {}, tailKeys: [] });
+    const first = build(pages, NOTHING);
     expect(tailsOf(first.output).length).toBeGreaterThan(2);
     const edited = EDITS[0]![1](pages);
     const made = build(edited, first.next);
@@ -134,7 +165,7 @@ describe('an index made from the previous index\'s state', () => {
 
   it('keeps nothing of an output whose record names another state, nor a shard the output lost', () => {
     const pages = site();
-    const first = build(pages, { output: {}, tailKeys: [] });
+    const first = build(pages, NOTHING);
     const edited = EDITS[0]![1](pages);
     // The record of an older index (another state id): the state still spares the counting, no shard is kept.
     const stale = build(edited, { ...first.next, stateId: 'another' });
