@@ -150,8 +150,6 @@ export interface BuildStart {
   leftovers: { path: string; reason: string }[];
   /** The stamps of `last`'s output paths, when start.ts took them already. */
   now?: OutputStamps;
-  /** The same, being taken by the warm render thread (start.ts); undefined in it when the thread ended first. */
-  stamping?: Promise<OutputStamps | undefined>;
 }
 
 /**
@@ -160,7 +158,7 @@ export interface BuildStart {
  * check passed) and the files no page needs any more removed, so a rebuild costs what changed. Without
  * one the whole output is staged and swapped in.
  */
-export async function buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, warm, inputs, last, listing, now, stamping, leftovers }: BuildStart): Promise<BuildReport> {
+export async function buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, warm, inputs, last, listing, now, leftovers }: BuildStart): Promise<BuildReport> {
   const displayPrefix = `${posixRelative(root, config.contentDir)}/`;
   options.onProgress?.({ stage: 'content' });
   const lastUpdatesPromise = readLastUpdates(config.contentDir);
@@ -258,7 +256,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   const early = previous && thread && kept ? renderEarly({ context, jobs, rels: kept.readAnew(), thread, store }) : undefined;
   try {
     // What the output holds now: a page is kept only while every file it wrote is there.
-    const output = previous ? presentFiles(outDir, previous, last, now ?? (await stamping)) : undefined;
+    const output = previous ? presentFiles(outDir, previous, last, now) : undefined;
     const present = output?.files;
     const keys = previous ? outputKeys(context, jobs) : undefined;
     const reusable = store && present && keys ? previousResults(context, jobs, keys, (route) => store.pages.get(route), present) : [];

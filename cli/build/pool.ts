@@ -11,7 +11,6 @@ import type { HighlightSettings } from './markdown/highlighter';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
 import { pageCost, planLanes, takeBatch, type Lanes } from './lanes';
 import type { BuildStore } from './store';
-import type { OutputStamps } from './unchanged';
 import type { ContextPatch, WorkerData, WorkerRequest, WorkerResponse } from './worker';
 
 /**
@@ -114,8 +113,6 @@ export interface PoolStart {
    * gives the settings (and the content's size) once they are known.
    */
   highlighting?: HighlightSettings;
-  /** Output paths the first thread stamps before it loads its modules (worker.ts): `RenderPool.stamps`. */
-  stamp?: { outDir: string; paths: string[] };
 }
 
 /** Worker threads waiting for pages. */
@@ -132,8 +129,6 @@ export interface RenderPool {
   readonly stopped: boolean;
   /** How many threads it has started so far. */
   readonly threads: number;
-  /** The stamps `PoolStart.stamp` asked for; undefined when it asked for none, or the thread ended first. */
-  readonly stamps: Promise<OutputStamps | undefined>;
   /**
    * Gives a pool started without them the highlighter settings, and the number of content files
    * (`PoolStart.files`): more threads start now when the site is larger than one thread's share.
@@ -160,15 +155,13 @@ export function startPool(options: PoolStart): RenderPool {
   /** Starts workers until `count` run (at most `threads`). */
   const grow = (count: number): void => {
     while (workers.length < Math.min(count, threads)) {
-      const stamp = workers.length === 0 ? options.stamp : undefined;
-      const worker = new Worker(options.workerUrl, { workerData: { highlighting, ...(stamp ? { stamp } : {}) } satisfies WorkerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, maxOldGenerationSizeMb: OLD_GENERATION_MB } });
+      const worker = new Worker(options.workerUrl, { workerData: { highlighting } satisfies WorkerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, maxOldGenerationSizeMb: OLD_GENERATION_MB } });
       worker.once('exit', () => (ended = true));
       loaded.set(worker, readyOf(worker));
       workers.push(worker);
     }
   };
   grow(threadsFor(options.files, threads));
-  const stamps = options.stamp ? stampsOf(workers[0]!) : Promise.resolve(undefined);
   const stopOne = async (worker: Worker): Promise<void> => {
     await loaded.get(worker);
     await worker.terminate();
@@ -180,7 +173,6 @@ export function startPool(options: PoolStart): RenderPool {
     get threads() {
       return workers.length;
     },
-    stamps,
     configure(settings, files) {
       if (highlighting) return;
       highlighting = settings;
@@ -221,7 +213,7 @@ export function startPool(options: PoolStart): RenderPool {
                 worker.postMessage({ id: batch[0]!, jobs: batch.map((number) => jobs[number]!) } satisfies WorkerRequest);
               };
               const onMessage = (response: WorkerResponse): void => {
-                if (!('id' in response)) return;
+                if ('closed' in response || 'ready' in response) return;
                 if ('failure' in response) return done(new Error(response.failure));
                 response.results.forEach((result, i) => (results[batch[i]!] = shared(result)));
                 onPages?.(response.results.length);
@@ -290,23 +282,6 @@ function readyOf(worker: Worker): Promise<void> {
     };
     worker.on('message', onMessage);
     worker.once('exit', done);
-  });
-}
-
-/** The stamps `worker` was asked for (`WorkerData.stamp`), or undefined once it ended without them. */
-function stampsOf(worker: Worker): Promise<OutputStamps | undefined> {
-  return new Promise((resolve) => {
-    const done = (stamps?: OutputStamps): void => {
-      worker.off('message', onMessage);
-      worker.off('exit', onExit);
-      resolve(stamps);
-    };
-    const onMessage = (response: WorkerResponse): void => {
-      if ('stamps' in response) done(response.stamps);
-    };
-    const onExit = (): void => done();
-    worker.on('message', onMessage);
-    worker.once('exit', onExit);
   });
 }
 

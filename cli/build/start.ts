@@ -77,14 +77,11 @@ async function buildLocked({ options, started, root, outDir, config, early }: { 
   // A rebuild renders what changed, seldom more than a few pages: one thread starts now and loads the
   // markdown pipeline and the highlighter on another core while this one finds what changed (0.4 s of
   // a one-page edit at 10,000 pages). `docs serve` keeps a thread of its own (`renderThread`).
-  // It first takes the stamps of the last build's output (unchanged.ts), which the build needs once
-  // it has read the content (`presentFiles`), when the no-change check did not take them already.
-  const stamp = last && !now ? { outDir, paths: last.outputs } : undefined;
-  const warm = options.workerUrl && previous && !options.renderThread && availableParallelism() > 1 ? startPool({ workerUrl: options.workerUrl, threads: 1, highlighting: config.markdown, stamp }) : undefined;
+  const warm = options.workerUrl && previous && !options.renderThread && availableParallelism() > 1 ? startPool({ workerUrl: options.workerUrl, threads: 1, highlighting: config.markdown }) : undefined;
   try {
     // The rest of the build (content, markdown, React, esbuild, the OpenAPI parser) loads only now.
     const { buildWith } = await import('./index');
-    return await buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, warm, inputs: store ? inputs : undefined, last, listing, now, stamping: stamp && warm?.stamps, leftovers });
+    return await buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, warm, inputs: store ? inputs : undefined, last, listing, now, leftovers });
   } finally {
     // The workers commit their cache writes before they stop, and the store closes after them.
     await Promise.all([pool?.close(), warm?.close()]);

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { BATCH, collectGarbage, contextPatch, runPageJobs, startPool, stringSharer, type RenderPool } from '../../../../cli/build/pool';
 import { REPO } from '../../../support/site';
 import type { PageJob, PageJobContext, PageResult } from '../../../../cli/build/page-job';
-import { stampOutputs } from '../../../../cli/build/unchanged';
 
 describe('contextPatch: what a kept render thread is sent of a new context', () => {
   const base = (): PageJobContext =>
@@ -101,7 +98,6 @@ describe('runPageJobs: where the pages of a build render', () => {
   it('renders even one page on the pool a cold build started, not on this thread (which would load the pipeline and the highlighter again)', async () => {
     const given: PageJob[][] = [];
     const pool: RenderPool = {
-      stamps: Promise.resolve(undefined),
       run: async (_context, jobs) => {
         given.push(jobs);
         return jobs.map((job) => ({ route: job.route }) as PageResult);
@@ -132,36 +128,6 @@ describe('startPool: a small site starts one render thread', () => {
       expect(pools.map((pool) => pool.threads)).toEqual([1, 1, 2, 2]);
     } finally {
       await Promise.all(pools.map((pool) => pool.stop()));
-    }
-  });
-});
-
-describe('startPool asked for the output\'s stamps (a rebuild\'s warm thread)', () => {
-  const workerUrl = pathToFileURL(join(REPO, 'node_modules/.cache/docs/cli/worker/worker.mjs'));
-  const highlighting = { codeTheme: 'github-dark', highlightLanguages: [] };
-
-  it('gives the stamps this thread would take, a missing path among them, and then renders as any thread', async () => {
-    const outDir = mkdtempSync(join(tmpdir(), 'docs-stamps-'));
-    mkdirSync(join(outDir, 'guide'));
-    writeFileSync(join(outDir, 'guide', 'index.html'), '<p>guide</p>');
-    writeFileSync(join(outDir, '404.html'), '<p>not found</p>');
-    const paths = ['', '404.html', 'guide', 'guide/index.html'];
-    const pool = startPool({ workerUrl, threads: 1, highlighting, stamp: { outDir, paths } });
-    const without = startPool({ workerUrl, threads: 1, highlighting });
-    try {
-      const stamps = await pool.stamps;
-      expect(stamps).toEqual(stampOutputs(outDir, paths));
-      expect(stamps?.digest).toMatch(/^[0-9a-f]{64}$/);
-      expect(await without.stamps).toBeUndefined();
-      // A path gone from the output: no digest, its stamp empty.
-      const gone = startPool({ workerUrl, threads: 1, highlighting, stamp: { outDir, paths: [...paths, 'guide/missing.html'] } });
-      try {
-        expect(await gone.stamps).toEqual({ digest: undefined, stamps: [...stamps!.stamps, ''] });
-      } finally {
-        await gone.stop();
-      }
-    } finally {
-      await Promise.all([pool.stop(), without.stop()]);
     }
   });
 });

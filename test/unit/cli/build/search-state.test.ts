@@ -210,6 +210,10 @@ describe('the state file', () => {
     const read = readState(file, 'v1')!;
     expect(read).toEqual(written);
     expect(readState(file, 'v2')).toBeUndefined();
+    // Every code unit comes back: accents, an emoji, a lone surrogate (JSON would escape it, UTF-8 would lose it).
+    const odd = { ...written, headings: ['Café \ud800 🏁 — één', ...written.headings.slice(1)], names: [...written.names.slice(0, -1), 'zürich'] };
+    await writeState(file, odd);
+    expect(readState(file, 'v1')).toEqual(odd);
   });
 
   it('refuses a file cut short, one with a term out of range or twice, and one that is not a state', async () => {
