@@ -18,12 +18,8 @@
  * shard and tail files are kept only when the output's record of the index names this state (its id).
  *
  * Layout: the five typed arrays (`pageDocs`, `docStart`, `docTerms`, `docTfs`, `lengths`, in the
- * machine's byte order: little-endian wherever Node runs); the lengths of the strings of `names`,
- * `pages`, `anchors` and `headings` (u32 each, in UTF-16 code units), then those strings one after
- * the other as UTF-16 (which keeps every code unit, a lone surrogate too); a JSON header with the id,
- * salt, average and the arrays' sizes; then the header's length in bytes (u32) and `MAGIC`. The
- * strings are not in the JSON header: parsing 300,000 of them (6.9 MB at 10,000 pages) took 53 ms of
- * every edit's index, slicing them from one decoded text a few.
+ * machine's byte order: little-endian wherever Node runs), then a JSON header with their lengths and
+ * the strings, then the header's length in bytes (u32) and `MAGIC`.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
@@ -58,7 +54,7 @@ export interface IndexState {
 export const STATE_FILE = 'search-state.bin';
 
 /** The last four bytes of a state file. */
-const MAGIC = 0x32_53_49_44; // 'DIS2', little-endian
+const MAGIC = 0x31_53_49_44; // 'DIS1', little-endian
 
 /** What a page is known by in a state: its documents depend on nothing else. Undefined for a page without a blocks key. */
 export function pageIdentity(page: SearchPage, blocksKey: string | undefined): string | undefined {
@@ -82,24 +78,18 @@ export function roundedAverage(total: number, documents: number): number {
 export async function writeState(file: string, state: IndexState): Promise<void> {
   const temporary = `${file}.${process.pid}.tmp`;
   try {
-    const { id, salt, average, pageDocs, docStart, docTerms, docTfs, lengths } = state;
-    const lists = STRING_LISTS.map((name) => state[name]);
-    const stringLengths = Int32Array.from(lists.flat(), (text) => text.length);
-    const text = Buffer.from(lists.map((list) => list.join('')).join(''), 'utf16le');
-    const numbers = [pageDocs, docStart, docTerms, docTfs, lengths, stringLengths];
-    const header = Buffer.from(JSON.stringify({ id, salt, average, sizes: numbers.map((array) => array.length), lists: lists.map((list) => list.length) }));
+    const { pageDocs, docStart, docTerms, docTfs, lengths, ...strings } = state;
+    const header = Buffer.from(JSON.stringify({ ...strings, sizes: [pageDocs.length, docStart.length, docTerms.length, docTfs.length, lengths.length] }));
     const trailer = Buffer.alloc(8);
     trailer.writeUInt32LE(header.length, 0);
     trailer.writeUInt32LE(MAGIC, 4);
-    await writeFile(temporary, [...numbers.map((array) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength)), text, header, trailer]);
+    const arrays = [pageDocs, docStart, docTerms, docTfs, lengths].map((array) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+    await writeFile(temporary, [...arrays, header, trailer]);
     await rename(temporary, file);
   } catch {
     await rm(temporary, { force: true }).catch(() => undefined);
   }
 }
-
-/** The state's lists of strings, in the order the file holds them. */
-const STRING_LISTS = ['names', 'pages', 'anchors', 'headings'] as const;
 
 /** Removes the state `file` (a build whose index holds too many postings keeps none). */
 export function dropState(file: string): void {
@@ -117,19 +107,17 @@ export function readState(file: string, salt: string): IndexState | undefined {
   if (bytes.length < 8 || bytes.readUInt32LE(bytes.length - 4) !== MAGIC) return undefined;
   const headerLength = bytes.readUInt32LE(bytes.length - 8);
   if (headerLength > bytes.length - 8) return undefined;
-  let header: { id?: unknown; salt?: unknown; average?: unknown; sizes?: unknown; lists?: unknown };
+  let header: Partial<Omit<IndexState, 'pageDocs' | 'docStart' | 'docTerms' | 'docTfs' | 'lengths'>> & { sizes?: unknown };
   try {
     header = JSON.parse(bytes.toString('utf8', bytes.length - 8 - headerLength, bytes.length - 8)) as typeof header;
   } catch {
     return undefined;
   }
-  const { id, average, sizes, lists } = header;
-  const counts = (value: unknown, length: number): value is number[] => Array.isArray(value) && value.length === length && value.every((size) => Number.isInteger(size) && size >= 0);
-  if (header.salt !== salt || typeof id !== 'string' || typeof average !== 'number' || !counts(sizes, 6) || !counts(lists, STRING_LISTS.length)) return undefined;
-  const [pageCount, docCount, postingCount, tfCount, lengthCount, stringCount] = sizes as [number, number, number, number, number, number];
-  const numberBytes = 4 * (pageCount + docCount + postingCount + tfCount + lengthCount + stringCount);
-  const textBytes = bytes.length - 8 - headerLength - numberBytes;
-  if (textBytes < 0 || textBytes % 2 !== 0 || stringCount !== lists.reduce((sum, count) => sum + count, 0)) return undefined;
+  const { id, names, pages, anchors, headings, average, sizes } = header;
+  if (header.salt !== salt || typeof id !== 'string' || typeof average !== 'number' || !strings(names) || !strings(pages) || !strings(anchors) || !strings(headings)) return undefined;
+  if (!Array.isArray(sizes) || sizes.length !== 5 || !sizes.every((size) => Number.isInteger(size) && size >= 0)) return undefined;
+  const [pageCount, docCount, postingCount, tfCount, lengthCount] = sizes as number[];
+  if (4 * (pageCount! + docCount! + postingCount! + tfCount! + lengthCount!) !== bytes.length - 8 - headerLength) return undefined;
   // Views of the file's buffer where their offsets are aligned (a large file has a buffer of its own),
   // copies where not (a small one may be read into a shared pool).
   let at = 0;
@@ -138,23 +126,20 @@ export function readState(file: string, salt: string): IndexState | undefined {
     at += 4 * count;
     return part.byteOffset % 4 === 0 ? new Kind(part.buffer, part.byteOffset, count) : new Kind(new Uint8Array(part).buffer);
   };
-  const numbers = { pageDocs: take(Int32Array, pageCount), docStart: take(Int32Array, docCount), docTerms: take(Int32Array, postingCount), docTfs: take(Float32Array, tfCount), lengths: take(Int32Array, lengthCount) };
-  const stringLengths = take(Int32Array, stringCount);
-  // Every string a slice of one text: the lengths must add up to it exactly.
-  const text = bytes.toString('utf16le', at, at + textBytes);
-  let total = 0;
-  for (const length of stringLengths) total += length;
-  if (total !== text.length) return undefined;
-  let offset = 0;
-  let string = 0;
-  const [names, pages, anchors, headings] = lists.map((count) =>
-    Array.from({ length: count }, () => {
-      const slice = text.slice(offset, offset + stringLengths[string]!);
-      offset += stringLengths[string++]!;
-      return slice;
-    }),
-  ) as [string[], string[], string[], string[]];
-  const state: IndexState = { id, salt, names, pages, ...numbers, anchors, headings, average };
+  const state: IndexState = {
+    id,
+    salt,
+    names,
+    pages,
+    pageDocs: take(Int32Array, pageCount!),
+    docStart: take(Int32Array, docCount!),
+    docTerms: take(Int32Array, postingCount!),
+    docTfs: take(Float32Array, tfCount!),
+    lengths: take(Int32Array, lengthCount!),
+    anchors,
+    headings,
+    average,
+  };
   return consistent(state) ? state : undefined;
 }
 
