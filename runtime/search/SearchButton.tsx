@@ -3,6 +3,7 @@ import { createPortal } from 'react-dom';
 // Imported here, not by the lazy chunk: esbuild would split it into a stylesheet nothing links.
 import './search.css';
 import { useCode } from '../use-code';
+import { askEntryEarly } from './early-entry';
 import { SearchIcon } from './SearchIcon';
 import { catchKeys, FIELD, keepTyped, peekTyped, takeTyped } from './typed';
 
@@ -10,7 +11,9 @@ import { catchKeys, FIELD, keepTyped, peekTyped, takeTyped } from './typed';
 export const OPEN_SEARCH_EVENT = 'docs:open-search';
 
 /** The dialog, its engine and the stemmers are a chunk of their own: nothing of search loads before a reader opens it. */
-const loadDialog = (): Promise<typeof import('./SearchDialog')> => import('./SearchDialog');
+const loadDialog = (): Promise<typeof import('./SearchDialog')> => import('./SearchDialog').then((code) => ((dialogIn = true), code));
+/** True once the dialog's code is in: its engine then asks for the index itself as it opens. */
+let dialogIn = false;
 
 /**
  * The dialog as it first shows, while its code loads: its field takes focus and keeps what the reader
@@ -52,6 +55,10 @@ export function SearchButton(): JSX.Element {
   const open = returnTo !== undefined;
   // Shown the moment it is in; a load that failed is tried again at the next opening.
   const dialog = useCode(loadDialog, open);
+  // The index's entry point is asked for beside the dialog's code, not after it (early-entry.ts).
+  useEffect(() => {
+    if (open && !dialogIn) askEntryEarly();
+  }, [open]);
   /** Stops keeping the keys typed before the dialog's field has the focus (typed.ts `catchKeys`). */
   const catching = useRef<() => void>(undefined);
   useEffect(() => {

@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState, type JSX, type KeyboardEvent, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { SearchEngine, type ExcerptPart, type SearchResult } from './engine';
+import { takeEntry } from './early-entry';
 import { SearchIcon } from './SearchIcon';
 import { indexable, words } from './text';
 import { FIELD, peekTyped, takeTyped } from './typed';
@@ -11,7 +12,8 @@ let engine: SearchEngine | undefined;
 function searchEngine(): SearchEngine {
   engine ??= new SearchEngine(async (url, fresh) => {
     // A request that never got an answer says only "Failed to fetch": said in words a reader can act on.
-    const response = await fetch(url, { credentials: 'same-origin', cache: fresh ? 'no-cache' : 'default' }).catch(() => {
+    // The entry point may have been asked for as the dialog opened (early-entry.ts).
+    const response = await ((fresh ? takeEntry(url) : undefined) ?? fetch(url, { credentials: 'same-origin', cache: fresh ? 'no-cache' : 'default' })).catch(() => {
       throw new Error('the search index could not be reached (are you offline?); try again in a moment');
     });
     if (!response.ok) throw Object.assign(new Error(response.status === 401 ? 'your session has expired; reload the page to sign in again' : `the index answered ${response.status}`), { status: response.status });

@@ -225,6 +225,36 @@ describe('search', () => {
     await offline.context().close();
   });
 
+  it('asks for the index\'s entry point as it opens, beside the dialog\'s code rather than after it, and once', async () => {
+    const page = await openPage(portal.browser);
+    // The dialog's code held back, as on a slow link: the entry point is asked for meanwhile.
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/assets/chunks/SearchDialog*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${portal.site.origin}/backend/onboarding/git`);
+    await waitForHydration(page);
+    const searchFiles: string[] = [];
+    page.on('request', (request) => request.url().includes('/assets/search/') && searchFiles.push(new URL(request.url()).pathname));
+    await page.keyboard.press('Control+K');
+    await expect.poll(() => searchFiles).toEqual(['/assets/search/index.json']);
+    release();
+    const field = page.getByRole('combobox', { name: 'Search the documentation' });
+    await page.getByText('Find any page, heading or API operation').waitFor();
+    await field.fill('kwijting');
+    await page.locator('[role="listbox"][data-complete][data-query="kwijting"]').waitFor();
+    expect(await page.getByRole('option').first().innerText()).toContain('Secretaris');
+    // The dialog took that answer: the entry point was asked for once, and not again at the next opening.
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+K');
+    await field.fill('kwijting');
+    await page.locator('[role="listbox"][data-complete][data-query="kwijting"]').waitFor();
+    expect(searchFiles.filter((file) => file.endsWith('/index.json'))).toEqual(['/assets/search/index.json']);
+    await page.context().close();
+  });
+
   it('keeps the letters typed before the dialog\'s field is even drawn (a busy device), and none once it is closed', async () => {
     const page = await openPage(portal.browser);
     await page.goto(`${portal.site.origin}/backend/onboarding/git`);
