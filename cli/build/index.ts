@@ -262,8 +262,8 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     const reusable = store && present && keys ? previousResults(context, jobs, keys, (route) => store.pages.get(route), present) : [];
     const { results, keys: pageKeys, rendered, storeFailed } = await buildPages({ context, jobs, keys, reusable, workerUrl: options.workerUrl, threads: options.threads, pool, thread, store, onProgress: options.onProgress, early });
     // The render workers are done: they go now, not after the index (their heaps were 700 MB of a
-    // 100,000-page build's peak while the main thread made the search index). This thread's heap
-    // grows by less from now on (pool.ts `limitHeapGrowth`).
+    // 100,000-page build's peak while the main thread made the search index). This thread's heap,
+    // when large, grows by less from now on (pool.ts `limitHeapGrowth`).
     await Promise.all([pool?.close(), warm?.close()]);
     limitHeapGrowth();
     // The images pages show from outside the content folder are sources too.
