@@ -12,18 +12,24 @@ import { openPage, usePortal, waitForHydration } from '../support/browser';
 const portal = usePortal();
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
+/** Holds back the answers to requests for `url` (a glob) until the returned function is called. */
+async function hold(page: Page, url: string): Promise<() => void> {
+  let release = (): void => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(url, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 /**
  * A page at `width` px searching for `query`, its document chunks (the excerpts' text) answering only
  * once the test calls `release`: the results shown from the term shards alone.
  */
 async function searchWithChunksHeld(width: number, query: string): Promise<{ page: Page; release: () => void }> {
   const page = await openPage(portal.browser, { viewport: { width, height: 800 } });
-  let release = (): void => undefined;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/assets/search/d-*', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await hold(page, '**/assets/search/d-*');
   await page.goto(`${portal.site.origin}/backend/onboarding/git`);
   await waitForHydration(page);
   await page.keyboard.press('Control+K');
@@ -228,12 +234,7 @@ describe('search', () => {
   it('asks for the index\'s entry point as it opens, beside the dialog\'s code rather than after it, and once', async () => {
     const page = await openPage(portal.browser);
     // The dialog's code held back, as on a slow link: the entry point is asked for meanwhile.
-    let release = (): void => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/assets/chunks/SearchDialog*.js', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await hold(page, '**/assets/chunks/SearchDialog*.js');
     await page.goto(`${portal.site.origin}/backend/onboarding/git`);
     await waitForHydration(page);
     const searchFiles: string[] = [];
