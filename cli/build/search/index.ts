@@ -9,10 +9,10 @@ import { hash } from '../../util/hash';
 import type { SearchBlock, SearchMeta, SearchPage } from '../../../runtime/search/format';
 import { terms } from '../../../runtime/search/text';
 import { pageTerms, WEIGHT, type PageTerms } from './terms';
-import { DocRuns, Grow, grown, normOf, weightOf } from './postings';
+import { countRuns, countTerms, DocRuns, Grow, grown, normOf, placeRuns, weightOf } from './postings';
 import { Chunks, CHUNK_SIZE, SEARCH_DIR, type ChunkPart } from './chunks';
 import { keptPart, madeTerms, planShards, shardSteps, splitOf, type Placed, type ShardPlan, type Unchanged } from './shards';
-import { changedTerms, pageIdentity, roundedAverage, type IndexState, type PreviousIndex } from './state';
+import { changedTerms, keepState, pageIdentity, roundedAverage, type IndexState, type PreviousIndex } from './state';
 
 /** A page as the index takes it. */
 export interface SearchInput extends SearchPage {
@@ -316,8 +316,7 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
     if (byDocument && heldPostings() > maxHeld) {
       // The postings held so far are counted into `runs` before they go; the rest as they are read.
       flushCopy();
-      const held = docTerms.view();
-      for (let doc = 0; doc < documents; doc++) for (let at = docStart[doc]!; at < docStart[doc + 1]!; at++) runs.count(held[at]!, doc);
+      countRuns(runs, { starts: docStart, terms: docTerms.view(), wanted: undefined }, 0, documents);
       byDocument = false;
       docTerms.free();
       docTfs.free();
@@ -397,66 +396,3 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
 
 /** Documents between two steps while the postings held by document are placed by term. */
 const DOCS_PER_STEP = 2048;
-
-/** Postings by document, as `indexSteps` holds them: the terms of `wanted` (all without it) are placed. */
-interface ByDocument {
-  starts: Int32Array;
-  terms: Int32Array;
-  tfs: Float32Array;
-  lengths: Int32Array;
-  wanted: Uint8Array | undefined;
-}
-
-/** Adds to `df` a document for each of `terms` from `from` to `to` (one term a posting). */
-function countTerms(df: Int32Array, terms: Int32Array, from: number, to: number): void {
-  for (let at = from; at < to; at++) df[terms[at]!]!++;
-}
-
-/** Counts into `runs` the postings of documents `from` to `to`. */
-function countRuns(runs: DocRuns, { starts, terms, wanted }: ByDocument, from: number, to: number): void {
-  for (let doc = from; doc < to; doc++) {
-    const end = starts[doc + 1]!;
-    for (let at = starts[doc]!; at < end; at++) {
-      const id = terms[at]!;
-      if (wanted === undefined || wanted[id] === 1) runs.count(id, doc);
-    }
-  }
-}
-
-/** Places the postings of documents `from` to `to`: each document in its term's run, its weight at its term's `fill`. */
-function placeRuns({ runs, fill, weights, average }: { runs: DocRuns; fill: Int32Array; weights: Uint8Array; average: number }, { starts, terms, tfs, lengths, wanted }: ByDocument, from: number, to: number): void {
-  for (let doc = from; doc < to; doc++) {
-    const norm = normOf(lengths[doc]!, average);
-    const end = starts[doc + 1]!;
-    for (let at = starts[doc]!; at < end; at++) {
-      const id = terms[at]!;
-      if (wanted !== undefined && wanted[id] !== 1) continue;
-      runs.place(id, doc);
-      weights[fill[id]!++] = weightOf(tfs[at]!, norm);
-    }
-  }
-}
-
-/**
- * Hands `source` the index's state `now` (state.ts) for the next build, its terms numbered again without
- * those no document has any more (`df` 0): `now.docTerms` is renumbered in place, the caller is done
- * with it. True when the source took it.
- */
-function keepState(source: IndexSource, now: IndexState, df: Int32Array): boolean {
-  if (!source.keepState) return false;
-  // A page without a blocks key cannot be known again: a state would serve no build.
-  if (now.pages.some((identity) => identity === undefined)) {
-    source.keepState(undefined);
-    return false;
-  }
-  const renumbered = new Int32Array(now.names.length);
-  const names: string[] = [];
-  now.names.forEach((term, id) => (renumbered[id] = df[id]! > 0 ? names.push(term) - 1 : -1));
-  // Every term still in a document (most edits): the numbers stay as they are.
-  if (names.length < now.names.length) {
-    const { docTerms } = now;
-    for (let at = 0; at < docTerms.length; at++) docTerms[at] = renumbered[docTerms[at]!]!;
-  }
-  source.keepState({ ...now, names });
-  return true;
-}

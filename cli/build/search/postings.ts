@@ -193,3 +193,42 @@ export class Grow<T extends Int32Array | Float32Array> {
     this.length = 0;
   }
 }
+
+/** Postings by document, as the index holds them (index.ts `indexSteps`): those of the terms of `wanted` (all without it) are placed by term. */
+export interface ByDocument {
+  starts: ArrayLike<number>;
+  terms: Int32Array;
+  tfs: Float32Array;
+  lengths: Int32Array;
+  wanted: Uint8Array | undefined;
+}
+
+/** Adds to `df` a document for each of `terms` from `from` to `to` (one term a posting). */
+export function countTerms(df: Int32Array, terms: Int32Array, from: number, to: number): void {
+  for (let at = from; at < to; at++) df[terms[at]!]!++;
+}
+
+/** Counts into `runs` the postings of documents `from` to `to`. */
+export function countRuns(runs: DocRuns, { starts, terms, wanted }: Pick<ByDocument, 'starts' | 'terms' | 'wanted'>, from: number, to: number): void {
+  for (let doc = from; doc < to; doc++) {
+    const end = starts[doc + 1]!;
+    for (let at = starts[doc]!; at < end; at++) {
+      const id = terms[at]!;
+      if (wanted === undefined || wanted[id] === 1) runs.count(id, doc);
+    }
+  }
+}
+
+/** Places the postings of documents `from` to `to`: each document in its term's run, its weight at its term's `fill`. */
+export function placeRuns({ runs, fill, weights, average }: { runs: DocRuns; fill: Int32Array; weights: Uint8Array; average: number }, { starts, terms, tfs, lengths, wanted }: ByDocument, from: number, to: number): void {
+  for (let doc = from; doc < to; doc++) {
+    const norm = normOf(lengths[doc]!, average);
+    const end = starts[doc + 1]!;
+    for (let at = starts[doc]!; at < end; at++) {
+      const id = terms[at]!;
+      if (wanted !== undefined && wanted[id] !== 1) continue;
+      runs.place(id, doc);
+      weights[fill[id]!++] = weightOf(tfs[at]!, norm);
+    }
+  }
+}

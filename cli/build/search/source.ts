@@ -50,6 +50,7 @@ export function buildIndexSource({ results, store, stateFile, previous, present 
   const keyOf = (page: number): string | undefined => (store ? results[page]!.markdownKey : undefined);
   const salt = generatorVersion();
   const previousMeta = entryOf(previous);
+  const chunks = previousChunks(previous, previousMeta);
   const source: IndexSource & { stateKept?: Promise<void> } = {
     blocks: (page) => blocksOf(results, store, page),
     terms: (page) => {
@@ -62,7 +63,7 @@ export function buildIndexSource({ results, store, stateFile, previous, present 
       if (key !== undefined) store!.terms.put(key, storedTerms(terms)).catch(() => undefined);
     },
     blocksKey: keyOf,
-    previousChunk: keptFiles(previousChunks(previous, previousMeta), present),
+    previousChunk: keptFiles(chunks, present),
     // Tails are keyed only when asked for: a build with the store, whose record keeps their keys.
     previousTail: store ? (keptFiles(previous?.search.tailKeys, present) ?? (() => undefined)) : undefined,
     salt,
@@ -70,7 +71,7 @@ export function buildIndexSource({ results, store, stateFile, previous, present 
     ...(store && stateFile
       ? {
           previousState: () => readState(stateFile, salt),
-          previousIndex: (id: string) => (previous?.search.state === id ? previousIndexOf(previous, previousMeta, present) : undefined),
+          previousIndex: (id: string) => (previous?.search.state === id ? previousIndexOf(previous, previousMeta, chunks, present) : undefined),
           // Written while the index makes its shards; the build waits for it with the index.
           keepState: (state) => void (source.stateKept = state ? writeState(stateFile, state) : Promise.resolve(dropState(stateFile))),
         }
@@ -88,8 +89,8 @@ function entryOf(previous: OutputRecord | undefined): Partial<SearchMeta> | unde
   }
 }
 
-/** What of the previous index the next may keep (state.ts): its shards and tails the output still holds. */
-function previousIndexOf(previous: OutputRecord, meta: Partial<SearchMeta> | undefined, present: ReadonlySet<string> | undefined): PreviousIndex | undefined {
+/** What of the previous index the next may keep (state.ts): its shards and tails the output still holds, and its chunks' keys (`chunks`, as `previousChunks` reads them). */
+function previousIndexOf(previous: OutputRecord, meta: Partial<SearchMeta> | undefined, chunks: [key: string, file: string][] | undefined, present: ReadonlySet<string> | undefined): PreviousIndex | undefined {
   const { split, sections, shards } = meta ?? {};
   if (!present || !strings(split) || !strings(sections) || typeof shards !== 'object' || shards === null) return undefined;
   const held = (file: unknown): file is string => typeof file === 'string' && present.has(`${SEARCH_DIR}/${file}`);
@@ -98,7 +99,7 @@ function previousIndexOf(previous: OutputRecord, meta: Partial<SearchMeta> | und
     const [key, file, term] = Array.isArray(entry) ? entry : [];
     if (typeof key === 'string' && key && typeof term === 'string' && held(file)) tails.set(term, [key, file]);
   }
-  const chunkKeys = previousChunks(previous, meta)?.map(([key]) => key);
+  const chunkKeys = chunks?.map(([key]) => key);
   return { split, sections, shards: new Map(Object.entries(shards).filter((pair): pair is [string, string] => held(pair[1]))), tails, ...(chunkKeys ? { chunkKeys } : {}) };
 }
 

@@ -24,6 +24,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import type { SearchPage } from '../../../runtime/search/format';
+import type { IndexSource } from './index';
 import { normOf, weightOf } from './postings';
 
 export interface IndexState {
@@ -160,6 +161,35 @@ function consistent({ names, pages, pageDocs, docStart, docTerms, docTfs, length
   for (let doc = 0; doc < documents; doc++) if (!(docStart[doc]! <= docStart[doc + 1]!) || lengths[doc]! < 0) return false;
   const terms = names.length;
   for (let i = 0; i < docTerms.length; i++) if (!(docTerms[i]! >= 0 && docTerms[i]! < terms && docTfs[i]! > 0)) return false;
+  return true;
+}
+
+/**
+ * `now` without the terms no document has any more (`df` 0), the others numbered again in order:
+ * `now.docTerms` is renumbered in place. Every term still in a document (most edits): as it is.
+ */
+export function withUsedTerms(now: IndexState, df: Int32Array): IndexState {
+  const renumbered = new Int32Array(now.names.length);
+  const names: string[] = [];
+  now.names.forEach((term, id) => (renumbered[id] = df[id]! > 0 ? names.push(term) - 1 : -1));
+  if (names.length === now.names.length) return now;
+  const { docTerms } = now;
+  for (let at = 0; at < docTerms.length; at++) docTerms[at] = renumbered[docTerms[at]!]!;
+  return { ...now, names };
+}
+
+/**
+ * Hands `source` the index's state `now` (state.ts) for the next build, without the terms no document
+ * has any more (`withUsedTerms`: the caller is done with `now`). True when the source took it.
+ */
+export function keepState(source: Pick<IndexSource, 'keepState'>, now: IndexState, df: Int32Array): boolean {
+  if (!source.keepState) return false;
+  // A page without a blocks key cannot be known again: a state would serve no build.
+  if (now.pages.some((identity) => identity === undefined)) {
+    source.keepState(undefined);
+    return false;
+  }
+  source.keepState(withUsedTerms(now, df));
   return true;
 }
 
