@@ -1,16 +1,23 @@
 /**
  * Which render thread takes which page. A thread pays once for each code language it meets (shiki
- * compiles the grammar's patterns on first use: 0.1–0.3 s for bash, Ruby, TypeScript or Swift) and
- * for the first mermaid diagram (mermaid's load, about half a second). Pages handed out in file order
- * make every thread meet nearly every language: on the portal both threads compiled the same grammars,
- * a second of CPU on a cold build of a few seconds.
+ * compiles a grammar's patterns as its rules are first reached: 0.1–0.2 s for TypeScript, Ruby or
+ * Swift) and for the first mermaid diagram (mermaid's load). Pages handed out in file order make every
+ * thread meet nearly every language: on the portal both threads compiled the same grammars, a second of
+ * CPU on a cold build of a few seconds.
  *
- * So each costly thing a page holds (a fence's language, a diagram) is given to one thread, the things
- * spread so that every thread gets about as many, and a page goes to the thread that owns most of what
- * it holds. The pages that hold none fill the lanes up to the same amount of markdown. A thread whose
- * lane is empty takes from the end of the fullest lane (`takeBatch`), where the lanes keep the pages
- * that hold nothing costly: the threads still finish together, and a stolen page seldom brings a
- * grammar along.
+ * So the pages are planned as work, in milliseconds of a render thread: a page's markdown at a steady
+ * pace, and each costly thing it holds (a fence's language, a diagram) at its first-use cost, once in
+ * each lane that meets it. A page whose costliest thing costs enough to plan around is anchored by it,
+ * and the pages of one anchor form a group that goes to one lane: the groups are spread over the lanes
+ * and then moved and swapped between them while that ends the build sooner (its fullest lane, or every
+ * lane's share of all the work), or ends it as soon and costs less (a language met by one lane instead
+ * of two). The pages that hold only cheap things go next, each where it adds least to the fullest
+ * lane's end, then the pages that hold nothing costly, each to the least loaded lane; last, while a lane
+ * is fuller than another by more than a page's move costs, pages move from its end to the other.
+ *
+ * A thread whose lane is empty takes from the end of the fullest lane (`takeBatch`), where the lanes
+ * keep the pages that hold nothing costly: the threads still finish together, and a stolen page seldom
+ * brings a grammar along.
  */
 
 /** What rendering a page costs a thread: its markdown's length and the costly things it holds (`costlyParts`), when any. */
@@ -46,64 +53,159 @@ const PLAIN = new Set(['text', 'txt', 'plain', 'plaintext', 'ansi', 'console', '
 /** Names that load the same grammar as another (shiki's aliases the portal and most sites use). */
 const ALIASES: Record<string, string> = { ts: 'typescript', js: 'javascript', sh: 'bash', shell: 'bash', shellscript: 'bash', zsh: 'bash', yml: 'yaml', py: 'python', rb: 'ruby', md: 'markdown', jsonc: 'json', tsx: 'typescript', jsx: 'javascript' };
 /**
- * What a first use costs, where it is far from a typical grammar's (1, some 0.1 s): measured on the
- * portal's fences (`bench`-style, one thread, first pass against a warm one). A diagram loads mermaid.
+ * What a first use costs a thread, in milliseconds, where it is far from a typical grammar's: measured in
+ * the portal's cold build (2026-11-29: each thread's time in the highlighter by language, less what the
+ * same blocks take once compiled), and mermaid's load with its first diagram.
  */
-const WEIGHT: Record<string, number> = { mermaid: 5, typescript: 3, ruby: 3, swift: 2.5, cpp: 2.5, php: 2, bash: 1.3, json: 0.2, dockerfile: 0.1, ini: 0.1, diff: 0.1, xml: 0.2, kotlin: 0.2, dart: 0.2, nix: 0.3, sql: 0.3, graphql: 0.3, http: 0.3, html: 0.5 };
-const weightOf = (part: string): number => WEIGHT[part] ?? 1;
+const FIRST_USE_MS: Record<string, number> = { typescript: 300, swift: 170, mermaid: 150, ruby: 130, c: 120, javascript: 110, cpp: 250, php: 200, html: 25, http: 25, python: 15, graphql: 15, sql: 15, nix: 8, bash: 8, yaml: 4, json: 2, dart: 2, kotlin: 2, xml: 2, dockerfile: 1, ini: 1, diff: 1 };
+/** A grammar the table does not name. */
+const FIRST_USE_DEFAULT_MS = 30;
+const firstUse = (part: string): number => FIRST_USE_MS[part] ?? FIRST_USE_DEFAULT_MS;
+/** A thread's steady pace, in milliseconds a character of markdown (the portal: ~1.9 s for 385 KB a thread, first uses aside). */
+const MS_PER_CHAR = 0.005;
 
 /** A lane per thread: the job numbers it renders, in order. */
 export type Lanes = number[][];
 
+/** A page whose costliest thing costs at least this (in ms) is anchored by it (see the file comment). */
+const ANCHOR_MS = 20;
+/** Moves that end the build within this of the best so far (in ms) are as good: the one that costs less wins. */
+const SAME_END_MS = 1;
+/** Rounds of moving and swapping groups: each round that changes nothing ends the search sooner. */
+const SEARCH_ROUNDS = 8;
+
+/** The pages of one anchor, and what they cost together. */
+interface Group {
+  jobs: number[];
+  work: number;
+  parts: Set<string>;
+}
+
 /**
  * Spreads the jobs (their costs, as far as they are known) over `threads` lanes as the file comment
- * says. Each costly part is given to a lane, the parts with the most markdown first (a page's length
- * shared among its parts), each to the lane with the least markdown yet; a page goes to the lane that
- * owns most of what it holds. Then the pages that hold nothing costly, the longest first, each to the
- * lane with the least markdown. Every job number is in exactly one lane; within a lane, the pages that
- * hold the most of what the lane owns first, the pages that hold nothing costly last, each in job order.
+ * says. Every job number is in exactly one lane; within a lane, the anchored pages first, group by
+ * group, then the pages that hold only cheap things, then those that hold nothing costly.
  */
 export function planLanes(costs: (PageCost | undefined)[], threads: number): Lanes {
   const count = Math.max(1, threads);
   const parts = costs.map((cost) => cost?.parts ?? []);
-  const lengthOf = (job: number): number => costs[job]?.size ?? AVERAGE_PAGE;
-  const volume = new Map<string, number>();
+  const work = (job: number): number => (costs[job]?.size ?? AVERAGE_PAGE) * MS_PER_CHAR;
+  const byAnchor = new Map<string, Group>();
+  const cheap: number[] = [];
+  const plain: number[] = [];
+  /** The work no group holds: the lanes share it whatever the groups do. */
+  let spread = 0;
   parts.forEach((list, job) => {
-    for (const part of list) volume.set(part, (volume.get(part) ?? 0) + lengthOf(job) / list.length);
+    const anchor = list.filter((part) => firstUse(part) >= ANCHOR_MS).sort((a, b) => firstUse(b) - firstUse(a) || (a < b ? -1 : 1))[0];
+    if (anchor === undefined) {
+      (list.length > 0 ? cheap : plain).push(job);
+      spread += work(job);
+      return;
+    }
+    const group = byAnchor.get(anchor) ?? { jobs: [], work: 0, parts: new Set<string>() };
+    byAnchor.set(anchor, group);
+    group.jobs.push(job);
+    group.work += work(job);
+    for (const part of list) group.parts.add(part);
   });
-  const owner = new Map<string, number>();
-  const owned = new Array<number>(count).fill(0);
-  for (const [part, markdown] of [...volume].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))) {
-    const lane = lightest(owned);
-    owner.set(part, lane);
-    owned[lane]! += markdown;
+  const groups = [...byAnchor.values()];
+  /** What a lane of these groups costs: their work, and each thing they hold once. */
+  const laneCost = (members: Group[]): number => {
+    const met = new Set<string>();
+    let sum = 0;
+    for (const group of members) {
+      sum += group.work;
+      for (const part of group.parts) met.add(part);
+    }
+    for (const part of met) sum += firstUse(part);
+    return sum;
+  };
+  /** When the build ends with the groups in these lanes (by group), and what the lanes cost in all. */
+  const judge = (owner: number[]): { end: number; total: number } => {
+    const loads = Array.from({ length: count }, (_, lane) => laneCost(groups.filter((_, at) => owner[at] === lane)));
+    const total = loads.reduce((sum, load) => sum + load, 0);
+    return { end: Math.max(...loads, (total + spread) / count), total };
+  };
+  // A start: the costliest groups first, each to the lane that costs least so far.
+  const owner = new Array<number>(groups.length).fill(0);
+  const start = new Array<number>(count).fill(0);
+  for (const at of groups.map((_, at) => at).sort((a, b) => laneCost([groups[b]!]) - laneCost([groups[a]!]) || a - b)) {
+    owner[at] = start.indexOf(Math.min(...start));
+    start[owner[at]!]! += laneCost([groups[at]!]);
   }
-  const size = new Array<number>(count).fill(0);
-  // What each page holds of its lane's parts: a lane's lightest pages go last, where other threads take from.
-  const weight = new Array<number>(costs.length).fill(0);
-  const costly: number[][] = Array.from({ length: count }, () => []);
-  const plain: number[][] = Array.from({ length: count }, () => []);
-  parts.forEach((list, job) => {
-    if (list.length === 0) return;
-    const held = new Array<number>(count).fill(0);
-    for (const part of list) held[owner.get(part)!]! += weightOf(part);
-    const most = Math.max(...held);
-    // Of the lanes owning as much, the one with the least markdown so far.
-    let lane = -1;
-    held.forEach((weight, at) => {
-      if (weight === most && (lane < 0 || size[at]! < size[lane]!)) lane = at;
-    });
-    costly[lane]!.push(job);
-    size[lane]! += lengthOf(job);
-    weight[job] = most;
-  });
-  const rest = costs.map((_, job) => job).filter((job) => parts[job]!.length === 0);
-  for (const job of rest.sort((a, b) => lengthOf(b) - lengthOf(a) || a - b)) {
-    const lane = lightest(size);
-    plain[lane]!.push(job);
-    size[lane]! += lengthOf(job);
+  let best = judge(owner);
+  const better = (found: { end: number; total: number }): boolean => found.end < best.end - SAME_END_MS || (found.end <= best.end + SAME_END_MS && found.total < best.total - SAME_END_MS);
+  for (let round = 0; round < SEARCH_ROUNDS && count > 1; round++) {
+    let changed = false;
+    for (let at = 0; at < groups.length; at++) {
+      for (let lane = 0; lane < count; lane++) {
+        const was = owner[at]!;
+        if (lane === was) continue;
+        owner[at] = lane;
+        const moved = judge(owner);
+        if (better(moved)) {
+          best = moved;
+          changed = true;
+          continue;
+        }
+        owner[at] = was;
+        // Swapped with a group of that lane.
+        for (let other = 0; other < groups.length; other++) {
+          if (owner[other] !== lane) continue;
+          owner[at] = lane;
+          owner[other] = was;
+          const swapped = judge(owner);
+          if (better(swapped)) {
+            best = swapped;
+            changed = true;
+            break;
+          }
+          owner[at] = was;
+          owner[other] = lane;
+        }
+      }
+    }
+    if (!changed) break;
   }
-  return costly.map((list, lane) => [...list.sort((a, b) => weight[b]! - weight[a]! || a - b), ...plain[lane]!.sort((a, b) => a - b)]);
+
+  // The lanes as planned, and what each holds: its load and how many of its pages hold each thing.
+  const anchored: number[][] = Array.from({ length: count }, () => []);
+  const loose: number[][] = Array.from({ length: count }, () => []);
+  const load = new Array<number>(count).fill(0);
+  const held = Array.from({ length: count }, () => new Map<string, number>());
+  /** What `job` adds to `lane`: its work, and what it holds that the lane has not met. */
+  const adds = (job: number, lane: number): number => work(job) + parts[job]!.reduce((sum, part) => sum + (held[lane]!.has(part) ? 0 : firstUse(part)), 0);
+  /** What `job` takes from `lane` when it leaves: its work, and what no other page of the lane holds. */
+  const takes = (job: number, lane: number): number => work(job) + parts[job]!.reduce((sum, part) => sum + (held[lane]!.get(part) === 1 ? firstUse(part) : 0), 0);
+  const place = (job: number, lane: number, into: number[][]): void => {
+    load[lane]! += adds(job, lane);
+    for (const part of parts[job]!) held[lane]!.set(part, (held[lane]!.get(part) ?? 0) + 1);
+    into[lane]!.push(job);
+  };
+  groups.forEach((group, at) => group.jobs.forEach((job) => place(job, owner[at]!, anchored)));
+  const longestFirst = (a: number, b: number): number => work(b) - work(a) || a - b;
+  for (const job of cheap.sort(longestFirst)) {
+    let lane = 0;
+    for (let other = 1; other < count; other++) if (load[other]! + adds(job, other) < load[lane]! + adds(job, lane)) lane = other;
+    place(job, lane, loose);
+  }
+  for (const job of plain.sort(longestFirst)) place(job, load.indexOf(Math.min(...load)), loose);
+
+  // A group larger than a lane's share: pages move from the fullest lane's end to the emptiest while that ends it sooner.
+  for (;;) {
+    const from = load.indexOf(Math.max(...load));
+    const to = load.indexOf(Math.min(...load));
+    if (from === to) break;
+    const source = loose[from]!.length > 0 ? loose[from]! : anchored[from]!;
+    const job = source[source.length - 1];
+    if (job === undefined || Math.max(load[from]! - takes(job, from), load[to]! + adds(job, to)) >= load[from]! - SAME_END_MS) break;
+    load[from]! -= takes(job, from);
+    for (const part of parts[job]!) held[from]!.set(part, held[from]!.get(part)! - 1);
+    for (const part of parts[job]!) if (held[from]!.get(part) === 0) held[from]!.delete(part);
+    source.pop();
+    place(job, to, source === loose[from] ? loose : anchored);
+  }
+  return anchored.map((lane, at) => [...lane, ...loose[at]!.filter((job) => parts[job]!.length > 0).sort((a, b) => a - b), ...loose[at]!.filter((job) => parts[job]!.length === 0).sort((a, b) => a - b)]);
 }
 
 /**
@@ -125,4 +227,3 @@ export function takeBatch(lanes: Lanes, lane: number, size: number): number[] {
 /** A job's weight in markdown when its cost is not known (a doc the store kept from before costs were). */
 const AVERAGE_PAGE = 4096;
 
-const lightest = (values: number[]): number => values.indexOf(Math.min(...values));

@@ -32,6 +32,40 @@ describe('planLanes: each grammar and diagram to one thread, the markdown evenly
     expect(lanes.every((lane) => lane.length > 0)).toBe(true);
   });
 
+  it('keeps each costly grammar in one lane when pages hold several, and the lanes even', () => {
+    // As on the portal: TypeScript pages, some with a diagram; Ruby pages, some with a diagram; API
+    // pages holding Ruby, JavaScript, Python, bash and JSON; shell pages; prose.
+    const prose = (n: number): string => ` Prose of page ${n}.`.repeat(120);
+    const bodies = [
+      ...Array.from({ length: 8 }, (_, n) => page('typescript') + prose(n)),
+      ...Array.from({ length: 4 }, (_, n) => page('typescript', 'mermaid', 'bash') + prose(n)),
+      ...Array.from({ length: 8 }, (_, n) => page('ruby', 'yaml') + prose(n)),
+      ...Array.from({ length: 3 }, (_, n) => page('ruby', 'mermaid') + prose(n)),
+      ...Array.from({ length: 8 }, (_, n) => page('json', 'bash', 'ruby', 'javascript', 'python') + prose(n)),
+      ...Array.from({ length: 10 }, (_, n) => page('bash') + prose(n)),
+      ...Array.from({ length: 6 }, (_, n) => prose(n)),
+    ];
+    const lanes = planLanes(bodies.map(pageCost), 2);
+    expect(lanes.flat().sort((a, b) => a - b)).toEqual(bodies.map((_, i) => i));
+    const lanesHolding = (lang: string): number => lanes.filter((lane) => lane.some((job) => costlyParts(bodies[job]).includes(lang))).length;
+    expect(lanesHolding('typescript')).toBe(1);
+    expect(lanesHolding('ruby')).toBe(1);
+    expect(lanesHolding('javascript')).toBe(1);
+    const size = (lane: number[]): number => lane.reduce((sum, job) => sum + bodies[job]!.length, 0);
+    const [a, b] = lanes.map(size);
+    expect(Math.abs(a! - b!) / (a! + b!)).toBeLessThan(0.15);
+  });
+
+  it('splits a grammar between lanes when its pages are more than one lane can take', () => {
+    // Every page TypeScript: one lane alone would take twice as long as two that both compile it.
+    const bodies = Array.from({ length: 40 }, (_, n) => page('typescript') + ` Prose of page ${n}.`.repeat(200));
+    const lanes = planLanes(bodies.map(pageCost), 2);
+    expect(lanes.flat().sort((a, b) => a - b)).toEqual(bodies.map((_, i) => i));
+    const counts = lanes.map((lane) => lane.length).sort((x, y) => x - y);
+    // Both lanes render half: each compiles the grammar once, and ends as soon as the other.
+    expect(counts).toEqual([20, 20]);
+  });
+
   it('keeps the pages that hold nothing costly at the end of each lane, where another thread takes from', () => {
     const bodies = [page('bash'), 'just prose', page('bash'), 'more prose', page('bash')];
     const [lane] = planLanes(bodies.map(pageCost), 1);
