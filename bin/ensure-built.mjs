@@ -132,6 +132,79 @@ const serverRenderer = {
   },
 };
 
+/** Packages the compiled render worker loads from node_modules, each module on its first use (a code language, a theme). */
+const WORKER_PACKAGES = ['@shikijs/langs', '@shikijs/themes'];
+
+/** The settings every compiled part shares (see `ensureCliBuilt`). */
+function sharedSettings() {
+  return {
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    jsx: 'automatic',
+    // Components import their stylesheets for the browser bundle; server rendering needs none.
+    loader: { '.css': 'empty' },
+    sourcemap: 'linked',
+    outExtension: { '.js': '.mjs' },
+    logLevel: 'error',
+    // Paths in the compiled code (its module comments, which the generator's version hashes) are
+    // the package's, whatever folder the command that compiled it was run from.
+    absWorkingDir: root,
+    define: { 'process.env.NODE_ENV': '"production"' },
+    // CommonJS dependencies (React's server renderer, Ajv) get a `require` of their own.
+    banner: { js: "import { createRequire as __docsCreateRequire } from 'node:module'; const require = __docsCreateRequire(import.meta.url);" },
+  };
+}
+
+/**
+ * The render worker, in `dir`: its code as one CommonJS file (worker.cjs) and the ES module entry that
+ * runs it with V8's code cache (worker.mjs, cli/build/worker-loader.ts). What a thread loads only on
+ * first use stays out of worker.cjs, as ES modules it imports: mermaid with its diagrams
+ * (diagram-deps.mjs and its chunks, cli/build/markdown/diagram-deps.ts; bundled, since from
+ * node_modules its few hundred modules took each thread 0.5–0.8 s to resolve and compile) and shiki's
+ * grammars and themes (from node_modules, one small module each). A code cache cannot run `import()`
+ * (code-cache.ts): the compiled code's `import("…")` calls go through the entry's `__docsImport`.
+ */
+async function buildWorker(dir) {
+  const { build } = await import('esbuild');
+  const shared = sharedSettings();
+  const runtimeDir = join(root, 'runtime');
+  const loadedApart = {
+    name: 'loaded-apart',
+    setup(build) {
+      build.onResolve({ filter: /^\.\/diagram-deps$/ }, () => ({ path: './diagram-deps.mjs', external: true }));
+      // What the browser runtime loads on demand (the mermaid and tabs islands, the login screen, the
+      // search dialog) is never loaded on a render thread, which renders the pages' HTML only: left out.
+      build.onResolve({ filter: /.*/ }, (args) => (args.kind === 'dynamic-import' && args.importer.startsWith(runtimeDir) ? { path: `docs-browser-only:${args.path}`, external: true } : undefined));
+    },
+  };
+  const [worker] = await Promise.all([
+    build({
+      ...shared,
+      format: 'cjs',
+      splitting: false,
+      outExtension: { '.js': '.cjs' },
+      write: false,
+      entryPoints: { worker: join(root, 'cli/build/worker.ts') },
+      outdir: dir,
+      define: { ...shared.define, 'import.meta.url': '__docsImportMetaUrl' },
+      banner: { js: "const __docsImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+      // lmdb and msgpackr are loaded from node_modules, not bundled (see ensureCliBuilt).
+      external: ['lmdb', 'msgpackr', ...WORKER_PACKAGES.map((name) => `${name}/*`)],
+      plugins: [loadedApart, serverRenderer],
+    }),
+    build({ ...shared, entryPoints: { 'diagram-deps': join(root, 'cli/build/markdown/diagram-deps.ts') }, outdir: dir, plugins: [fastMermaidConfig] }),
+    build({ ...shared, entryPoints: { worker: join(root, 'cli/build/worker-loader.ts') }, outdir: dir }),
+  ]);
+  mkdirSync(dir, { recursive: true });
+  for (const file of worker.outputFiles) {
+    // Every `import("…")` of the compiled code: nothing else in it is written so (checked by test/unit/cli/compiled-cli.test.ts).
+    writeFileSync(file.path, file.path.endsWith('.cjs') ? file.text.replace(/(?<![\w$.])import\((?=")/g, '__docsImport(') : file.contents);
+  }
+}
+
 /** Removes the staging and old copies that compiles killed midway left beside the compiled CLI. */
 function removeAbandoned() {
   for (const name of readdirSync(dirname(outDir))) {
@@ -158,25 +231,7 @@ export async function ensureCliBuilt() {
     const { build } = await import('esbuild');
     const staging = `${outDir}.tmp-${process.pid}`;
     rmSync(staging, { recursive: true, force: true });
-    const shared = {
-      bundle: true,
-      splitting: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      jsx: 'automatic',
-      // Components import their stylesheets for the browser bundle; server rendering needs none.
-      loader: { '.css': 'empty' },
-      sourcemap: 'linked',
-      outExtension: { '.js': '.mjs' },
-      logLevel: 'error',
-      // Paths in the compiled code (its module comments, which the generator's version hashes) are
-      // the package's, whatever folder the command that compiled it was run from.
-      absWorkingDir: root,
-      define: { 'process.env.NODE_ENV': '"production"' },
-      // CommonJS dependencies (React's server renderer, Ajv) get a `require` of their own.
-      banner: { js: "import { createRequire as __docsCreateRequire } from 'node:module'; const require = __docsCreateRequire(import.meta.url);" },
-    };
+    const shared = sharedSettings();
     await Promise.all([
       // The CLI carries its dependencies too (in chunks: a build with nothing to do loads only what it
       // needs): resolving and loading the markdown pipeline's and the OpenAPI parser's few hundred
@@ -192,17 +247,9 @@ export async function ensureCliBuilt() {
       ),
       // The render worker carries its dependencies in one file: a thread loads it in a third of the
       // time it takes to resolve and load the markdown pipeline's few hundred modules one by one,
-      // and every cold build waits for its workers to load.
-      build({
-        ...shared,
-        entryPoints: { worker: join(root, 'cli/build/worker.ts') },
-        outdir: join(staging, 'worker'),
-        // lmdb and msgpackr are loaded from node_modules, not bundled (see above). Mermaid (loaded by the
-        // first diagram, to know its size) is bundled too: loaded from node_modules, its few hundred
-        // modules (lodash-es, d3…) took each worker 0.5–0.8 s to resolve and compile.
-        external: ['lmdb', 'msgpackr'],
-        plugins: [fastMermaidConfig, serverRenderer],
-      }),
+      // and every cold build waits for its workers to load. It is CommonJS, run by a small ES module
+      // entry with V8's code cache of it (cli/util/code-cache.ts: Node 20 caches no ES module).
+      buildWorker(join(staging, 'worker')),
     ]);
     // The generator's version for its caches (see generatorVersion in cli/build/store.ts): a hash of
     // the compiled code, dependencies of the worker bundle included; computed once here, not per build.
@@ -214,7 +261,10 @@ export async function ensureCliBuilt() {
         else if (wanted(name)) hasher.update(name).update(readFileSync(path));
       }
     };
-    hashTree(staging, (name) => name.endsWith('.mjs'));
+    hashTree(staging, (name) => name.endsWith('.mjs') || name.endsWith('.cjs'));
+    // Shiki's grammars and themes load from node_modules (see buildWorker): their packages' versions are part of it.
+    const fromRoot = module.createRequire(join(root, 'package.json'));
+    for (const name of WORKER_PACKAGES) hasher.update(readFileSync(join(dirname(dirname(fromRoot.resolve(name))), 'package.json')));
     // The browser runtime and its styles reach the output through the bundle, not through the compiled
     // CLI: a change to them alone (a new version of docs that changes only CSS) must not read as
     // "nothing changed" to a rebuild.

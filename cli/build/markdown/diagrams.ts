@@ -77,7 +77,8 @@ let dagre: Dagre | undefined;
  */
 async function loadMermaid(): Promise<MermaidApi> {
   loading ??= (async () => {
-    const purify = (await import('dompurify')).default as unknown as Record<string, unknown>;
+    const deps = await import('./diagram-deps');
+    const purify = deps.purify as unknown as Record<string, unknown>;
     if (typeof purify.sanitize !== 'function') {
       purify.sanitize = (text: unknown) => String(text);
       purify.addHook = () => undefined;
@@ -85,10 +86,9 @@ async function loadMermaid(): Promise<MermaidApi> {
       purify.removeHooks = () => undefined;
       purify.removeAllHooks = () => undefined;
     }
-    const mermaid = (await import('mermaid')).default as unknown as MermaidApi & { initialize(config: object): void };
+    const mermaid = deps.mermaid as unknown as MermaidApi & { initialize(config: object): void };
     mermaid.initialize({ startOnLoad: false, securityLevel: 'strict' });
-    const [{ Graph }, { layout }] = await Promise.all([import('dagre-d3-es/src/graphlib/index.js'), import('dagre-d3-es/src/dagre/index.js')]);
-    dagre = { Graph, layout };
+    dagre = { Graph: deps.Graph, layout: deps.layout };
     return mermaid;
   })();
   return loading;

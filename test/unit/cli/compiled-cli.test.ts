@@ -3,7 +3,7 @@
  * every thread of every build parses its files before its first page, and `react-dom/server` would
  * bring four renderers (streaming and legacy, production and development) where one is used.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../../support/site';
@@ -13,7 +13,7 @@ function compiled(): Map<string, string> {
   const dir = join(REPO, 'node_modules/.cache/docs/cli');
   const files = new Map<string, string>();
   for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile() && entry.name.endsWith('.mjs')) files.set(join(entry.parentPath, entry.name), readFileSync(join(entry.parentPath, entry.name), 'utf8'));
+    if (entry.isFile() && (entry.name.endsWith('.mjs') || entry.name.endsWith('.cjs'))) files.set(join(entry.parentPath, entry.name), readFileSync(join(entry.parentPath, entry.name), 'utf8'));
   }
   return files;
 }
@@ -22,9 +22,21 @@ describe('the compiled CLI', () => {
   it("carries React's legacy server renderer in its production build only, in the render worker's file", () => {
     const files = compiled();
     const holding = (module: string): string[] => [...files].filter(([, text]) => text.includes(`// node_modules/react-dom/cjs/${module}`)).map(([name]) => name);
-    expect(holding('react-dom-server-legacy.node.production.js').map((name) => name.endsWith(join('worker', 'worker.mjs')))).toContain(true);
+    expect(holding('react-dom-server-legacy.node.production.js').map((name) => name.endsWith(join('worker', 'worker.cjs')))).toContain(true);
     for (const unused of ['react-dom-server-legacy.node.development.js', 'react-dom-server.node.production.js', 'react-dom-server.node.development.js']) expect(holding(unused), unused).toEqual([]);
     // No development build of React itself either: the compiled code is production's.
     expect([...files].filter(([, text]) => text.includes('// node_modules/react/cjs/react.development.js')).map(([name]) => name)).toEqual([]);
+  });
+
+  it("runs the render worker's own code from one CommonJS file, whose dynamic imports all go through the code cache's importer", () => {
+    const worker = readFileSync(join(REPO, 'node_modules/.cache/docs/cli/worker/worker.cjs'), 'utf8');
+    // A `vm` script has no import() of its own (cli/util/code-cache.ts): not one is left.
+    expect(worker.match(/(?<![\w$.])import\(/g) ?? []).toEqual([]);
+    expect(worker).toContain('__docsImport("./diagram-deps.mjs")');
+    expect(worker).toContain('__docsImport("@shikijs/langs/ruby")');
+    // Mermaid, loaded by a thread's first diagram only, and the browser's own islands are not in it.
+    expect(worker).not.toContain('// node_modules/mermaid/');
+    expect(worker).not.toContain('// runtime/islands/mermaid.ts');
+    expect(existsSync(join(REPO, 'node_modules/.cache/docs/cli/worker/diagram-deps.mjs'))).toBe(true);
   });
 });

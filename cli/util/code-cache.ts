@@ -1,0 +1,74 @@
+/**
+ * Runs a CommonJS file with V8's code cache of it, kept beside it. Node 20 has no compile cache
+ * (`module.enableCompileCache` came with 22.1, and caches a module as compiled before it runs), so each
+ * render thread of each build parsed the worker's 2 MB and compiled every function it then called:
+ * ~0.25 s of a thread's CPU on the portal (V8's `--log-function-events`). Here the cache is made once
+ * the thread has done its work, so it holds those functions too, and a later thread starts with them
+ * compiled.
+ *
+ * The cache is named by `v8.cachedDataVersionTag()` (V8's version, its flags, the CPU's features): a
+ * thread started under other flags (`--no-opt` for a small site, see optimizer.ts) has its own. V8
+ * checks the data against the source and flags and refuses what does not fit
+ * (`script.cachedDataRejected`): the file then runs as without a cache, and the cache is made again. It
+ * is written to a temporary file and renamed, so a reader never sees half of one; a folder that takes
+ * no write (a read-only install) keeps the code running without it.
+ *
+ * A script compiled by `vm` has no `import()` of its own: Node 20 gives it one only through an
+ * experimental option (`vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER`, which warns on every run), and
+ * loses it once the Script object is collected (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING, seen in a
+ * render thread). So the file gets a function in its place, `__docsImport`, which bin/ensure-built.mjs
+ * writes where the compiled code said `import(`.
+ */
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { cachedDataVersionTag } from 'node:v8';
+import { Script } from 'node:vm';
+
+/** What runs the file's dynamic imports (an `import()` of the module that runs it: relative specifiers resolve from there). */
+export type Importer = (specifier: string) => Promise<unknown>;
+
+/** A file run with its cache. */
+export interface CachedRun {
+  /** Whether the file ran from its cache. */
+  fromCache: boolean;
+  /** Writes the cache as the code is compiled now, unless it ran from one (or was written already). */
+  save(): void;
+}
+
+/** The cache of `file` for this process's V8 and flags. */
+export function codeCacheFile(file: string): string {
+  return `${file}.${cachedDataVersionTag()}.v8-cache`;
+}
+
+/** Runs the CommonJS file `file` (its `module.exports` is dropped: it is run for what it does). */
+export function runWithCodeCache(file: string, importer: Importer): CachedRun {
+  const cacheFile = codeCacheFile(file);
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {
+    cachedData = undefined;
+  }
+  const source = readFileSync(file, 'utf8');
+  const script = new Script(`(function (exports, require, module, __filename, __dirname, __docsImport) {${source}\n})`, { filename: file, ...(cachedData ? { cachedData } : {}) });
+  const fromCache = cachedData !== undefined && !script.cachedDataRejected;
+  let saved = fromCache;
+  const module = { exports: {} };
+  (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, dirname(file), importer);
+  return {
+    fromCache,
+    save() {
+      if (saved) return;
+      saved = true;
+      const temporary = `${cacheFile}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
+      try {
+        writeFileSync(temporary, script.createCachedData());
+        renameSync(temporary, cacheFile);
+      } catch {
+        // No cache (a full disk, a read-only install): the next thread compiles as this one did.
+        rmSync(temporary, { force: true });
+      }
+    },
+  };
+}
