@@ -4,7 +4,8 @@
  * the lockfile, and linked into each output.
  */
 import { ioError } from './write';
-import { constants, copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { constants, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFile, link, rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { hash } from '../util/hash';
 import { PACKAGE_ROOT } from '../util/package-root';
@@ -26,31 +27,47 @@ function runtimeSources(dir: string): string[] {
   return files.sort();
 }
 
-/** Hard-links (or, where links are not possible, copies) every file of `from` into `to`: the cached bundle is 5 MB. */
-function linkTree(from: string, to: string, rel: string, wanted: (rel: string) => boolean): void {
-  for (const entry of readdirSync(from, { withFileTypes: true })) {
-    const source = join(from, entry.name);
-    const target = join(to, entry.name);
-    if (entry.isDirectory()) linkTree(source, target, `${rel}${entry.name}/`, wanted);
-    else if (wanted(rel + entry.name)) {
-      mkdirSync(to, { recursive: true });
-      // A copy (a clone where the filesystem shares blocks), not a hard link: a file of the output
-      // changed by hand, or by a tool that writes in place, would change the package's cached bundle
-      // too, and every site's next build with it. On a full disk (or under a file-size limit) a hard
-      // link, which takes no room, is better than no output.
-      try {
-        copyFileSync(source, target, constants.COPYFILE_FICLONE);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code !== 'ENOSPC' && code !== 'EFBIG' && code !== 'EDQUOT') throw error;
-        rmSync(target, { force: true });
-        try {
-          linkSync(source, target);
-        } catch {
-          // No link either (the output on another filesystem than the package: EXDEV): the full disk is what to say.
-          throw error;
-        }
+/**
+ * Copies every file of `from` that `wanted` names (by its path below the output, `rel` being `from`'s)
+ * into `to`, all at once through libuv's threads: the cached bundle is 5 MB, 50 ms of copying that a
+ * cold build does while its pages render.
+ */
+async function linkTree(from: string, to: string, rel: string, wanted: (rel: string) => boolean): Promise<void> {
+  const copies: Promise<void>[] = [];
+  const visit = (dir: string, into: string, below: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) visit(join(dir, entry.name), join(into, entry.name), `${below}${entry.name}/`);
+      else if (wanted(below + entry.name)) {
+        mkdirSync(into, { recursive: true });
+        copies.push(copyOrLink(join(dir, entry.name), join(into, entry.name)));
       }
+    }
+  };
+  visit(from, to, rel);
+  // Every copy ends before the first failure is told: none is left writing into a folder being removed.
+  const outcomes = await Promise.allSettled(copies);
+  const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
+/**
+ * A copy (a clone where the filesystem shares blocks), not a hard link: a file of the output changed by
+ * hand, or by a tool that writes in place, would change the package's cached bundle too, and every
+ * site's next build with it. On a full disk (or under a file-size limit) a hard link, which takes no
+ * room, is better than no output.
+ */
+async function copyOrLink(source: string, target: string): Promise<void> {
+  try {
+    await copyFile(source, target, constants.COPYFILE_FICLONE);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOSPC' && code !== 'EFBIG' && code !== 'EDQUOT') throw error;
+    await rm(target, { force: true });
+    try {
+      await link(source, target);
+    } catch {
+      // No link either (the output on another filesystem than the package: EXDEV): the full disk is what to say.
+      throw error;
     }
   }
 }
@@ -73,9 +90,9 @@ export interface BundleTarget {
 }
 
 /** Copies a bundle's files into the staging folder's `assets/`: all of them, or those `wanted` says. */
-export function linkBundle(bundle: RuntimeBundle, { staging, outDir, wanted = () => true }: BundleTarget): void {
+export async function linkBundle(bundle: RuntimeBundle, { staging, outDir, wanted = () => true }: BundleTarget): Promise<void> {
   try {
-    linkTree(bundle.assetsDir, join(staging, 'assets'), 'assets/', wanted);
+    await linkTree(bundle.assetsDir, join(staging, 'assets'), 'assets/', wanted);
   } catch (error) {
     // A full disk or a file-size limit is the reader's to fix, said as such (write.ts `ioError`).
     throw ioError(error, join(outDir, 'assets'), 'cannot be written to the output');

@@ -251,6 +251,9 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     await forgetRecord();
   };
   createStaging(staging, outDir);
+  // A build without a record of the output stages the whole bundle: copied while the pages render.
+  const linking = previous ? undefined : linkBundle(bundle, { staging, outDir });
+  linking?.catch(() => undefined);
   const thread = options.renderThread ?? warm;
   // The edited files' pages render on the warm thread while this one finds what else changed.
   const early = previous && thread && kept ? renderEarly({ context, jobs, rels: kept.readAnew(), thread, store }) : undefined;
@@ -264,7 +267,9 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     // The render workers are done: they go now, not after the index (their heaps were 700 MB of a
     // 100,000-page build's peak while the main thread made the search index). This thread's heap,
     // when large, grows by less from now on (pool.ts `limitHeapGrowth`).
-    await Promise.all([pool?.close(), warm?.close()]);
+    // Their ends are waited for once the output is in place (a thread's end takes some 45 ms).
+    const stopping = Promise.all([pool?.close(), warm?.close()]);
+    stopping.catch(() => undefined);
     limitHeapGrowth();
     // The images pages show from outside the content folder are sources too.
     checkSourcesOutside(outDir, imagesOutside(results, config.contentDir));
@@ -308,7 +313,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
       untouched = output!.kept;
       // In place: write what differs, remove what no page needs any more, touch nothing else.
       for (const [file, bytes] of Object.entries(written)) if (!sameBytes(outDir, file, bytes)) writeOutput(staging, file, bytes);
-      linkBundle(bundle, { staging, outDir, wanted: (file) => !present.has(file) });
+      await linkBundle(bundle, { staging, outDir, wanted: (file) => !present.has(file) });
       const stale = [...present].filter((file) => !wanted.has(file));
       if (rendered.length > 0 || stale.length > 0 || listFiles(staging).length > 0) {
         await forgetOutput();
@@ -321,7 +326,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
       }
     } else {
       for (const [file, bytes] of Object.entries(written)) writeOutput(staging, file, bytes);
-      linkBundle(bundle, { staging, outDir });
+      await (linking ?? linkBundle(bundle, { staging, outDir }));
       await forgetOutput();
       crashPoint('publish');
       const old = publishStaging(staging, outDir);
@@ -344,12 +349,14 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     if (store && cacheProblem === undefined && unchanged && cacheDir) writeUnchanged(cacheDir, unchanged);
     // A build that records no fingerprint (docs serve's) leaves none of an earlier one of its folder behind.
     else if (cacheDir) dropUnchanged(cacheDir, outDir, last);
+    await stopping;
     return report(results, warnings);
   } catch (error) {
     // The workers stop before their staging folder goes: one still writing a page would make the
     // removal fail (ENOTEMPTY) and hide the error that matters.
     await pool?.close().catch(() => undefined);
     await early?.results.catch(() => undefined);
+    await linking?.catch(() => undefined);
     discardStaging(staging);
     throw error;
   }

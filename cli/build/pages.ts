@@ -119,8 +119,9 @@ export async function buildPages({ context, jobs, keys: known, reusable, workerU
   if (toRender.length >= MANY_PAGES) collectGarbage();
   let built = await rendering;
   // The pages' cache writes (their search blocks among them) are committed before anything reads them:
-  // the workers stop now (they commit as they close), and this thread's own writes are waited for.
-  await pool?.close();
+  // the workers stop now (they commit as they close; their end is not waited for), and this thread's own
+  // writes are waited for.
+  await pool?.finish();
   let storeFailed = store ? await store.flush().then(() => undefined, (error: unknown) => (error instanceof Error ? error.message : String(error))) : undefined;
   // A batch of writes can fail and a later one commit: the blocks of every page put in the cache (one
   // without errors) must be there to be read.

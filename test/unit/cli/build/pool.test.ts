@@ -103,6 +103,7 @@ describe('runPageJobs: where the pages of a build render', () => {
         return jobs.map((job) => ({ route: job.route }) as PageResult);
       },
       close: async () => undefined,
+      finish: async () => undefined,
       commit: async () => undefined,
       stop: async () => undefined,
       stopped: false,
@@ -129,6 +130,24 @@ describe('startPool: a small site starts one render thread', () => {
     } finally {
       await Promise.all(pools.map((pool) => pool.stop()));
     }
+  });
+});
+
+describe('RenderPool.finish: the build goes on once the threads committed, while they end', () => {
+  const workerUrl = pathToFileURL(join(REPO, 'node_modules/.cache/docs/cli/worker/worker.mjs'));
+  const highlighting = { codeTheme: 'github-dark', highlightLanguages: [] };
+
+  it('resolves once every thread committed its writes, before the threads have ended; close resolves once they have', async () => {
+    const pool = startPool({ workerUrl, threads: 2, highlighting });
+    let ended = false;
+    const closing = pool.close().then(() => (ended = true));
+    await pool.finish();
+    expect(pool.stopped).toBe(true);
+    expect(ended).toBe(false);
+    await closing;
+    expect(ended).toBe(true);
+    // Asked again, either waits for the same close.
+    await expect(pool.finish()).resolves.toBeUndefined();
   });
 });
 
