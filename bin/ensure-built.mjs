@@ -132,8 +132,8 @@ const serverRenderer = {
   },
 };
 
-/** Packages the compiled render worker loads from node_modules, each module on its first use (a code language, a theme). */
-const WORKER_PACKAGES = ['@shikijs/langs', '@shikijs/themes'];
+/** Packages the compiled CLI and worker load from node_modules, each module on its first use (a code language, a theme). */
+const CACHED_PACKAGES = ['@shikijs/langs', '@shikijs/themes'];
 
 /** The settings every compiled part shares (see `ensureCliBuilt`). */
 function sharedSettings() {
@@ -159,50 +159,59 @@ function sharedSettings() {
 }
 
 /**
- * The render worker, in `dir`: its code as one CommonJS file (worker.cjs) and the ES module entry that
- * runs it with V8's code cache (worker.mjs, cli/build/worker-loader.ts). What a thread loads only on
- * first use stays out of worker.cjs, as ES modules it imports: mermaid with its diagrams
- * (diagram-deps.mjs and its chunks, cli/build/markdown/diagram-deps.ts; bundled, since from
- * node_modules its few hundred modules took each thread 0.5–0.8 s to resolve and compile) and shiki's
- * grammars and themes (from node_modules, one small module each). A code cache cannot run `import()`
- * (code-cache.ts): the compiled code's `import("…")` calls go through the entry's `__docsImport`.
+ * Compiles `entry` to one CommonJS file, `<name>.cjs` in `dir`, which cli/util/code-cache.ts runs with
+ * V8's code cache of it (Node 20 caches no ES module). What is loaded only on first use stays out of
+ * it, as ES modules it imports: mermaid with its diagrams (`diagramDeps`, the ES module of
+ * cli/build/markdown/diagram-deps.ts and its chunks: inside the file it cost each render thread 120 MiB
+ * and saved nothing) and shiki's grammars and themes (from node_modules, one small module each; see
+ * `CACHED_PACKAGES`). What the browser runtime loads on demand (the mermaid and tabs islands, the login
+ * screen, the search dialog) is never loaded in Node, which renders the pages' HTML only: left out. A
+ * `vm` script has no `import()` of its own (code-cache.ts): the compiled code's calls go through the
+ * `__docsImport` it is given.
  */
-async function buildWorker(dir) {
-  const { build } = await import('esbuild');
+async function buildCommonJs(build, { name, entry, dir, diagramDeps, external, plugins }) {
   const shared = sharedSettings();
   const runtimeDir = join(root, 'runtime');
   const loadedApart = {
     name: 'loaded-apart',
     setup(build) {
-      build.onResolve({ filter: /^\.\/diagram-deps$/ }, () => ({ path: './diagram-deps.mjs', external: true }));
-      // What the browser runtime loads on demand (the mermaid and tabs islands, the login screen, the
-      // search dialog) is never loaded on a render thread, which renders the pages' HTML only: left out.
+      build.onResolve({ filter: /^\.\/diagram-deps$/ }, () => ({ path: diagramDeps, external: true }));
       build.onResolve({ filter: /.*/ }, (args) => (args.kind === 'dynamic-import' && args.importer.startsWith(runtimeDir) ? { path: `docs-browser-only:${args.path}`, external: true } : undefined));
     },
   };
-  const [worker] = await Promise.all([
-    build({
-      ...shared,
-      format: 'cjs',
-      splitting: false,
-      outExtension: { '.js': '.cjs' },
-      write: false,
-      entryPoints: { worker: join(root, 'cli/build/worker.ts') },
-      outdir: dir,
-      define: { ...shared.define, 'import.meta.url': '__docsImportMetaUrl' },
-      banner: { js: "const __docsImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-      // lmdb and msgpackr are loaded from node_modules, not bundled (see ensureCliBuilt).
-      external: ['lmdb', 'msgpackr', ...WORKER_PACKAGES.map((name) => `${name}/*`)],
-      plugins: [loadedApart, serverRenderer],
-    }),
+  const result = await build({
+    ...shared,
+    format: 'cjs',
+    splitting: false,
+    outExtension: { '.js': '.cjs' },
+    write: false,
+    entryPoints: { [name]: entry },
+    outdir: dir,
+    define: { ...shared.define, 'import.meta.url': '__docsImportMetaUrl' },
+    banner: { js: "const __docsImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    external: [...external, ...CACHED_PACKAGES.map((name) => `${name}/*`)],
+    plugins: [loadedApart, ...plugins],
+  });
+  mkdirSync(dir, { recursive: true });
+  for (const file of result.outputFiles) {
+    // Every `import(` of the compiled code (test/unit/cli/compiled-cli.test.ts checks none is left).
+    writeFileSync(file.path, file.path.endsWith('.cjs') ? file.text.replace(/(?<![\w$.])import\(/g, '__docsImport(') : file.contents);
+  }
+}
+
+/**
+ * The render worker, in `dir`: its code as one CommonJS file (worker.cjs, see `buildCommonJs`), the ES
+ * module entry that runs it with its code cache (worker.mjs, cli/build/worker-loader.ts), and mermaid's
+ * ES module (diagram-deps.mjs), which a thread loads on its first diagram.
+ */
+async function buildWorker(build, dir) {
+  const shared = sharedSettings();
+  await Promise.all([
+    // lmdb and msgpackr are loaded from node_modules, not bundled (see ensureCliBuilt).
+    buildCommonJs(build, { name: 'worker', entry: join(root, 'cli/build/worker.ts'), dir, diagramDeps: './diagram-deps.mjs', external: ['lmdb', 'msgpackr'], plugins: [serverRenderer] }),
     build({ ...shared, entryPoints: { 'diagram-deps': join(root, 'cli/build/markdown/diagram-deps.ts') }, outdir: dir, plugins: [fastMermaidConfig] }),
     build({ ...shared, entryPoints: { worker: join(root, 'cli/build/worker-loader.ts') }, outdir: dir }),
   ]);
-  mkdirSync(dir, { recursive: true });
-  for (const file of worker.outputFiles) {
-    // Every `import("…")` of the compiled code: nothing else in it is written so (checked by test/unit/cli/compiled-cli.test.ts).
-    writeFileSync(file.path, file.path.endsWith('.cjs') ? file.text.replace(/(?<![\w$.])import\((?=")/g, '__docsImport(') : file.contents);
-  }
 }
 
 /** Removes the staging and old copies that compiles killed midway left beside the compiled CLI. */
@@ -218,7 +227,7 @@ function removeAbandoned() {
   }
 }
 
-/** Returns the file URL of the compiled CLI entry, compiling first when a source changed. */
+/** Compiles the CLI when a source changed; returns its folder. */
 export async function ensureCliBuilt() {
   const newest = newestSource();
   let stamp;
@@ -233,23 +242,26 @@ export async function ensureCliBuilt() {
     rmSync(staging, { recursive: true, force: true });
     const shared = sharedSettings();
     await Promise.all([
-      // The CLI carries its dependencies too (in chunks: a build with nothing to do loads only what it
-      // needs): resolving and loading the markdown pipeline's and the OpenAPI parser's few hundred
-      // modules one by one took 0.3 s of every rebuild and held the portal's render workers waiting.
+      // The CLI carries its dependencies too: resolving and loading the markdown pipeline's and the
+      // OpenAPI parser's few hundred modules one by one took 0.3 s of every rebuild and held the
+      // portal's render workers waiting.
       // esbuild and terser (which make the runtime's bundle, once per version), lmdb and msgpackr (whose
       // native string extractor a bundle cannot find: it looks for it by `__dirname`) and chokidar, for
       // `docs serve` alone, load from node_modules.
       // Mermaid is bundled with the DOMPurify it sanitises with, the very module
       // cli/build/markdown/diagrams.ts stubs (one module per path in a bundle).
       // The parser's OpenAPI schemas are compiled first, to be carried in it (`sharedAjv`).
+      // It is one CommonJS file too, run with its code cache as the render worker's is (`loadCli`).
       openapiValidators().then((validators) =>
-        build({ ...shared, entryPoints: { main: join(root, 'cli/main.ts') }, outdir: staging, external: ['lmdb', 'msgpackr', 'esbuild', 'terser', 'chokidar'], plugins: [sharedAjv(validators), serverRenderer] }),
+        buildCommonJs(build, { name: 'main', entry: join(root, 'cli/main.ts'), dir: staging, diagramDeps: './worker/diagram-deps.mjs', external: ['lmdb', 'msgpackr', 'esbuild', 'terser', 'chokidar'], plugins: [sharedAjv(validators), serverRenderer] }),
       ),
+      // What runs the CLI and the worker with their code caches, for bin/ (compiled into the worker's entry too).
+      build({ ...shared, entryPoints: { 'code-cache': join(root, 'cli/util/code-cache.ts') }, outdir: staging }),
       // The render worker carries its dependencies in one file: a thread loads it in a third of the
       // time it takes to resolve and load the markdown pipeline's few hundred modules one by one,
       // and every cold build waits for its workers to load. It is CommonJS, run by a small ES module
       // entry with V8's code cache of it (cli/util/code-cache.ts: Node 20 caches no ES module).
-      buildWorker(join(staging, 'worker')),
+      buildWorker(build, join(staging, 'worker')),
     ]);
     // The generator's version for its caches (see generatorVersion in cli/build/store.ts): a hash of
     // the compiled code, dependencies of the worker bundle included; computed once here, not per build.
@@ -262,9 +274,9 @@ export async function ensureCliBuilt() {
       }
     };
     hashTree(staging, (name) => name.endsWith('.mjs') || name.endsWith('.cjs'));
-    // Shiki's grammars and themes load from node_modules (see buildWorker): their packages' versions are part of it.
+    // Shiki's grammars and themes load from node_modules (see buildCommonJs): their packages' versions are part of it.
     const fromRoot = module.createRequire(join(root, 'package.json'));
-    for (const name of WORKER_PACKAGES) hasher.update(readFileSync(join(dirname(dirname(fromRoot.resolve(name))), 'package.json')));
+    for (const name of CACHED_PACKAGES) hasher.update(readFileSync(join(dirname(dirname(fromRoot.resolve(name))), 'package.json')));
     // The browser runtime and its styles reach the output through the bundle, not through the compiled
     // CLI: a change to them alone (a new version of docs that changes only CSS) must not read as
     // "nothing changed" to a rebuild.
@@ -292,7 +304,19 @@ export async function ensureCliBuilt() {
     rmSync(old, { recursive: true, force: true });
     removeAbandoned();
   }
-  return pathToFileURL(join(outDir, 'main.mjs')).href;
+  return outDir;
+}
+
+/**
+ * Compiles the CLI when stale, and runs it (main.cjs) with V8's code cache of it
+ * (cli/util/code-cache.ts): `main` is its entry, and `save` writes the cache, as the code is compiled
+ * by then, when it ran without one (a command that did a build: its cache holds what builds use).
+ */
+export async function loadCli() {
+  await ensureCliBuilt();
+  const { runWithCodeCache } = await import(pathToFileURL(join(outDir, 'code-cache.mjs')).href);
+  const run = runWithCodeCache(join(outDir, 'main.cjs'));
+  return { main: run.exports.main, save: () => run.save() };
 }
 
 /**

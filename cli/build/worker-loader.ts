@@ -8,7 +8,7 @@ import { parentPort } from 'node:worker_threads';
 import { runWithCodeCache } from '../util/code-cache';
 import type { WorkerRequest } from './worker';
 
-const run = runWithCodeCache(fileURLToPath(new URL('./worker.cjs', import.meta.url)), (specifier) => import(specifier));
+const run = runWithCodeCache(fileURLToPath(new URL('./worker.cjs', import.meta.url)));
 // Heard after the worker's own listener (the code above added it): the close's commit is under way.
 parentPort?.on('message', (request: WorkerRequest) => {
   if ('close' in request) run.save();

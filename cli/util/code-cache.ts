@@ -1,10 +1,11 @@
 /**
- * Runs a CommonJS file with V8's code cache of it, kept beside it. Node 20 has no compile cache
- * (`module.enableCompileCache` came with 22.1, and caches a module as compiled before it runs), so each
- * render thread of each build parsed the worker's 2 MB and compiled every function it then called:
- * ~0.25 s of a thread's CPU on the portal (V8's `--log-function-events`). Here the cache is made once
- * the thread has done its work, so it holds those functions too, and a later thread starts with them
- * compiled.
+ * Runs a CommonJS file with V8's code cache of it, kept beside it: the compiled CLI (main.cjs, run by
+ * bin/ensure-built.mjs `loadCli`) and the render worker (worker.cjs, cli/build/worker-loader.ts). Node
+ * 20 has no compile cache (`module.enableCompileCache` came with 22.1, and caches a module as compiled
+ * before it runs), so each command and each render thread parsed megabytes and compiled every
+ * function it then called: ~0.25 s of a render thread's CPU on the portal (V8's
+ * `--log-function-events`). Here the cache is made once the code has done its work (a build, a
+ * thread's first build), so it holds those functions too, and the next run starts with them compiled.
  *
  * The cache is named by `v8.cachedDataVersionTag()` (V8's version, its flags, the CPU's features): a
  * thread started under other flags (`--no-opt` for a small site, see optimizer.ts) has its own. V8
@@ -22,14 +23,14 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { cachedDataVersionTag } from 'node:v8';
 import { Script } from 'node:vm';
 
-/** What runs the file's dynamic imports (an `import()` of the module that runs it: relative specifiers resolve from there). */
-export type Importer = (specifier: string) => Promise<unknown>;
-
 /** A file run with its cache. */
 export interface CachedRun {
+  /** What the file exported (`module.exports`). */
+  exports: Record<string, unknown>;
   /** Whether the file ran from its cache. */
   fromCache: boolean;
   /** Writes the cache as the code is compiled now, unless it ran from one (or was written already). */
@@ -41,8 +42,17 @@ export function codeCacheFile(file: string): string {
   return `${file}.${cachedDataVersionTag()}.v8-cache`;
 }
 
-/** Runs the CommonJS file `file` (its `module.exports` is dropped: it is run for what it does). */
-export function runWithCodeCache(file: string, importer: Importer): CachedRun {
+/**
+ * The file's `import()`: a specifier relative to the file resolves from the file's folder, a package
+ * from this module's (both below the docs package, whose node_modules they reach).
+ */
+function importerOf(file: string): (specifier: string) => Promise<unknown> {
+  const base = pathToFileURL(file);
+  return (specifier) => import(specifier.startsWith('./') || specifier.startsWith('../') ? new URL(specifier, base).href : specifier);
+}
+
+/** Runs the CommonJS file `file`, as Node would, with its code cache. */
+export function runWithCodeCache(file: string): CachedRun {
   const cacheFile = codeCacheFile(file);
   let cachedData: Buffer | undefined;
   try {
@@ -54,9 +64,10 @@ export function runWithCodeCache(file: string, importer: Importer): CachedRun {
   const script = new Script(`(function (exports, require, module, __filename, __dirname, __docsImport) {${source}\n})`, { filename: file, ...(cachedData ? { cachedData } : {}) });
   const fromCache = cachedData !== undefined && !script.cachedDataRejected;
   let saved = fromCache;
-  const module = { exports: {} };
-  (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, dirname(file), importer);
+  const module: { exports: Record<string, unknown> } = { exports: {} };
+  (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, dirname(file), importerOf(file));
   return {
+    exports: module.exports,
     fromCache,
     save() {
       if (saved) return;

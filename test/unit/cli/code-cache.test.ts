@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { enableCodeCache } from '../../../bin/ensure-built.mjs';
-import { codeCacheFile, runWithCodeCache, type Importer } from '../../../cli/util/code-cache';
+import { codeCacheFile, runWithCodeCache } from '../../../cli/util/code-cache';
 import { copyFixture, REPO, runDocs } from '../../support/site';
 
 const nodeHasOne = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
@@ -35,73 +35,86 @@ describe("the CLI's code cache", () => {
 });
 
 describe('runWithCodeCache: a CommonJS file run with its own V8 code cache (the render worker on every Node)', () => {
-  const folder = (): string => mkdtempSync(join(tmpdir(), 'docs-code-cache-'));
+  /** A new folder holding the file and the module it imports beside it; the file's path. */
+  const code = (source: string): string => {
+    const file = join(mkdtempSync(join(tmpdir(), 'docs-code-cache-')), 'code.cjs');
+    writeFileSync(file, source);
+    writeFileSync(join(dirname(file), 'sibling.mjs'), "export const name = 'beside the file';\n");
+    return file;
+  };
   const runs = (): number => ((globalThis as { __docsCacheRuns?: number }).__docsCacheRuns ??= 0);
   const SOURCE = [
     'globalThis.__docsCacheRuns = (globalThis.__docsCacheRuns ?? 0) + 1;',
     'function sum(n) { let total = 0; for (let i = 0; i < n; i++) total += i; return total; }',
     'globalThis.__docsCacheSum = sum(100);',
     "globalThis.__docsCacheImport = __docsImport('node:path').then((path) => typeof path.join);",
+    "globalThis.__docsCacheSibling = __docsImport('./sibling.mjs').then((sibling) => sibling.name);",
+    'module.exports.answer = 42;',
   ].join('\n');
-  const importer: Importer = (specifier) => import(specifier);
 
   it('runs the file without a cache, writes one once it ran, and runs from it the next time, dynamic imports included', async () => {
-    const file = join(folder(), 'code.cjs');
-    writeFileSync(file, SOURCE);
+    const file = code(SOURCE);
     const before = runs();
-    const first = runWithCodeCache(file, importer);
+    const first = runWithCodeCache(file);
+    expect(first.exports.answer).toBe(42);
     expect(first.fromCache).toBe(false);
     expect(runs()).toBe(before + 1);
     expect(existsSync(codeCacheFile(file))).toBe(false);
     first.save();
     expect(statSync(codeCacheFile(file)).size).toBeGreaterThan(0);
-    const second = runWithCodeCache(file, importer);
+    const second = runWithCodeCache(file);
     expect(second.fromCache).toBe(true);
     expect(runs()).toBe(before + 2);
     expect((globalThis as { __docsCacheSum?: number }).__docsCacheSum).toBe(4950);
     // A `vm` script has no `import()` of its own (code-cache.ts): the importer given is what runs, from the cache too.
     await expect((globalThis as { __docsCacheImport?: Promise<string> }).__docsCacheImport).resolves.toBe('function');
+    // A relative specifier is the file's, not the module's that runs it.
+    await expect((globalThis as { __docsCacheSibling?: Promise<string> }).__docsCacheSibling).resolves.toBe('beside the file');
+    expect(second.exports.answer).toBe(42);
     // Nothing to write: it ran from the cache. Only the cache is beside the file (no temporary left).
     const written = statSync(codeCacheFile(file)).mtimeMs;
     second.save();
     expect(statSync(codeCacheFile(file)).mtimeMs).toBe(written);
-    expect(readdirSync(dirname(file)).sort()).toEqual([basename(codeCacheFile(file)), 'code.cjs'].sort());
+    expect(readdirSync(dirname(file)).sort()).toEqual([basename(codeCacheFile(file)), 'code.cjs', 'sibling.mjs'].sort());
   });
 
   it('runs as without a cache when the cache is not V8’s for this source, and makes it again', () => {
-    const file = join(folder(), 'code.cjs');
-    writeFileSync(file, SOURCE);
+    const file = code(SOURCE);
     writeFileSync(codeCacheFile(file), Buffer.from('not a code cache, or one a killed disk left behind'));
     const before = runs();
-    const run = runWithCodeCache(file, importer);
+    const run = runWithCodeCache(file);
     expect(run.fromCache).toBe(false);
     expect(runs()).toBe(before + 1);
     run.save();
-    expect(runWithCodeCache(file, importer).fromCache).toBe(true);
+    expect(runWithCodeCache(file).fromCache).toBe(true);
     // The source changed (a new version of docs compiled): its old cache is refused.
     writeFileSync(file, `${SOURCE}\nglobalThis.__docsCacheSum += 1;`);
-    expect(runWithCodeCache(file, importer).fromCache).toBe(false);
+    expect(runWithCodeCache(file).fromCache).toBe(false);
   });
 
   it('keeps the code running where the cache cannot be written', () => {
-    const file = join(folder(), 'code.cjs');
-    writeFileSync(file, SOURCE);
+    const file = code(SOURCE);
     // A folder where the cache would go: the rename fails, as it would in a read-only install.
     mkdirSync(codeCacheFile(file));
     writeFileSync(join(codeCacheFile(file), 'keep'), '');
-    const run = runWithCodeCache(file, importer);
+    const run = runWithCodeCache(file);
     expect(run.fromCache).toBe(false);
     expect(() => run.save()).not.toThrow();
-    expect(readdirSync(dirname(file)).sort()).toEqual([basename(codeCacheFile(file)), 'code.cjs'].sort());
+    expect(readdirSync(dirname(file)).sort()).toEqual([basename(codeCacheFile(file)), 'code.cjs', 'sibling.mjs'].sort());
   });
 
-  it('is written by the render threads of a build, beside the compiled worker', () => {
-    const workerDir = join(REPO, 'node_modules', '.cache', 'docs', 'cli', 'worker');
-    const caches = (): string[] => readdirSync(workerDir).filter((name) => /^worker\.cjs\.\d+\.v8-cache$/.test(name));
-    for (const name of caches()) rmSync(join(workerDir, name), { force: true });
+  it('is written by a build for the CLI and its render threads, beside the compiled files', () => {
+    const cli = join(REPO, 'node_modules', '.cache', 'docs', 'cli');
+    const caches = (dir: string, name: string): string[] => readdirSync(dir).filter((found) => found.startsWith(`${name}.`) && found.endsWith('.v8-cache'));
+    const clear = (): void => {
+      for (const name of caches(cli, 'main.cjs')) rmSync(join(cli, name), { force: true });
+      for (const name of caches(join(cli, 'worker'), 'worker.cjs')) rmSync(join(cli, 'worker', name), { force: true });
+    };
+    clear();
     const site = copyFixture('basic');
     const run = runDocs(['build', '--root', site, '--out', join(site, 'dist')]);
     expect(run.code, run.stderr).toBe(0);
-    expect(caches().length).toBeGreaterThan(0);
+    expect(caches(cli, 'main.cjs').length).toBeGreaterThan(0);
+    expect(caches(join(cli, 'worker'), 'worker.cjs').length).toBeGreaterThan(0);
   });
 });

@@ -28,15 +28,22 @@ describe('the compiled CLI', () => {
     expect([...files].filter(([, text]) => text.includes('// node_modules/react/cjs/react.development.js')).map(([name]) => name)).toEqual([]);
   });
 
-  it("runs the render worker's own code from one CommonJS file, whose dynamic imports all go through the code cache's importer", () => {
-    const worker = readFileSync(join(REPO, 'node_modules/.cache/docs/cli/worker/worker.cjs'), 'utf8');
-    // A `vm` script has no import() of its own (cli/util/code-cache.ts): not one is left.
-    expect(worker.match(/(?<![\w$.])import\(/g) ?? []).toEqual([]);
-    expect(worker).toContain('__docsImport("./diagram-deps.mjs")');
-    expect(worker).toContain('__docsImport("@shikijs/langs/ruby")');
-    // Mermaid, loaded by a thread's first diagram only, and the browser's own islands are not in it.
-    expect(worker).not.toContain('// node_modules/mermaid/');
-    expect(worker).not.toContain('// runtime/islands/mermaid.ts');
+  it('runs the CLI and the render worker each from one CommonJS file, whose dynamic imports all go through the code cache\'s importer', () => {
+    for (const [file, diagramDeps] of [
+      ['main.cjs', './worker/diagram-deps.mjs'],
+      ['worker/worker.cjs', './diagram-deps.mjs'],
+    ] as const) {
+      const code = readFileSync(join(REPO, 'node_modules/.cache/docs/cli', file), 'utf8');
+      // A `vm` script has no import() of its own (cli/util/code-cache.ts): not one is left.
+      expect(code.match(/(?<![\w$.])import\(/g) ?? [], file).toEqual([]);
+      expect(code, file).toContain(`__docsImport("${diagramDeps}")`);
+      expect(code, file).toContain('__docsImport("@shikijs/langs/ruby")');
+      // Mermaid, loaded by a thread's first diagram only, and the browser's own islands are not in it.
+      expect(code, file).not.toContain('// node_modules/mermaid/');
+      expect(code, file).not.toContain('// runtime/islands/mermaid.ts');
+    }
+    // The site config, compiled to a file of its own, is imported by its URL through the same function.
+    expect(readFileSync(join(REPO, 'node_modules/.cache/docs/cli/main.cjs'), 'utf8')).toMatch(/__docsImport\(\(0, import_node_url\d*\.pathToFileURL\)\(compiled\)\.href\)/);
     expect(existsSync(join(REPO, 'node_modules/.cache/docs/cli/worker/diagram-deps.mjs'))).toBe(true);
   });
 });
