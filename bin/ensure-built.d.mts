@@ -1,5 +1,9 @@
-/** Compiles the CLI when a source is newer than the compiled copy; resolves to the entry's file URL. */
+/** Compiles the CLI when a source is newer than the compiled copy; resolves to its folder. */
 export function ensureCliBuilt(): Promise<string>;
+/** Compiles the CLI when stale and runs it with its code cache: its entry, and what writes the cache (once, when it ran without one). */
+export function loadCli(): Promise<{ main: (args: string[]) => Promise<number>; save: () => void }>;
+/** The text of @readme/openapi-parser's `Headers` check the compiled CLI asks after a cheaper one. */
+export const PARSER_HEADERS_CHECK: string;
 /** The text of mermaid's `getConfig` the compiled worker replaces with a faster copy of the same result. */
 export const MERMAID_GET_CONFIG: string;
 /** Keeps V8's compiled code of the CLI on disk where Node can (22.1 and later); returns its folder, or undefined. */

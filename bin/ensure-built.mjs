@@ -117,6 +117,26 @@ const fastMermaidConfig = {
 };
 
 /**
+ * @readme/openapi-parser (the json-schema-ref-parser bundled in it) asks of every option it merges
+ * whether it is a fetch `Headers`: its `typeof Headers` reads Node's global, and the first read loads
+ * Node's whole fetch implementation (undici: 20–26 ms of the main thread while the render threads wait
+ * for the API pages). The compiled CLI first asks whether the value's constructor is named `Headers`,
+ * which no options object's is. Matched by its exact text: a parser that reads otherwise is bundled as
+ * published (test/unit/cli/compiled-cli.test.ts fails then, so the change is seen).
+ */
+export const PARSER_HEADERS_CHECK = '!(typeof Headers !== "undefined" && val instanceof Headers)';
+const quietHeadersCheck = {
+  name: 'quiet-headers-check',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]node_modules[\\/]@readme[\\/]openapi-parser[\\/]dist[\\/]index\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes(PARSER_HEADERS_CHECK)) return undefined;
+      return { contents: text.replace(PARSER_HEADERS_CHECK, '!(val.constructor?.name === "Headers" && typeof Headers !== "undefined" && val instanceof Headers)'), loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
+/**
  * The CLI renders with `renderToString` alone, from React's legacy server renderer. `react-dom/server`
  * requires it and the streaming renderer, each in a production and a development build chosen when
  * the code runs: 1.4 MB of the render worker's 2.9 MB, which every thread of every build parsed before
@@ -253,7 +273,7 @@ export async function ensureCliBuilt() {
       // The parser's OpenAPI schemas are compiled first, to be carried in it (`sharedAjv`).
       // It is one CommonJS file too, run with its code cache as the render worker's is (`loadCli`).
       openapiValidators().then((validators) =>
-        buildCommonJs(build, { name: 'main', entry: join(root, 'cli/main.ts'), dir: staging, diagramDeps: './worker/diagram-deps.mjs', external: ['lmdb', 'msgpackr', 'esbuild', 'terser', 'chokidar'], plugins: [sharedAjv(validators), serverRenderer] }),
+        buildCommonJs(build, { name: 'main', entry: join(root, 'cli/main.ts'), dir: staging, diagramDeps: './worker/diagram-deps.mjs', external: ['lmdb', 'msgpackr', 'esbuild', 'terser', 'chokidar'], plugins: [sharedAjv(validators), serverRenderer, quietHeadersCheck] }),
       ),
       // What runs the CLI and the worker with their code caches, for bin/ (compiled into the worker's entry too).
       build({ ...shared, entryPoints: { 'code-cache': join(root, 'cli/util/code-cache.ts') }, outdir: staging }),

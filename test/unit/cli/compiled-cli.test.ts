@@ -3,10 +3,13 @@
  * every thread of every build parses its files before its first page, and `react-dom/server` would
  * bring four renderers (streaming and legacy, production and development) where one is used.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { REPO } from '../../support/site';
+import { PARSER_HEADERS_CHECK } from '../../../bin/ensure-built.mjs';
+import { copyFixture, REPO } from '../../support/site';
 
 /** The compiled CLI's files (the global setup compiled it), by name. */
 function compiled(): Map<string, string> {
@@ -45,5 +48,22 @@ describe('the compiled CLI', () => {
     // The site config, compiled to a file of its own, is imported by its URL through the same function.
     expect(readFileSync(join(REPO, 'node_modules/.cache/docs/cli/main.cjs'), 'utf8')).toMatch(/__docsImport\(\(0, import_node_url\d*\.pathToFileURL\)\(compiled\)\.href\)/);
     expect(existsSync(join(REPO, 'node_modules/.cache/docs/cli/worker/diagram-deps.mjs'))).toBe(true);
+  });
+
+  it("asks of the OpenAPI parser's options whether they are fetch Headers without loading Node's fetch", () => {
+    const main = readFileSync(join(REPO, 'node_modules/.cache/docs/cli/main.cjs'), 'utf8');
+    // The parser as published reads the global first (bin/ensure-built.mjs `quietHeadersCheck`): a new version that reads otherwise fails here.
+    expect(readFileSync(join(REPO, 'node_modules/@readme/openapi-parser/dist/index.js'), 'utf8')).toContain(PARSER_HEADERS_CHECK);
+    expect(main).not.toContain(PARSER_HEADERS_CHECK);
+    expect(main).toContain('!(val.constructor?.name === "Headers" && typeof Headers !== "undefined" && val instanceof Headers)');
+    // A build that loads specs, in a process of its own: Node's fetch is never loaded.
+    const site = copyFixture('openapi');
+    const script = `import { loadCli } from ${JSON.stringify(pathToFileURL(join(REPO, 'bin/ensure-built.mjs')).href)};
+const code = await (await loadCli()).main(['build', '--root', ${JSON.stringify(site)}, '--out', ${JSON.stringify(join(site, 'dist'))}]);
+console.log(JSON.stringify({ code, fetchLoaded: process.moduleLoadList.some((name) => name.includes('undici')) }));`;
+    const file = join(site, 'build-and-tell.mjs');
+    writeFileSync(file, script);
+    const run = spawnSync(process.execPath, [file], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' }, timeout: 120_000 });
+    expect(JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}'), run.stderr).toEqual({ code: 0, fetchLoaded: false });
   });
 });
