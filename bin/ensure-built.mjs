@@ -268,8 +268,9 @@ export async function ensureCliBuilt() {
       // esbuild and terser (which make the runtime's bundle, once per version), lmdb and msgpackr (whose
       // native string extractor a bundle cannot find: it looks for it by `__dirname`) and chokidar, for
       // `docs serve` alone, load from node_modules.
-      // Mermaid is bundled with the DOMPurify it sanitises with, the very module
-      // cli/build/markdown/diagrams.ts stubs (one module per path in a bundle).
+      // Mermaid, bundled with the DOMPurify it sanitises with (the very module
+      // cli/build/markdown/diagrams.ts stubs: one module per path in a bundle), is the worker's
+      // diagram-deps.mjs, which a thread rendering on the main thread loads too.
       // The parser's OpenAPI schemas are compiled first, to be carried in it (`sharedAjv`).
       // It is one CommonJS file too, run with its code cache as the render worker's is (`loadCli`).
       openapiValidators().then((validators) =>

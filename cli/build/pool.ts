@@ -173,10 +173,14 @@ export function startPool(options: PoolStart): RenderPool {
       await committed(worker);
     });
     written = Promise.all(commits).then(() => undefined);
-    closing = Promise.all(workers.map(async (worker, at) => {
-      await commits[at];
-      await worker.terminate();
-    })).then(() => undefined);
+    // Heard by `finish` when it is asked; a close alone tells its failure through `closing`.
+    written.catch(() => undefined);
+    closing = Promise.all(
+      workers.map(async (worker, at) => {
+        await commits[at];
+        await worker.terminate();
+      }),
+    ).then(() => undefined);
     return closing;
   };
   /** The context each worker was given last: a kept pool (docs serve) sends what changed since (`contextPatch`). */
