@@ -134,35 +134,29 @@ export function planLanes(costs: (PageCost | undefined)[], threads: number): Lan
     start[owner[at]!]! += laneCost([groups[at]!]);
   }
   let best = judge(owner);
-  const better = (found: { end: number; total: number }): boolean => found.end < best.end - SAME_END_MS || (found.end <= best.end + SAME_END_MS && found.total < best.total - SAME_END_MS);
+  /**
+   * Gives each group of `moves` its lane, and keeps that when the build then ends sooner, or as soon
+   * for less (SAME_END_MS); else puts them back. True when kept.
+   */
+  const attempt = (moves: [group: number, lane: number][]): boolean => {
+    const before = moves.map(([at]) => owner[at]!);
+    for (const [at, lane] of moves) owner[at] = lane;
+    const found = judge(owner);
+    if (found.end < best.end - SAME_END_MS || (found.end <= best.end + SAME_END_MS && found.total < best.total - SAME_END_MS)) {
+      best = found;
+      return true;
+    }
+    moves.forEach(([at], i) => (owner[at] = before[i]!));
+    return false;
+  };
   for (let round = 0; round < SEARCH_ROUNDS && count > 1; round++) {
     let changed = false;
     for (let at = 0; at < groups.length; at++) {
       for (let lane = 0; lane < count; lane++) {
         const was = owner[at]!;
         if (lane === was) continue;
-        owner[at] = lane;
-        const moved = judge(owner);
-        if (better(moved)) {
-          best = moved;
-          changed = true;
-          continue;
-        }
-        owner[at] = was;
-        // Swapped with a group of that lane.
-        for (let other = 0; other < groups.length; other++) {
-          if (owner[other] !== lane) continue;
-          owner[at] = lane;
-          owner[other] = was;
-          const swapped = judge(owner);
-          if (better(swapped)) {
-            best = swapped;
-            changed = true;
-            break;
-          }
-          owner[at] = was;
-          owner[other] = lane;
-        }
+        // Moved to that lane, or else swapped with a group of it.
+        if (attempt([[at, lane]]) || groups.some((_, other) => owner[other] === lane && attempt([[at, lane], [other, was]]))) changed = true;
       }
     }
     if (!changed) break;
