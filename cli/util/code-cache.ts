@@ -9,10 +9,14 @@
  *
  * The cache is named by `v8.cachedDataVersionTag()` (V8's version, its flags, the CPU's features): a
  * thread started under other flags (`--no-opt` for a small site, see optimizer.ts) has its own. V8
- * checks the data against the source and flags and refuses what does not fit
- * (`script.cachedDataRejected`): the file then runs as without a cache, and the cache is made again. It
- * is written to a temporary file and renamed, so a reader never sees half of one; a folder that takes
- * no write (a read-only install) keeps the code running without it.
+ * checks the data against the source's length and the flags and refuses what does not fit
+ * (`script.cachedDataRejected`): the file then runs as without a cache, and the cache is made again.
+ * V8 does not check the data itself, and damaged data ends the process with a fatal error (a cache
+ * with 64 bytes flipped did: "unreachable code", exit 133): each cache starts with a header of its own
+ * (`CacheHeader`), the data's CRC-32 and the source file's size and modification time, and a cache
+ * whose header does not fit is not given to V8. It is written to a temporary file and renamed, so a
+ * reader never sees half of one; a folder that takes no write (a read-only install) keeps the code
+ * running without it.
  *
  * A script compiled by `vm` has no `import()` of its own: Node 20 gives it one only through an
  * experimental option (`vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER`, which warns on every run), and
@@ -20,12 +24,13 @@
  * render thread). So the file gets a function in its place, `__docsImport`, which bin/ensure-built.mjs
  * writes where the compiled code said `import(`.
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cachedDataVersionTag } from 'node:v8';
 import { Script } from 'node:vm';
+import { crc32 } from 'node:zlib';
 
 /** A file run with its cache. */
 export interface CachedRun {
@@ -35,6 +40,27 @@ export interface CachedRun {
   fromCache: boolean;
   /** Writes the cache as the code is compiled now, unless it ran from one (or was written already). */
   save(): void;
+}
+
+/** What starts a cache file: then the data's CRC-32, the source's size and its mtime (ms), each 8 bytes. */
+const MAGIC = Buffer.from('docs-v8\0');
+const HEADER_BYTES = MAGIC.length + 24;
+
+/** The header of a cache of `data` for a source of these stats. */
+function cacheHeader(data: Buffer, source: Stats): Buffer {
+  const header = Buffer.alloc(HEADER_BYTES);
+  MAGIC.copy(header);
+  header.writeDoubleLE(crc32(data), MAGIC.length);
+  header.writeDoubleLE(source.size, MAGIC.length + 8);
+  header.writeDoubleLE(source.mtimeMs, MAGIC.length + 16);
+  return header;
+}
+
+/** The V8 data of a cache file for a source of these stats, or undefined when its header does not fit. */
+function cachedDataOf(file: Buffer, source: Stats): Buffer | undefined {
+  if (file.length <= HEADER_BYTES) return undefined;
+  const data = file.subarray(HEADER_BYTES);
+  return cacheHeader(data, source).equals(file.subarray(0, HEADER_BYTES)) ? data : undefined;
 }
 
 /** The cache of `file` for this process's V8 and flags. */
@@ -54,9 +80,10 @@ function importerOf(file: string): (specifier: string) => Promise<unknown> {
 /** Runs the CommonJS file `file`, as Node would, with its code cache. */
 export function runWithCodeCache(file: string): CachedRun {
   const cacheFile = codeCacheFile(file);
+  const stats = statSync(file);
   let cachedData: Buffer | undefined;
   try {
-    cachedData = readFileSync(cacheFile);
+    cachedData = cachedDataOf(readFileSync(cacheFile), stats);
   } catch {
     cachedData = undefined;
   }
@@ -74,7 +101,8 @@ export function runWithCodeCache(file: string): CachedRun {
       saved = true;
       const temporary = `${cacheFile}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
       try {
-        writeFileSync(temporary, script.createCachedData());
+        const data = script.createCachedData();
+        writeFileSync(temporary, Buffer.concat([cacheHeader(data, stats), data]));
         renameSync(temporary, cacheFile);
       } catch {
         // No cache (a full disk, a read-only install): the next thread compiles as this one did.

@@ -3,7 +3,7 @@
  * (22.1 and later) the `docs` command keeps its compiled code below the compiled CLI; on Node 20 it
  * asks for nothing. The render worker keeps its own on every Node (cli/util/code-cache.ts).
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -90,6 +90,28 @@ describe('runWithCodeCache: a CommonJS file run with its own V8 code cache (the 
     // The source changed (a new version of docs compiled): its old cache is refused.
     writeFileSync(file, `${SOURCE}\nglobalThis.__docsCacheSum += 1;`);
     expect(runWithCodeCache(file).fromCache).toBe(false);
+  });
+
+  it('does not give V8 a damaged cache (V8 would end the process) nor one of another source of the same length', () => {
+    const file = code(SOURCE);
+    runWithCodeCache(file).save();
+    const good = readFileSync(codeCacheFile(file));
+    // 64 bytes flipped in the middle of V8's data: given to V8, this ended the process ("unreachable code").
+    const damaged = Buffer.from(good);
+    for (let at = damaged.length >> 1; at < (damaged.length >> 1) + 64; at++) damaged[at]! ^= 0xff;
+    writeFileSync(codeCacheFile(file), damaged);
+    const before = runs();
+    const run = runWithCodeCache(file);
+    expect(run.fromCache).toBe(false);
+    expect(runs()).toBe(before + 1);
+    run.save();
+    expect(readFileSync(codeCacheFile(file)).equals(damaged)).toBe(false);
+    expect(runWithCodeCache(file).fromCache).toBe(true);
+    // The same length, other code (V8 checks the length only): its cache is not this file's.
+    writeFileSync(file, SOURCE.replace('sum(100)', 'sum(200)'));
+    utimesSync(file, new Date(), new Date(Date.now() + 5000));
+    expect(runWithCodeCache(file).fromCache).toBe(false);
+    expect((globalThis as { __docsCacheSum?: number }).__docsCacheSum).toBe(19900);
   });
 
   it('keeps the code running where the cache cannot be written', () => {
