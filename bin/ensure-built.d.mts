@@ -1,6 +1,6 @@
 /** Compiles the CLI when a source is newer than the compiled copy; resolves to its folder. */
 export function ensureCliBuilt(): Promise<string>;
-/** Compiles the CLI when stale and runs it with its code cache: its entry, and what writes the cache (once, when it ran without one). */
+/** Compiles the CLI when stale and runs it with its code cache: its entry, and what writes the cache (when it ran without one, or after a long run that compiled more). */
 export function loadCli(): Promise<{ main: (args: string[]) => Promise<number>; save: () => void }>;
 /** The text of @readme/openapi-parser's `Headers` check the compiled CLI asks after a cheaper one. */
 export const PARSER_HEADERS_CHECK: string;

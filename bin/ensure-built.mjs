@@ -330,14 +330,16 @@ export async function ensureCliBuilt() {
 
 /**
  * Compiles the CLI when stale, and runs it (main.cjs) with V8's code cache of it
- * (cli/util/code-cache.ts): `main` is its entry, and `save` writes the cache, as the code is compiled
- * by then, when it ran without one (a command that did a build: its cache holds what builds use).
+ * (cli/util/code-cache.ts): `main` is its entry, and `save` writes the cache as the code is compiled by
+ * then (for a command that did a build: its cache holds what builds use) when it ran without one, or,
+ * after a run of a second or more, when it compiled more than the cache it ran from held.
  */
 export async function loadCli() {
   await ensureCliBuilt();
-  const { runWithCodeCache } = await import(pathToFileURL(join(outDir, 'code-cache.mjs')).href);
+  const { REFRESH_AFTER_MS, runWithCodeCache } = await import(pathToFileURL(join(outDir, 'code-cache.mjs')).href);
   const run = runWithCodeCache(join(outDir, 'main.cjs'));
-  return { main: run.exports.main, save: () => run.save() };
+  const loaded = performance.now();
+  return { main: run.exports.main, save: () => run.save({ refresh: performance.now() - loaded >= REFRESH_AFTER_MS }) };
 }
 
 /**

@@ -38,8 +38,12 @@ export interface CachedRun {
   exports: Record<string, unknown>;
   /** Whether the file ran from its cache. */
   fromCache: boolean;
-  /** Writes the cache as the code is compiled now, unless it ran from one (or was written already). */
-  save(): void;
+  /**
+   * Writes the cache as the code is compiled now, once, unless it ran from one. With `refresh` (a run
+   * that did much: its caller knows), one it ran from is made again and written when it grew by a
+   * tenth: the cache follows the largest build, not the first.
+   */
+  save(options?: { refresh?: boolean }): void;
 }
 
 /** What starts a cache file: then the data's CRC-32, the source's size and its mtime (ms), each 8 bytes. */
@@ -62,6 +66,15 @@ function cachedDataOf(file: Buffer, source: Stats): Buffer | undefined {
   const data = file.subarray(HEADER_BYTES);
   return cacheHeader(data, source).equals(file.subarray(0, HEADER_BYTES)) ? data : undefined;
 }
+
+/**
+ * A run at least this long (ms) did enough to make its cache again (`save`'s `refresh`): making it
+ * takes 10–20 ms, which a build with nothing to do (0.25 s) should not pay.
+ */
+export const REFRESH_AFTER_MS = 1000;
+
+/** How much larger (as a factor) the code compiled by a run must be than the cache it ran from for `save` to replace it. */
+const GROWN = 1.1;
 
 /** The cache of `file` for this process's V8 and flags. */
 export function codeCacheFile(file: string): string {
@@ -90,18 +103,20 @@ export function runWithCodeCache(file: string): CachedRun {
   const source = readFileSync(file, 'utf8');
   const script = new Script(`(function (exports, require, module, __filename, __dirname, __docsImport) {${source}\n})`, { filename: file, ...(cachedData ? { cachedData } : {}) });
   const fromCache = cachedData !== undefined && !script.cachedDataRejected;
-  let saved = fromCache;
+  let saved = false;
   const module: { exports: Record<string, unknown> } = { exports: {} };
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, dirname(file), importerOf(file));
   return {
     exports: module.exports,
     fromCache,
-    save() {
-      if (saved) return;
+    save({ refresh = false } = {}) {
+      if (saved || (fromCache && !refresh)) return;
       saved = true;
+      const data = script.createCachedData();
+      // A cache made by a smaller run (a small site's build) holds fewer functions: made again once a run compiled more.
+      if (fromCache && data.length < cachedData!.length * GROWN) return;
       const temporary = `${cacheFile}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
       try {
-        const data = script.createCachedData();
         writeFileSync(temporary, Buffer.concat([cacheHeader(data, stats), data]));
         renameSync(temporary, cacheFile);
       } catch {

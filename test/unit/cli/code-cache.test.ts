@@ -114,6 +114,33 @@ describe('runWithCodeCache: a CommonJS file run with its own V8 code cache (the 
     expect((globalThis as { __docsCacheSum?: number }).__docsCacheSum).toBe(19900);
   });
 
+  it('is made again after a long run that compiled more than the cache held, not after a short or like one', () => {
+    // Two hundred functions, compiled only when a run calls them.
+    const many = Array.from({ length: 200 }, (_, n) => `function f${n}(x) { const list = []; for (let i = 0; i < x; i++) list.push(i * ${n}); return list.reduce((a, b) => a + b, 0); }`);
+    const file = code(`${SOURCE}\n${many.join('\n')}\nif (globalThis.__docsCacheMore) globalThis.__docsCacheMoreSum = [${many.map((_, n) => `f${n}(3)`).join(', ')}].length;`);
+    const more = (value: boolean): void => void ((globalThis as { __docsCacheMore?: boolean }).__docsCacheMore = value);
+    more(false);
+    runWithCodeCache(file).save();
+    const small = statSync(codeCacheFile(file)).size;
+    // From the cache, a run that called them: made again only when asked to (a long run).
+    more(true);
+    runWithCodeCache(file).save();
+    expect(statSync(codeCacheFile(file)).size).toBe(small);
+    const longer = runWithCodeCache(file);
+    expect(longer.fromCache).toBe(true);
+    longer.save({ refresh: true });
+    const large = statSync(codeCacheFile(file)).size;
+    expect(large).toBeGreaterThan(small * 1.1);
+    // The same again: nothing grew, nothing written.
+    const written = statSync(codeCacheFile(file)).mtimeMs;
+    runWithCodeCache(file).save({ refresh: true });
+    expect(statSync(codeCacheFile(file)).mtimeMs).toBe(written);
+    // A smaller run does not shrink it.
+    more(false);
+    runWithCodeCache(file).save({ refresh: true });
+    expect(statSync(codeCacheFile(file)).size).toBe(large);
+  });
+
   it('keeps the code running where the cache cannot be written', () => {
     const file = code(SOURCE);
     // A folder where the cache would go: the rename fails, as it would in a read-only install.
