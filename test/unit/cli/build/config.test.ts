@@ -25,6 +25,19 @@ describe('cli/build/config', () => {
     expect(config.contentDir).toBe('/site/content');
   });
 
+  it('takes the locales a date formatter takes, and refuses the tags it refuses', () => {
+    for (const locale of ['nl-BE', 'en', 'en-GB-oxendict', 'xx-YY', 'zh-Hant-TW', 'nl_BE', 'not a locale', 'i-klingon', 'en--GB']) {
+      let formatter = true;
+      try {
+        new Intl.DateTimeFormat(locale);
+      } catch {
+        formatter = false;
+      }
+      const refused = problems(fixtureConfig({ locale })).some((problem) => problem.includes('is not a locale'));
+      expect(refused, locale).toBe(!formatter);
+    }
+  });
+
   it('lets DOCS_BACKEND_URL override the backend address', () => {
     const config = resolveConfig(fixtureConfig(), { ...options, env: { DOCS_BACKEND_URL: 'http://127.0.0.1:4010' } });
     expect(config.site.app.backendUrl).toBe('http://127.0.0.1:4010');
