@@ -13,7 +13,7 @@
  * (`script.cachedDataRejected`): the file then runs as without a cache, and the cache is made again.
  * V8 does not check the data itself, and damaged data ends the process with a fatal error (a cache
  * with 64 bytes flipped did: "unreachable code", exit 133): each cache starts with a header of its own
- * (`CacheHeader`), the data's CRC-32 and the source file's size and modification time, and a cache
+ * (`cacheHeader`), the data's CRC-32 and the source file's size and modification time, and a cache
  * whose header does not fit is not given to V8. It is written to a temporary file and renamed, so a
  * reader never sees half of one; a folder that takes no write (a read-only install) keeps the code
  * running without it.
