@@ -10,7 +10,7 @@ enableCodeCache();
 const cli = await loadCli();
 const args = process.argv.slice(2);
 process.exitCode = await cli.main(args);
-// The compiled code as a build left it, for the next command (written once, by a command that ran without it).
+// The compiled code as a build left it, for the next command (cli/util/code-cache.ts `save`: when there was none, or it grew).
 if (process.exitCode === 0 && (args.includes('build') || args.includes('serve'))) cli.save();
 // Everything docs waits for is done. A timer, a server or a connection that site.config.ts left open
 // must not keep a finished build (or a stopped server) alive, a CI job until its timeout: the process

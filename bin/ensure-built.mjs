@@ -95,6 +95,25 @@ export function sharedAjv(validators, compileMissing = true) {
 }
 
 /**
+ * An esbuild plugin that replaces `text` with `replacement` (after `prefix`, when given) in the files
+ * `filter` matches, and leaves a file that does not hold `text` exactly as published: the patches
+ * below match a dependency's code by its exact text, and a test of each fails when a new version reads
+ * otherwise, so the change is seen.
+ */
+function exactTextPatch({ name, filter, text, replacement, prefix = '' }) {
+  return {
+    name,
+    setup(build) {
+      build.onLoad({ filter }, (args) => {
+        const contents = readFileSync(args.path, 'utf8');
+        if (!contents.includes(text)) return undefined;
+        return { contents: prefix + contents.replace(text, replacement), loader: 'js', resolveDir: dirname(args.path) };
+      });
+    },
+  };
+}
+
+/**
  * Mermaid's `getConfig` copies its whole configuration with its general merge on every call, and its
  * diagram databases call it for every node and message they parse: 0.7–0.9 s of the portal's diagrams
  * on a render thread. In the compiled worker it makes the same copy with
@@ -103,18 +122,13 @@ export function sharedAjv(validators, compileMissing = true) {
  * fails then, so the change is seen).
  */
 export const MERMAID_GET_CONFIG = 'var getConfig = /* @__PURE__ */ __name(() => {\n  return assignWithDepth_default({}, currentConfig);\n}, "getConfig");';
-const fastMermaidConfig = {
+const fastMermaidConfig = exactTextPatch({
   name: 'fast-mermaid-config',
-  setup(build) {
-    const copy = join(root, 'cli/build/markdown/mermaid-config.ts');
-    build.onLoad({ filter: /[\\/]node_modules[\\/]mermaid[\\/]dist[\\/].*\.mjs$/ }, (args) => {
-      const text = readFileSync(args.path, 'utf8');
-      if (!text.includes(MERMAID_GET_CONFIG)) return undefined;
-      const fast = 'var getConfig = /* @__PURE__ */ __name(() => copyMermaidConfig(currentConfig), "getConfig");';
-      return { contents: `import { copyMermaidConfig } from ${JSON.stringify(copy)};\n${text.replace(MERMAID_GET_CONFIG, fast)}`, loader: 'js', resolveDir: dirname(args.path) };
-    });
-  },
-};
+  filter: /[\\/]node_modules[\\/]mermaid[\\/]dist[\\/].*\.mjs$/,
+  text: MERMAID_GET_CONFIG,
+  replacement: 'var getConfig = /* @__PURE__ */ __name(() => copyMermaidConfig(currentConfig), "getConfig");',
+  prefix: `import { copyMermaidConfig } from ${JSON.stringify(join(root, 'cli/build/markdown/mermaid-config.ts'))};\n`,
+});
 
 /**
  * @readme/openapi-parser (the json-schema-ref-parser bundled in it) asks of every option it merges
@@ -125,16 +139,12 @@ const fastMermaidConfig = {
  * published (test/unit/cli/compiled-cli.test.ts fails then, so the change is seen).
  */
 export const PARSER_HEADERS_CHECK = '!(typeof Headers !== "undefined" && val instanceof Headers)';
-const quietHeadersCheck = {
+const quietHeadersCheck = exactTextPatch({
   name: 'quiet-headers-check',
-  setup(build) {
-    build.onLoad({ filter: /[\\/]node_modules[\\/]@readme[\\/]openapi-parser[\\/]dist[\\/]index\.js$/ }, (args) => {
-      const text = readFileSync(args.path, 'utf8');
-      if (!text.includes(PARSER_HEADERS_CHECK)) return undefined;
-      return { contents: text.replace(PARSER_HEADERS_CHECK, '!(val.constructor?.name === "Headers" && typeof Headers !== "undefined" && val instanceof Headers)'), loader: 'js', resolveDir: dirname(args.path) };
-    });
-  },
-};
+  filter: /[\\/]node_modules[\\/]@readme[\\/]openapi-parser[\\/]dist[\\/]index\.js$/,
+  text: PARSER_HEADERS_CHECK,
+  replacement: '!(val.constructor?.name === "Headers" && typeof Headers !== "undefined" && val instanceof Headers)',
+});
 
 /**
  * The CLI renders with `renderToString` alone, from React's legacy server renderer. `react-dom/server`
@@ -336,16 +346,16 @@ export async function ensureCliBuilt() {
  */
 export async function loadCli() {
   await ensureCliBuilt();
-  const { REFRESH_AFTER_MS, runWithCodeCache } = await import(pathToFileURL(join(outDir, 'code-cache.mjs')).href);
+  const { runWithCodeCache } = await import(pathToFileURL(join(outDir, 'code-cache.mjs')).href);
   const run = runWithCodeCache(join(outDir, 'main.cjs'));
-  const loaded = performance.now();
-  return { main: run.exports.main, save: () => run.save({ refresh: performance.now() - loaded >= REFRESH_AFTER_MS }) };
+  return { main: run.exports.main, save: () => run.save() };
 }
 
 /**
- * Keeps V8's compiled code of the compiled CLI on disk (Node 22.1 and later: `module.enableCompileCache`),
- * below the compiled CLI, so it goes with it when a source changes. The render threads inherit it
- * through `NODE_COMPILE_CACHE`. Every build compiles megabytes of JavaScript on each of its threads
+ * Keeps V8's compiled code of the compiled CLI's ES modules on disk (Node 22.1 and later:
+ * `module.enableCompileCache`), below the compiled CLI, so it goes with it when a source changes: the
+ * entries, mermaid's chunks, shiki's grammars (the CLI's and the worker's own code keep a cache of their
+ * own on every Node, cli/util/code-cache.ts). The render threads inherit it through `NODE_COMPILE_CACHE`. Every build compiles megabytes of JavaScript on each of its threads
  * (the markdown pipeline, shiki, React, mermaid): on Node 24 a render thread starts with 60–80 ms less
  * CPU with the cache (310–376 ms against 368–461 ms, four alternated starts). `NODE_COMPILE_CACHE` names another folder,
  * `NODE_DISABLE_COMPILE_CACHE=1` turns it off (Node's own settings). Node 20 has no such cache: nothing

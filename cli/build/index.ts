@@ -11,11 +11,10 @@ export { manifestOf, manifestText } from './manifest';
 export { nameGeneratedSources, type ApiPages } from './openapi/api-pages';
 import { SHELL_DIR } from '../serve/gate';
 import { join } from 'node:path';
-import type { HydrationData, LastUpdated } from '../../runtime/manifest';
+import type { LastUpdated } from '../../runtime/manifest';
 import type { ResolvedConfig } from './config';
 import { generateApiPages, nameGeneratedSources, type ApiPages } from './openapi/api-pages';
 import { manifestText } from './manifest';
-import { notFoundPage } from '../../runtime/components/NotFound/NotFound';
 import { DocsError, sortDiagnostics, type Diagnostic } from '../util/errors';
 import { listFiles, posixRelative } from '../util/fs';
 import { bundleRuntime, linkBundle } from './bundle';
@@ -29,9 +28,10 @@ import { SEARCH_ENTRY } from './search/index';
 import { blocksOf, makeBuildIndex, searchPagesOf } from './search/source';
 import { STATE_FILE } from './search/state';
 import type { PageJobContext, PageResult } from './page-job';
-import { COLLECT_EVERY_FILES, collectGarbage, limitHeapGrowth, MANY_PAGES, type RenderPool } from './pool';
+import { COLLECT_EVERY_FILES, collectGarbage, limitHeapGrowth, MANY_PAGES } from './main-heap';
+import type { RenderPool } from './pool';
 import { fitOptimizer } from './optimizer';
-import { renderPage } from './render';
+import { gateShellHtml, notFoundHtml } from './render';
 import { checkTemplate, templateFile } from './template';
 import { buildPages, outputKeys, previousResults, renderEarly } from './pages';
 import { markdownSalt, saveState, type BuildStore, type OutputRecord } from './store';
@@ -265,11 +265,10 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     const reusable = store && present && keys ? previousResults(context, jobs, keys, (route) => store.pages.get(route), present) : [];
     const { results, keys: pageKeys, rendered, storeFailed } = await buildPages({ context, jobs, keys, reusable, workerUrl: options.workerUrl, threads: options.threads, pool, thread, store, onProgress: options.onProgress, early });
     // The render workers are done: they go now, not after the index (their heaps were 700 MB of a
-    // 100,000-page build's peak while the main thread made the search index). This thread's heap,
-    // when large, grows by less from now on (pool.ts `limitHeapGrowth`).
-    // Their ends are waited for once the output is in place (a thread's end takes some 45 ms).
-    const stopping = Promise.all([pool?.close(), warm?.close()]);
-    stopping.catch(() => undefined);
+    // 100,000-page build's peak while the main thread made the search index), their ends waited for by
+    // start.ts once the output is in place (a thread's end takes some 45 ms). This thread's heap, when
+    // large, grows by less from now on (main-heap.ts `limitHeapGrowth`).
+    void Promise.all([pool?.close(), warm?.close()]).catch(() => undefined);
     limitHeapGrowth();
     // The images pages show from outside the content folder are sources too.
     checkSourcesOutside(outDir, imagesOutside(results, config.contentDir));
@@ -349,7 +348,6 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     if (store && cacheProblem === undefined && unchanged && cacheDir) writeUnchanged(cacheDir, unchanged);
     // A build that records no fingerprint (docs serve's) leaves none of an earlier one of its folder behind.
     else if (cacheDir) dropUnchanged(cacheDir, outDir, last);
-    await stopping;
     return report(results, warnings);
   } catch (error) {
     // The workers stop before their staging folder goes: one still writing a page would make the
@@ -381,26 +379,6 @@ export function checkResults(results: PageResult[], links: LinkReport = checkLin
   // The warnings go with the errors: a writer who fixes the errors learns of them now, not one build later.
   if (errors.length > 0) throw new DocsError('content', sortDiagnostics(errors), undefined, false, false, sortDiagnostics(warnings));
   return sortDiagnostics(warnings);
-}
-
-/**
- * The gated host's sign-in shell: the layout with no page in it — no title but the site's, no
- * sidebar, no text of any page — marked so the head script and the runtime show the login screen.
- */
-function gateShellHtml(context: PageJobContext): string {
-  // Nothing of the site's structure or addresses either, which the login screen does not show: no
-  // announcement (its text may name pages), no navbar (the sections' labels and routes), no repository,
-  // no backend (a gated build logs in at its own origin), no default doc.
-  const { site } = context;
-  const bare = { ...site, announcement: undefined, navbar: [], repositoryUrl: '', app: { ...site.app, backendUrl: '/' }, version: { ...site.version, mainDocId: '' } };
-  const data: HydrationData = { site: bare, page: { ...notFoundPage('/'), title: site.title }, manifestUrl: context.manifestUrl, shell: true };
-  return renderPage({ template: context.template, assets: context.assets, data, html: '' }).replace(/<html\b/i, '<html data-gate-shell');
-}
-
-/** `404.html`: the not-found page in the same layout, served for every unknown path. */
-function notFoundHtml(context: PageJobContext): string {
-  const data: HydrationData = { site: context.site, page: notFoundPage('/404'), manifestUrl: context.manifestUrl };
-  return renderPage({ template: context.template, assets: context.assets, data, html: '' });
 }
 
 export { DocsError };

@@ -11,7 +11,8 @@ import { imageChecker } from './images';
 import type { OnProgress } from './progress';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
 import { fitOptimizer } from './optimizer';
-import { BATCH, collectGarbage, MANY_PAGES, runPageJobs, type RenderPool } from './pool';
+import { collectGarbage, MANY_PAGES } from './main-heap';
+import { BATCH, runPageJobs, type RenderPool } from './pool';
 import type { BuildStore, PageOutput } from './store';
 import { generatorVersion } from './version';
 

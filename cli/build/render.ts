@@ -11,6 +11,8 @@ import { SidebarNav } from '../../runtime/components/Sidebar/Sidebar';
 import { headScriptSource } from '../../runtime/head-script';
 import { pageTitle } from '../../runtime/routing';
 import type { HydrationData, SidebarItem, SiteData } from '../../runtime/manifest';
+import { notFoundPage } from '../../runtime/components/NotFound/NotFound';
+import type { PageJobContext } from './page-job';
 
 /** Hashed URLs of the runtime bundle. */
 export interface AssetUrls {
@@ -143,4 +145,27 @@ export function renderPage(options: RenderPageOptions): string {
   const app = renderToString(createElement(App, { site: data.site, initial: { page: data.page, html, sidebar, serial: 0 }, shell: data.shell }));
   const slots: Record<string, string> = { ...sharedSlots(data.site, assets), head: renderHead(data), app, data: scriptJson(data) };
   return template.replace(/<!--docs:([a-z-]+)-->/g, (whole, name: string) => slots[name] ?? whole);
+}
+
+/** What a page of the site itself (not of its content) is rendered from. */
+type SitePageContext = Pick<PageJobContext, 'site' | 'template' | 'assets' | 'manifestUrl'>;
+
+/**
+ * The gated host's sign-in shell: the layout with no page in it — no title but the site's, no
+ * sidebar, no text of any page — marked so the head script and the runtime show the login screen.
+ */
+export function gateShellHtml(context: SitePageContext): string {
+  // Nothing of the site's structure or addresses either, which the login screen does not show: no
+  // announcement (its text may name pages), no navbar (the sections' labels and routes), no repository,
+  // no backend (a gated build logs in at its own origin), no default doc.
+  const { site } = context;
+  const bare = { ...site, announcement: undefined, navbar: [], repositoryUrl: '', app: { ...site.app, backendUrl: '/' }, version: { ...site.version, mainDocId: '' } };
+  const data: HydrationData = { site: bare, page: { ...notFoundPage('/'), title: site.title }, manifestUrl: context.manifestUrl, shell: true };
+  return renderPage({ template: context.template, assets: context.assets, data, html: '' }).replace(/<html\b/i, '<html data-gate-shell');
+}
+
+/** `404.html`: the not-found page in the same layout, served for every unknown path. */
+export function notFoundHtml(context: SitePageContext): string {
+  const data: HydrationData = { site: context.site, page: notFoundPage('/404'), manifestUrl: context.manifestUrl };
+  return renderPage({ template: context.template, assets: context.assets, data, html: '' });
 }

@@ -5,13 +5,12 @@
  */
 import { fileURLToPath } from 'node:url';
 import { parentPort } from 'node:worker_threads';
-import { REFRESH_AFTER_MS, runWithCodeCache } from '../util/code-cache';
+import { runWithCodeCache } from '../util/code-cache';
 import type { WorkerRequest } from './worker';
 
 const run = runWithCodeCache(fileURLToPath(new URL('./worker.cjs', import.meta.url)));
-const loaded = performance.now();
 // Heard after the worker's own listener (the code above added it): the close's commit is under way.
-// A thread that worked a while (REFRESH_AFTER_MS) makes a cache a smaller build left again when it grew.
+// A thread that worked a while makes a cache a smaller build left again when it grew (`save`).
 parentPort?.on('message', (request: WorkerRequest) => {
-  if ('close' in request) run.save({ refresh: performance.now() - loaded >= REFRESH_AFTER_MS });
+  if ('close' in request) run.save();
 });

@@ -39,9 +39,9 @@ export interface CachedRun {
   /** Whether the file ran from its cache. */
   fromCache: boolean;
   /**
-   * Writes the cache as the code is compiled now, once, unless it ran from one. With `refresh` (a run
-   * that did much: its caller knows), one it ran from is made again and written when it grew by a
-   * tenth: the cache follows the largest build, not the first.
+   * Writes the cache as the code is compiled now, once, unless it ran from one. After a run that did
+   * much (`refresh`; by default, REFRESH_AFTER_MS or more since the file ran), one it ran from is made
+   * again and written when it grew by a tenth: the cache follows the largest build, not the first.
    */
   save(options?: { refresh?: boolean }): void;
 }
@@ -71,7 +71,7 @@ function cachedDataOf(file: Buffer, source: Stats): Buffer | undefined {
  * A run at least this long (ms) did enough to make its cache again (`save`'s `refresh`): making it
  * takes 10–20 ms, which a build with nothing to do (0.25 s) should not pay.
  */
-export const REFRESH_AFTER_MS = 1000;
+const REFRESH_AFTER_MS = 1000;
 
 /** How much larger (as a factor) the code compiled by a run must be than the cache it ran from for `save` to replace it. */
 const GROWN = 1.1;
@@ -106,10 +106,11 @@ export function runWithCodeCache(file: string): CachedRun {
   let saved = false;
   const module: { exports: Record<string, unknown> } = { exports: {} };
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, dirname(file), importerOf(file));
+  const ran = performance.now();
   return {
     exports: module.exports,
     fromCache,
-    save({ refresh = false } = {}) {
+    save({ refresh = performance.now() - ran >= REFRESH_AFTER_MS } = {}) {
       if (saved || (fromCache && !refresh)) return;
       saved = true;
       const data = script.createCachedData();

@@ -1,5 +1,5 @@
 /**
- * The main thread's heap growth once the render workers are gone (cli/build/pool.ts
+ * The main thread's heap growth once the render workers are gone (cli/build/main-heap.ts
  * `limitHeapGrowth`): limited for a large heap, where the 100,000-page build's memory is at stake,
  * left to V8 for a small one, where the limit only cost a one-page edit a full collection more.
  */
@@ -15,7 +15,7 @@ vi.mock('node:v8', async (original) => {
   };
 });
 
-const { limitHeapGrowth } = await import('../../../../cli/build/pool');
+const { limitHeapGrowth } = await import('../../../../cli/build/main-heap');
 
 describe('limitHeapGrowth', () => {
   afterEach(() => {

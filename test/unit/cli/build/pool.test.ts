@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import { BATCH, collectGarbage, contextPatch, runPageJobs, startPool, stringSharer, type RenderPool } from '../../../../cli/build/pool';
+import { collectGarbage } from '../../../../cli/build/main-heap';
+import { BATCH, contextPatch, runPageJobs, startPool, stringSharer, type RenderPool } from '../../../../cli/build/pool';
 import { REPO } from '../../../support/site';
 import type { PageJob, PageJobContext, PageResult } from '../../../../cli/build/page-job';
 
