@@ -313,7 +313,8 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
       // In place: write what differs, remove what no page needs any more, touch nothing else.
       for (const [file, bytes] of Object.entries(written)) if (!sameBytes(outDir, file, bytes)) writeOutput(staging, file, bytes);
       await linkBundle(bundle, { staging, outDir, wanted: (file) => !present.has(file) });
-      const stale = [...present].filter((file) => !wanted.has(file));
+      // What no page wants any more: the files the output held, and those edited by hand since (not present, but there).
+      const stale = [...present, ...output!.altered].filter((file) => !wanted.has(file));
       if (rendered.length > 0 || stale.length > 0 || listFiles(staging).length > 0) {
         await forgetOutput();
         crashPoint('publish');

@@ -337,6 +337,11 @@ export interface PresentOutput {
   files: Set<string>;
   /** The stamps of the last build's paths that are still as it left them, by path. */
   kept: Map<string, string>;
+  /**
+   * The files the output holds that the last build wrote and someone changed since (edited in place,
+   * emptied): not in `files`, so a page that wants one writes it again; one no page wants is removed.
+   */
+  altered: Set<string>;
 }
 
 /**
@@ -345,7 +350,8 @@ export interface PresentOutput {
  * build (`digest`), and every path of the output still has the stats it had then (a file added,
  * removed or renamed changes its folder's mtime, one edited in place its own). Otherwise the output
  * is listed (0.8 s at 10,000 pages), and a file that is not as the last build left it (emptied,
- * edited in place) is left out: it is written again. `now` is the stamps of the last build's paths
+ * edited in place) is left out of `files` (it is written again) and named in `altered` (removed when no
+ * page wants it any more). `now` is the stamps of the last build's paths
  * when the caller took them already (start.ts, on a thread of their own).
  */
 export function presentFiles(outDir: string, recorded: { files?: string[]; digest?: string } | undefined, last: UnchangedRecord | undefined, now?: OutputStamps): PresentOutput {
@@ -353,10 +359,11 @@ export function presentFiles(outDir: string, recorded: { files?: string[]; diges
   const current = last?.outDir === outDir ? (now ?? stampOutputs(outDir, last.outputs)) : undefined;
   const kept = new Map<string, string>();
   if (last && stamps && current) last.outputs.forEach((path, i) => current.stamps[i] === stamps[i] && kept.set(path, stamps[i]!));
-  if (recorded?.files && recorded.digest && last && last.outputDigest === recorded.digest && current?.digest === recorded.digest) return { files: new Set(recorded.files), kept };
+  if (recorded?.files && recorded.digest && last && last.outputDigest === recorded.digest && current?.digest === recorded.digest) return { files: new Set(recorded.files), kept, altered: new Set() };
   const files = new Set(listFiles(outDir));
+  const altered = new Set<string>();
   last?.outputs.forEach((path) => {
-    if (stamps && !kept.has(path)) files.delete(path);
+    if (stamps && !kept.has(path) && files.delete(path)) altered.add(path);
   });
-  return { files, kept };
+  return { files, kept, altered };
 }

@@ -89,6 +89,8 @@ describe('rebuilds', () => {
       ['a stray file added', () => writeFileSync(join(dist, 'guide/stray.html'), 'left behind')],
       ['a search file deleted', () => rmSync(join(dist, 'assets/search', readdirSync(join(dist, 'assets/search')).find((file) => file.startsWith('t-'))!))],
       ['a page folder deleted', () => rmSync(join(dist, 'guide/zebra'), { recursive: true })],
+      // Each term shard edited in place: those the edit changes are then no page's, and go like any stale file.
+      ['the search shards edited in place', () => readdirSync(join(dist, 'assets/search')).filter((file) => file.startsWith('t-')).forEach((file) => appendFileSync(join(dist, 'assets/search', file), ' '))],
       ['nothing', () => undefined],
     ];
     for (const [i, [what, change]] of changes.entries()) {
