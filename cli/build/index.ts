@@ -27,6 +27,8 @@ import { announcementAnchors, checkAnnouncement, type CheckedAnnouncement } from
 import { SEARCH_ENTRY } from './search/index';
 import { blocksOf, makeBuildIndex, searchPagesOf } from './search/source';
 import { STATE_FILE } from './search/state';
+import { generatorVersion } from './version';
+import { indexElsewhere } from './search/index-thread';
 import type { PageJobContext, PageResult } from './page-job';
 import { COLLECT_EVERY_FILES, collectGarbage, limitHeapGrowth, MANY_PAGES } from './main-heap';
 import type { RenderPool } from './pool';
@@ -257,6 +259,8 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   const thread = options.renderThread ?? warm;
   // The edited files' pages render on the warm thread while this one finds what else changed.
   const early = previous && thread && kept ? renderEarly({ context, jobs, rels: kept.readAnew(), thread, store }) : undefined;
+  // Then that thread makes the search index, taken if the pages turn out as it assumed (search/index-thread.ts).
+  const elsewhere = early && warm && previous && cacheDir ? indexElsewhere(warm, { pages: searchPagesOf(config, content), salt: generatorVersion(), previous: { search: previous.search }, stateFile: join(cacheDir, STATE_FILE), outDir, staging }) : undefined;
   try {
     // What the output holds now: a page is kept only while every file it wrote is there.
     const output = previous ? presentFiles(outDir, previous, last, now) : undefined;
@@ -268,7 +272,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     // 100,000-page build's peak while the main thread made the search index), their ends waited for by
     // start.ts once the output is in place (a thread's end takes some 45 ms). This thread's heap, when
     // large, grows by less from now on (main-heap.ts `limitHeapGrowth`).
-    void Promise.all([pool?.close(), warm?.close()]).catch(() => undefined);
+    void Promise.all([pool?.close(), (elsewhere?.settled ?? Promise.resolve()).then(() => warm?.close())]).catch(() => undefined);
     limitHeapGrowth();
     // The images pages show from outside the content folder are sources too.
     checkSourcesOutside(outDir, imagesOutside(results, config.contentDir));
@@ -291,9 +295,18 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     options.onProgress?.({ stage: 'search' });
     const indexing = performance.now();
     let index: OutputRecord['search'];
-    if (previous && rendered.length === 0 && previous.pages === jobs.length && previous.search.files.every((file) => present!.has(file))) {
+    const sameIndex = previous && rendered.length === 0 && previous.pages === jobs.length && previous.search.files.every((file) => present!.has(file));
+    // The index the warm thread made meanwhile, when it is this build's; its files go otherwise.
+    const offloaded = sameIndex ? undefined : await elsewhere?.take(results, present!);
+    if (!offloaded) await elsewhere?.discard();
+    if (sameIndex) {
       index = previous.search;
+    } else if (offloaded) {
+      index = offloaded.search;
+      searchSeconds = offloaded.seconds;
     } else {
+      // For the tests: a rebuild whose index this thread makes fails, so a test sees which thread made it.
+      if (process.env.DOCS_TEST_INDEX_ELSEWHERE && previous) throw new Error('DOCS_TEST_INDEX_ELSEWHERE: the main thread made the index of a rebuild');
       index = await makeBuildIndex({ pages: searchPagesOf(config, content), results, store, stateFile: store && cacheDir ? join(cacheDir, STATE_FILE) : undefined, previous, present, write: (file, text) => writeOutput(staging, file, text) });
       searchSeconds = (performance.now() - indexing) / 1000;
       // A build that rendered many pages (a first one) made the index from nothing: its postings are
@@ -355,6 +368,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     // removal fail (ENOTEMPTY) and hide the error that matters.
     await pool?.close().catch(() => undefined);
     await early?.results.catch(() => undefined);
+    await elsewhere?.settled;
     await linking?.catch(() => undefined);
     discardStaging(staging);
     throw error;

@@ -10,6 +10,7 @@ import type { HighlightSettings } from './markdown/highlighter';
 import type { PageJob, PageJobContext, PageResult } from './page-job';
 import { pageCost, planLanes, takeBatch, type Lanes } from './lanes';
 import type { BuildStore } from './store';
+import type { IndexDone, IndexRequest, StatePlace } from './search/index-thread';
 import type { ContextPatch, WorkerData, WorkerRequest, WorkerResponse } from './worker';
 
 /**
@@ -59,12 +60,16 @@ export interface PoolStart {
    * gives the settings (and the content's size) once they are known.
    */
   highlighting?: HighlightSettings;
+  /** Where the previous search index's state is, for a thread that may make a rebuild's index: it reads it as soon as it has loaded. */
+  indexState?: StatePlace;
 }
 
 /** Worker threads waiting for pages. */
 export interface RenderPool {
   /** Renders the jobs and returns their results in job order; `onPages` hears of each finished batch. */
   run: (context: PageJobContext, jobs: PageJob[], onPages?: (count: number) => void) => Promise<PageResult[]>;
+  /** Has the first worker make a rebuild's search index (search/index-thread.ts), between or beside its pages. */
+  index: (request: IndexRequest) => Promise<IndexDone>;
   /** Stops the workers once they have committed their cache writes. */
   close: () => Promise<void>;
   /**
@@ -127,7 +132,7 @@ export function startPool(options: PoolStart): RenderPool {
   /** Starts workers until `count` run (at most `threads`). */
   const grow = (count: number): void => {
     while (workers.length < Math.min(count, threads)) {
-      const worker = new Worker(options.workerUrl, { workerData: { highlighting } satisfies WorkerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, maxOldGenerationSizeMb: OLD_GENERATION_MB } });
+      const worker = new Worker(options.workerUrl, { workerData: { highlighting, ...(options.indexState && workers.length === 0 ? { indexState: options.indexState } : {}) } satisfies WorkerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB, maxOldGenerationSizeMb: OLD_GENERATION_MB } });
       worker.once('exit', () => (ended = true));
       loaded.set(worker, readyOf(worker));
       workers.push(worker);
@@ -185,7 +190,8 @@ export function startPool(options: PoolStart): RenderPool {
                 worker.postMessage({ id: batch[0]!, jobs: batch.map((number) => jobs[number]!) } satisfies WorkerRequest);
               };
               const onMessage = (response: WorkerResponse): void => {
-                if ('closed' in response || 'ready' in response) return;
+                // The answers to batches carry their id (the thread may also answer an index, a close, its load).
+                if (!('id' in response)) return;
                 if ('failure' in response) return done(new Error(response.failure));
                 response.results.forEach((result, i) => (results[batch[i]!] = shared(result)));
                 onPages?.(response.results.length);
@@ -202,6 +208,26 @@ export function startPool(options: PoolStart): RenderPool {
         ),
       );
       return results;
+    },
+    index(request) {
+      if (ended || closing) return Promise.reject(new Error('the render threads were stopped'));
+      grow(1);
+      const worker = workers[0]!;
+      return new Promise<IndexDone>((resolve, reject) => {
+        const done = (settle: () => void): void => {
+          worker.off('message', onMessage);
+          worker.off('exit', onExit);
+          settle();
+        };
+        const onMessage = (response: WorkerResponse): void => {
+          if ('indexed' in response) done(() => resolve(response.indexed));
+          else if ('indexFailure' in response) done(() => reject(new Error(response.indexFailure)));
+        };
+        const onExit = (code: number): void => done(() => reject(new Error(`a render worker exited with code ${code}`)));
+        worker.on('message', onMessage);
+        worker.once('exit', onExit);
+        worker.postMessage({ index: request } satisfies WorkerRequest);
+      });
     },
     close: closeAll,
     finish: () => {

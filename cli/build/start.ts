@@ -16,6 +16,8 @@ import { inputFingerprint, readUnchanged, sameFiles, stampOutputs, type TreeList
 import { checkOutDir, realPath } from './write';
 import { removeDeadStaging } from './publish';
 import { lockOutput } from './output-lock';
+import { STATE_FILE } from './search/state';
+import { generatorVersion } from './version';
 
 /** Builds the site into `outDir`; throws a `DocsError` (and leaves `outDir` untouched) on any error. */
 export async function buildSite(options: BuildOptions): Promise<BuildReport> {
@@ -77,7 +79,9 @@ async function buildLocked({ options, started, root, outDir, config, early }: { 
   // A rebuild renders what changed, seldom more than a few pages: one thread starts now and loads the
   // markdown pipeline and the highlighter on another core while this one finds what changed (0.4 s of
   // a one-page edit at 10,000 pages). `docs serve` keeps a thread of its own (`renderThread`).
-  const warm = options.workerUrl && previous && !options.renderThread && availableParallelism() > 1 ? startPool({ workerUrl: options.workerUrl, threads: 1, highlighting: config.markdown }) : undefined;
+  // It may make the search index too (search/index-thread.ts): it reads the previous index's state meanwhile.
+  const indexState = cacheDir ? { stateFile: join(cacheDir, STATE_FILE), salt: generatorVersion() } : undefined;
+  const warm = options.workerUrl && previous && !options.renderThread && availableParallelism() > 1 ? startPool({ workerUrl: options.workerUrl, threads: 1, highlighting: config.markdown, ...(indexState ? { indexState } : {}) }) : undefined;
   try {
     // The rest of the build (content, markdown, React, esbuild, the OpenAPI parser) loads only now.
     const { buildWith } = await import('./index');

@@ -7,11 +7,14 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { startHighlighter, type HighlightSettings } from './markdown/highlighter';
 import { PageBuilder, type PageJob, type PageJobContext, type PageResult } from './page-job';
 import { openStore, type BuildStore } from './store';
+import { indexOnThread, readIndexState, type IndexDone, type IndexRequest, type ReadState, type StatePlace } from './search/index-thread';
 
 /** What a worker starts with. */
 export interface WorkerData {
   /** The highlighter's settings; absent when the thread starts before the config is read: they come in a `highlighting` message. */
   highlighting?: HighlightSettings;
+  /** Where the previous search index's state is, for a thread that may be asked to make a rebuild's index (search/index-thread.ts). */
+  indexState?: StatePlace;
 }
 
 /**
@@ -19,15 +22,18 @@ export interface WorkerData {
  * build (`close`: the thread commits its cache writes and lets the store go; the pool then stops it,
  * or keeps it for the next build).
  */
-export type WorkerRequest = { highlighting: HighlightSettings } | { context: PageJobContext } | { patch: ContextPatch } | { id: number; jobs: PageJob[] } | { close: true };
+export type WorkerRequest = { highlighting: HighlightSettings } | { context: PageJobContext } | { patch: ContextPatch } | { id: number; jobs: PageJob[] } | { index: IndexRequest } | { close: true };
 
 /** A context as what changed since the last one the thread was given (pool.ts `contextPatch`): fields compared by identity, the markdown settings' too. */
 export type ContextPatch = Partial<Omit<PageJobContext, 'markdown'>> & { markdown?: Partial<PageJobContext['markdown']> };
 
-/** The answer to a batch, or to `close` once the thread's cache writes are committed. */
-export type WorkerResponse = { id: number; results: PageResult[] } | { id: number; failure: string } | { closed: true } | { ready: true };
+/** The answer to a batch, to an index (search/index-thread.ts), or to `close` once the thread's cache writes are committed. */
+export type WorkerResponse = { id: number; results: PageResult[] } | { id: number; failure: string } | { indexed: IndexDone } | { indexFailure: string } | { closed: true } | { ready: true };
 
 let { highlighting } = workerData as WorkerData;
+const { indexState } = workerData as WorkerData;
+/** The previous index's state, read once the thread has loaded, while it waits for its first pages; taken by the index. */
+let stateRead: Promise<ReadState> | undefined = indexState && new Promise((resolve) => setImmediate(() => resolve(readIndexState(indexState))));
 // Started before any page arrives: the main thread is still reading the content meanwhile. A thread
 // started before the config was read starts it when the settings come.
 let highlighter = highlighting ? startHighlighter(highlighting) : undefined;
@@ -37,6 +43,15 @@ let store: BuildStore | undefined;
 /** The last context the thread was given, which a patch changes. */
 let context: PageJobContext | undefined;
 
+/** The markdown keys of the pages rendered since the last whole context, by route: an index reads their blocks by them. */
+const renderedKeys = new Map<string, string | undefined>();
+/** The batch of pages under way, which an index waits for. */
+let rendering: Promise<unknown> = Promise.resolve();
+/** The index under way, if any: it reads the store, which a `close` lets go only after it (`lingering`). */
+let indexing: Promise<void> | undefined;
+/** A store the pool let go while an index was still reading it: closed after the index, or taken again by the next context. */
+let lingering: BuildStore | undefined;
+
 parentPort?.on('message', async (request: WorkerRequest) => {
   if ('highlighting' in request) {
     if (!highlighting) {
@@ -45,6 +60,8 @@ parentPort?.on('message', async (request: WorkerRequest) => {
     }
     return;
   }
+  // A new build's context, not the patch of the same build's (its pages rendered so far keep their keys).
+  if ('context' in request) renderedKeys.clear();
   if ('patch' in request) {
     // The pool patches only a context it gave this thread.
     if (!context) return;
@@ -61,25 +78,71 @@ parentPort?.on('message', async (request: WorkerRequest) => {
       highlighter = startHighlighter(highlighting);
       void old?.then((ready) => ready.dispose(), () => undefined);
     }
-    store ??= cache ? openStore(cache.dir) : undefined;
+    store ??= cache ? (lingering ?? openStore(cache.dir)) : undefined;
+    if (store === lingering) lingering = undefined;
     builder = new PageBuilder(request.context, highlighter, store);
     return;
   }
+  if ('index' in request) {
+    const held = store;
+    const { index } = request;
+    const after = rendering;
+    indexing = (async () => {
+      await after;
+      try {
+        if (!held) throw new Error('the render thread has no build store');
+        const read = await stateRead;
+        stateRead = undefined;
+        parentPort?.postMessage({ indexed: await indexOnThread(index, held, renderedKeys, read) } satisfies WorkerResponse);
+      } catch (error) {
+        parentPort?.postMessage({ indexFailure: failureOf(error) } satisfies WorkerResponse);
+      }
+    })();
+    const current = indexing;
+    void current.then(() => {
+      if (indexing === current) indexing = undefined;
+    });
+    return;
+  }
   if ('close' in request) {
-    await store?.close().catch(() => undefined);
+    const held = store;
+    const reading = indexing;
     store = undefined;
+    if (held && reading) {
+      // The writes so far are committed now, as a close promises; the store goes once the index is made.
+      lingering = held;
+      await held.flush().catch(() => undefined);
+      void reading.then(async () => {
+        if (lingering !== held) return;
+        lingering = undefined;
+        await held.close().catch(() => undefined);
+      });
+    } else await held?.close().catch(() => undefined);
     parentPort?.postMessage({ closed: true } satisfies WorkerResponse);
     return;
   }
-  try {
-    const results: PageResult[] = [];
-    for (const job of request.jobs) results.push(await builder!.build(job));
-    parentPort?.postMessage({ id: request.id, results } satisfies WorkerResponse);
-  } catch (error) {
-    const failure = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    parentPort?.postMessage({ id: request.id, failure } satisfies WorkerResponse);
-  }
+  const { id, jobs } = request;
+  const batch = (async () => {
+    try {
+      const results: PageResult[] = [];
+      for (const job of jobs) {
+        const result = await builder!.build(job);
+        renderedKeys.set(result.route, result.markdownKey);
+        results.push(result);
+      }
+      parentPort?.postMessage({ id, results } satisfies WorkerResponse);
+    } catch (error) {
+      parentPort?.postMessage({ id, failure: failureOf(error) } satisfies WorkerResponse);
+    }
+  })();
+  rendering = batch;
+  await batch;
 });
+
+/** What a failure says, its stack when it has one. */
+function failureOf(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
 
 // Loaded (its native modules among them): from now on the pool may stop this thread. Stopped while it
 // loads LMDB's native module, a thread ends the whole process with a fatal error.

@@ -3,7 +3,7 @@
  * operation, queried here with the browser's own engine over the files the build wrote.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Manifest } from '../../runtime/manifest';
@@ -513,6 +513,64 @@ describe('the index of a rebuild', () => {
     return engineOver(out)
       .search('zyzzyva')
       .then((results) => expect(results.length).toBe(2));
+  });
+
+  /** The output's index files and their text, by name. */
+  const indexFiles = (dir: string): Record<string, string> => Object.fromEntries(readdirSync(join(dir, 'assets/search')).sort().map((file) => [file, readFileSync(join(dir, 'assets/search', file), 'utf8')]));
+  /** A build of the basic fixture, and a change to it: the site's folder, its output, and a page's path. */
+  const rebuilt = (): { root: string; out: string; faq: string } => {
+    const root = copyFixture('basic');
+    expect(runDocs(['build'], { cwd: root }).code).toBe(0);
+    const faq = join(root, 'content/guide/faq.md');
+    writeFileSync(faq, `${readFileSync(faq, 'utf8')}\n\nThe zyzzyva is a weevil.\n`);
+    return { root, out: join(root, 'dist'), faq };
+  };
+  /** The index a build from nothing makes of the site as it is now. */
+  const cleanIndex = (root: string): Record<string, string> => {
+    const clean = join(root, 'clean');
+    expect(runDocs(['build', '--no-cache', '--out', clean], { cwd: root }).code).toBe(0);
+    return indexFiles(clean);
+  };
+  // The main thread making a rebuild's index fails the build when the tests ask (DOCS_TEST_INDEX_ELSEWHERE).
+  const elsewhere = { env: { DOCS_TEST_INDEX_ELSEWHERE: '1' } };
+
+  it('is made on the warm render thread while the main thread finds what else changed, the same index as from nothing', () => {
+    const { root, out } = rebuilt();
+    const run = runDocs(['build'], { cwd: root, ...elsewhere });
+    // One core starts no warm thread: the main thread makes the index there.
+    if (availableParallelism() === 1) return expect(run.stderr).toContain('the main thread made the index of a rebuild');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(indexFiles(out)).toEqual(cleanIndex(root));
+  });
+
+  it('is made by the main thread when the pages are not what the thread took them to be (a page added beside the edit), and the thread\'s files go', () => {
+    const { root, out } = rebuilt();
+    // A new page changes the route map, which every page's markdown key holds: the thread read each page's blocks by its old key.
+    const added = '---\ntitle: Weevils\n---\n\nEvery zyzzyva is a weevil, not every weevil a zyzzyva.\n';
+    writeFileSync(join(root, 'content/guide/weevils.md'), added);
+    const refused = runDocs(['build'], { cwd: root, ...elsewhere });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('the main thread made the index of a rebuild');
+    // The same change on a copy of the site, built as usual: exactly the clean index, nothing the thread wrote left beside it.
+    const other = rebuilt();
+    writeFileSync(join(other.root, 'content/guide/weevils.md'), added);
+    expect(runDocs(['build'], { cwd: other.root }).code).toBe(0);
+    expect(indexFiles(other.out)).toEqual(cleanIndex(other.root));
+    expect(indexFiles(out)).not.toEqual(indexFiles(other.out));
+  });
+
+  it('is made by the main thread when an index file the thread would keep was edited in the output, which is then written again', () => {
+    const tamper = (out: string): void => {
+      for (const file of readdirSync(join(out, 'assets/search'))) if (file !== 'index.json') writeFileSync(join(out, 'assets/search', file), `${readFileSync(join(out, 'assets/search', file), 'utf8')} `);
+    };
+    const { root, out } = rebuilt();
+    tamper(out);
+    expect(runDocs(['build'], { cwd: root, ...elsewhere }).stderr).toContain('the main thread made the index of a rebuild');
+    const other = rebuilt();
+    tamper(other.out);
+    expect(runDocs(['build'], { cwd: other.root }).code).toBe(0);
+    expect(indexFiles(other.out)).toEqual(cleanIndex(other.root));
   });
 });
 

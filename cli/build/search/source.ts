@@ -16,18 +16,30 @@ import type { BuildStore, OutputRecord } from '../store';
 import { DocsError } from '../../util/errors';
 import { SEARCH_DIR, SEARCH_ENTRY, searchIndexInSlices, type IndexLimits, type IndexSource, type SearchInput } from './index';
 import { fromStored, storedTerms } from './terms';
-import { dropState, readState, strings, writeState, type PreviousIndex } from './state';
+import { dropState, readState, strings, writeState, type IndexState, type PreviousIndex } from './state';
 import { generatorVersion } from '../version';
 
 /** How long the build's index holds the main thread between two turns of the event loop. */
 const SLICE_MS = 50;
+
+/** What the index reads of a page's result: where its blocks are (in it, or in the store by its markdown key). */
+export type IndexedResult = Pick<PageResult, 'route' | 'search' | 'markdownKey'>;
+
+/** What the index reads of the previous output's record: its index. */
+export type PreviousRecord = Pick<OutputRecord, 'search'>;
+
+/** The generator's version (the state's salt) and the state read from the state file with it, when the caller has them already. */
+export interface KnownState {
+  salt: string;
+  state: IndexState | undefined;
+}
 
 /**
  * Makes the build's search index, handing `write` each file the output does not hold yet (its name is
  * its content's hash: one the output holds is the same file), and returns its record. In slices, so
  * the store commits the page counts the index hands it as it goes.
  */
-export async function makeBuildIndex({ pages, results, store, stateFile, previous, present, write, limits }: { pages: SearchPage[]; results: PageResult[]; store?: BuildStore; stateFile?: string; previous?: OutputRecord; present?: ReadonlySet<string>; write: (file: string, text: string) => void; limits?: IndexLimits }): Promise<OutputRecord['search']> {
+export async function makeBuildIndex({ pages, results, store, stateFile, previous, present, write, limits, known }: { pages: SearchPage[]; results: IndexedResult[]; store?: BuildStore; stateFile?: string; previous?: PreviousRecord; present?: ReadonlySet<string>; write: (file: string, text: string) => void; limits?: IndexLimits; known?: KnownState }): Promise<OutputRecord['search']> {
   const made: OutputRecord['search'] = { files: [], entry: '' };
   const writer = {
     file: (file: string, text: string) => {
@@ -36,7 +48,7 @@ export async function makeBuildIndex({ pages, results, store, stateFile, previou
     },
     kept: (file: string) => made.files.push(file),
   };
-  const source = buildIndexSource({ results, store, stateFile, previous, present });
+  const source = buildIndexSource({ results, store, stateFile, previous, present, known });
   const { chunkKeys, tailKeys, stateId } = (await searchIndexInSlices(pages, source, writer, { sliceMs: SLICE_MS, ...limits }))!;
   await source.stateKept;
   return { ...made, chunkKeys, tailKeys, ...(stateId ? { state: stateId } : {}) };
@@ -46,9 +58,9 @@ export async function makeBuildIndex({ pages, results, store, stateFile, previou
  * The index's source over a build's page results (in page order). With the store, the index keeps its
  * state in `stateFile` (state.ts) for the next build.
  */
-export function buildIndexSource({ results, store, stateFile, previous, present }: { results: PageResult[]; store?: BuildStore; stateFile?: string; previous?: OutputRecord; present?: ReadonlySet<string> }): IndexSource & { stateKept?: Promise<void> } {
+export function buildIndexSource({ results, store, stateFile, previous, present, known }: { results: IndexedResult[]; store?: BuildStore; stateFile?: string; previous?: PreviousRecord; present?: ReadonlySet<string>; known?: KnownState }): IndexSource & { stateKept?: Promise<void> } {
   const keyOf = (page: number): string | undefined => (store ? results[page]!.markdownKey : undefined);
-  const salt = generatorVersion();
+  const salt = known?.salt ?? generatorVersion();
   const previousMeta = entryOf(previous);
   const chunks = previousChunks(previous, previousMeta);
   const source: IndexSource & { stateKept?: Promise<void> } = {
@@ -70,7 +82,7 @@ export function buildIndexSource({ results, store, stateFile, previous, present 
     settle: async () => void (await store?.flush()),
     ...(store && stateFile
       ? {
-          previousState: () => readState(stateFile, salt),
+          previousState: () => (known ? known.state : readState(stateFile, salt)),
           previousIndex: (id: string) => (previous?.search.state === id ? previousIndexOf(previous, previousMeta, chunks, present) : undefined),
           // Written while the index makes its shards; the build waits for it with the index.
           keepState: (state) => void (source.stateKept = state ? writeState(stateFile, state) : Promise.resolve(dropState(stateFile))),
@@ -81,7 +93,7 @@ export function buildIndexSource({ results, store, stateFile, previous, present 
 }
 
 /** The previous index's entry point, when its record has one that parses. */
-function entryOf(previous: OutputRecord | undefined): Partial<SearchMeta> | undefined {
+function entryOf(previous: PreviousRecord | undefined): Partial<SearchMeta> | undefined {
   try {
     return previous ? (JSON.parse(previous.search.entry) as Partial<SearchMeta>) : undefined;
   } catch {
@@ -90,7 +102,7 @@ function entryOf(previous: OutputRecord | undefined): Partial<SearchMeta> | unde
 }
 
 /** What of the previous index the next may keep (state.ts): its shards and tails the output still holds, and its chunks' keys (`chunks`, as `previousChunks` reads them). */
-function previousIndexOf(previous: OutputRecord, meta: Partial<SearchMeta> | undefined, chunks: [key: string, file: string][] | undefined, present: ReadonlySet<string> | undefined): PreviousIndex | undefined {
+function previousIndexOf(previous: PreviousRecord, meta: Partial<SearchMeta> | undefined, chunks: [key: string, file: string][] | undefined, present: ReadonlySet<string> | undefined): PreviousIndex | undefined {
   const { split, sections, shards } = meta ?? {};
   if (!present || !strings(split) || !strings(sections) || typeof shards !== 'object' || shards === null) return undefined;
   const held = (file: unknown): file is string => typeof file === 'string' && present.has(`${SEARCH_DIR}/${file}`);
@@ -111,7 +123,7 @@ function previousIndexOf(previous: OutputRecord, meta: Partial<SearchMeta> | und
  * its counts, which may still be read): the build stops and says so, and forgets every such page's
  * kept output, so that the next build renders them again.
  */
-export function blocksOf(results: PageResult[], store: BuildStore | undefined, page: number): SearchBlock[] {
+export function blocksOf(results: IndexedResult[], store: BuildStore | undefined, page: number): SearchBlock[] {
   const result = results[page]!;
   if (result.search || !store || !result.markdownKey) return result.search ?? [];
   const blocks = store.search.get(result.markdownKey);
@@ -125,7 +137,7 @@ export function blocksOf(results: PageResult[], store: BuildStore | undefined, p
 const CACHE_DIR = 'node_modules/.cache/docs';
 
 /** The previous index's document chunks, as [key, file] pairs in the order of its entry point's `chunks`. */
-function previousChunks(previous: OutputRecord | undefined, meta: Partial<SearchMeta> | undefined): [key: string, file: string][] | undefined {
+function previousChunks(previous: PreviousRecord | undefined, meta: Partial<SearchMeta> | undefined): [key: string, file: string][] | undefined {
   const keys = previous?.search.chunkKeys;
   if (!Array.isArray(keys) || !meta || !Array.isArray(meta.chunks)) return undefined;
   return meta.chunks.length === keys.length ? keys.map((key, i) => [key, meta.chunks![i]!]) : undefined;

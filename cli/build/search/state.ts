@@ -240,6 +240,21 @@ function shownAs(identity: string | undefined): string | undefined {
   return identity?.slice(0, identity.lastIndexOf(','));
 }
 
+/** What `shownAs` gives of the identity of `page`, whatever its blocks key. */
+export function shownOf(page: SearchPage): string {
+  return JSON.stringify([page.route, page.title, page.section, page.method ?? '']).slice(0, -1);
+}
+
+/** The blocks key each page of `state` had, by what the page showed (`shownOf`). */
+export function keysOf(state: IndexState): Map<string, string> {
+  const keys = new Map<string, string>();
+  for (const identity of state.pages) {
+    const comma = identity.lastIndexOf(',');
+    keys.set(identity.slice(0, comma), JSON.parse(identity.slice(comma + 1, -1)) as string);
+  }
+  return keys;
+}
+
 /** The weight of each term in document `doc` of `index`, by term id. */
 function weights(index: IndexState, doc: number): Map<number, number> {
   const norm = normOf(index.lengths[doc]!, index.average);

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { collectGarbage } from '../../../../cli/build/main-heap';
 import { BATCH, contextPatch, runPageJobs, startPool, stringSharer, type RenderPool } from '../../../../cli/build/pool';
 import { REPO } from '../../../support/site';
 import type { PageJob, PageJobContext, PageResult } from '../../../../cli/build/page-job';
+import { openStore, type PageOutput } from '../../../../cli/build/store';
+import { keysDigest } from '../../../../cli/build/search/index-thread';
 
 describe('contextPatch: what a kept render thread is sent of a new context', () => {
   const base = (): PageJobContext =>
@@ -103,6 +107,7 @@ describe('runPageJobs: where the pages of a build render', () => {
         given.push(jobs);
         return jobs.map((job) => ({ route: job.route }) as PageResult);
       },
+      index: () => Promise.reject(new Error('not asked')),
       close: async () => undefined,
       finish: async () => undefined,
       commit: async () => undefined,
@@ -169,6 +174,48 @@ describe('startPool before the config is read (a cold build)', () => {
       expect(small.threads).toBe(1);
     } finally {
       await Promise.all([small.stop(), large.stop()]);
+    }
+  });
+});
+
+describe('RenderPool.index: a rebuild\'s search index made on a render thread (search/index-thread.ts)', () => {
+  const workerUrl = pathToFileURL(join(REPO, 'node_modules/.cache/docs/cli/worker/worker.mjs'));
+  const highlighting = { codeTheme: 'github-dark', highlightLanguages: [] };
+
+  it('makes the index of pages whose blocks the store holds, and answers a close meanwhile at once, letting the store go only after', async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'docs-index-thread-'));
+    const out = mkdtempSync(join(tmpdir(), 'docs-index-out-'));
+    const staging = mkdtempSync(join(tmpdir(), 'docs-index-staging-'));
+    // The previous build's result of each page names its markdown key; its blocks are in the store under
+    // it. Pages enough for the index to take a few slices of the thread's time: the close comes between two.
+    const store = openStore(cacheDir)!;
+    const pages = Array.from({ length: 4000 }, (_, i) => ({ route: `/weevils/${i}`, title: `Weevil ${i}`, section: 'Wiki' }));
+    for (const [i, { route }] of pages.entries()) {
+      void store.search.put(`markdown-key-${i}`, [{ text: `The zyzzyva number ${i} is a weevil of the Caribbean, one of ${i * 7} kinds.` }]);
+      void store.pages.put(route, { key: 'output-key', result: { markdownKey: `markdown-key-${i}` } } as PageOutput);
+    }
+    await store.close();
+    const context = { site: { title: 'Quad' }, markdown: { codeTheme: 'github-dark', displayPrefix: 'content/', routeOfFile: {} }, template: '<html></html>', assets: {}, contentDir: '/site/content', outDir: staging, cache: { dir: cacheDir, salt: 's' }, manifestUrl: '/manifest.json', editUrl: '', sidebars: {} } as unknown as PageJobContext;
+    const pool = startPool({ workerUrl, threads: 1, highlighting });
+    try {
+      // A run gives the thread the build's context, and with it the store.
+      await pool.run(context, []);
+      const made = pool.index({ pages, previous: { search: { files: [], entry: '' } }, stateFile: join(cacheDir, 'search-state.bin'), salt: 'version', outDir: out, staging });
+      // The pool's close of the thread's store (after early pages) comes while the index reads it.
+      await pool.commit();
+      const done = await made;
+      expect(done.keys).toBe(keysDigest(pages.map(({ route }, i) => ({ route, markdownKey: `markdown-key-${i}` }))));
+      expect([...done.written].sort()).toEqual([...done.search.files].sort());
+      const shard = done.search.files.find((file) => /\/t-z[^/]*\.json$/.test(file));
+      expect(readFileSync(join(staging, shard!), 'utf8')).toContain('"zyzzyva"');
+      expect(JSON.parse(done.search.entry)).toMatchObject({ documents: pages.length, sections: ['Wiki'] });
+      // The thread counted the pages' terms for the next build, in the store it let go after the index.
+      await pool.close();
+      const after = openStore(cacheDir)!;
+      expect(after.terms.get(`markdown-key-${pages.length - 1}`)).toBeDefined();
+      await after.close();
+    } finally {
+      await pool.close();
     }
   });
 });
