@@ -42,6 +42,7 @@ import { isCommitFailure } from '../util/commit-failure';
 import type { MarkdownOptions } from './markdown/index';
 import type { MarkdownEntry, PageJob, PageResult } from './page-job';
 import { generatorVersion } from './version';
+import { joinList, splitList } from '../util/string-list';
 
 /**
  * The address space the store is mapped into from the start (the file grows only as data is written).
@@ -108,6 +109,57 @@ export interface OutputRecord {
   digest?: string;
 }
 
+/** The `meta` database as the build sees it: the `output` record, its long lists kept as one string each (`storedRecord`). */
+export interface RecordDb {
+  get: (key: 'output') => OutputRecord | undefined;
+  put: (key: 'output', record: OutputRecord) => Promise<boolean>;
+  remove: (key: 'output') => Promise<boolean>;
+}
+
+/** The `output` record as the store keeps it: its lists of files and keys each one string (util/string-list.ts). */
+interface StoredRecord extends Omit<OutputRecord, 'files' | 'search'> {
+  files?: string;
+  search: Omit<OutputRecord['search'], 'files' | 'chunkKeys' | 'tailKeys'> & { files: string; chunkKeys?: string; tailKeys?: string };
+}
+
+function storedRecord({ files, search, ...rest }: OutputRecord): StoredRecord {
+  const { files: indexFiles, chunkKeys, tailKeys, ...index } = search;
+  return {
+    ...rest,
+    ...(files ? { files: joinList(files) } : {}),
+    search: { ...index, files: joinList(indexFiles), ...(chunkKeys ? { chunkKeys: joinList(chunkKeys) } : {}), ...(tailKeys ? { tailKeys: JSON.stringify(tailKeys) } : {}) },
+  };
+}
+
+/** The record `stored` holds, undefined when it is no record this build can read (a damaged one, say). */
+function recordOf(stored: unknown): OutputRecord | undefined {
+  if (typeof stored !== 'object' || stored === null) return undefined;
+  const { files, search, ...rest } = stored as Partial<Record<keyof StoredRecord, unknown>>;
+  if (typeof search !== 'object' || search === null) return undefined;
+  const { files: indexFiles, chunkKeys, tailKeys, ...others } = search as Partial<Record<keyof StoredRecord['search'], unknown>>;
+  const list = splitList(indexFiles);
+  const all = files === undefined ? undefined : splitList(files);
+  const chunks = chunkKeys === undefined ? undefined : splitList(chunkKeys);
+  let tails: unknown = tailKeys;
+  try {
+    if (typeof tailKeys === 'string') tails = JSON.parse(tailKeys);
+  } catch {
+    return undefined;
+  }
+  if (!list || (files !== undefined && !all) || (chunkKeys !== undefined && !chunks) || (tails !== undefined && !Array.isArray(tails))) return undefined;
+  const index = { ...others, files: list, ...(chunks ? { chunkKeys: chunks } : {}), ...(tails ? { tailKeys: tails } : {}) } as OutputRecord['search'];
+  return { ...(rest as Omit<OutputRecord, 'files' | 'search'>), ...(all ? { files: all } : {}), search: index };
+}
+
+/** The `output` record of `meta` through `storedRecord` and `recordOf`. */
+function recordDb(meta: Database<unknown, string>): RecordDb {
+  return {
+    get: (key) => recordOf(meta.get(key)),
+    put: (key, record) => meta.put(key, storedRecord(record)),
+    remove: (key) => meta.remove(key),
+  };
+}
+
 /** The build store's databases. */
 export interface BuildStore {
   markdown: PackedDb<MarkdownEntry>;
@@ -115,7 +167,7 @@ export interface BuildStore {
   search: PackedDb<SearchBlock[]>;
   terms: PackedDb<StoredTerms>;
   reads: Database<KeptRead, string>;
-  meta: Database<OutputRecord, string>;
+  meta: RecordDb;
   /** Runs `action`'s writes in one transaction; resolves when it is committed. */
   transaction: (action: () => void) => Promise<void>;
   /** Resolves when this thread's writes so far are committed (and visible to every reader). */
@@ -170,7 +222,7 @@ export function openStore(cacheDir: string): BuildStore | undefined {
         search: packs.db<SearchBlock[]>(places[1]!),
         terms: packs.db<StoredTerms>(places[2]!),
         reads: root.openDB<KeptRead, string>({ name: 'reads', ...PLAIN_MAPS }),
-        meta: meta as Database<OutputRecord, string>,
+        meta: recordDb(meta),
         transaction: async (action) => {
           try {
             await root.transaction(action);
