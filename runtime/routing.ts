@@ -17,6 +17,17 @@ export function isActiveSection(item: NavItem, items: NavItem[], route: string):
   return item.to === '/';
 }
 
+/**
+ * The navbar item of the section each route is in, as `isActiveSection` finds it, with the sections
+ * looked up once: a build asks it of every page (10,000 × every item × every item was 20 ms).
+ */
+export function sectionItemOf(items: NavItem[]): (route: string) => NavItem | undefined {
+  const owners = new Map<string, NavItem>();
+  for (const item of items) if (item.to !== '/' && !owners.has(sectionOf(item.to))) owners.set(sectionOf(item.to), item);
+  const root = items.find((item) => item.to === '/');
+  return (route) => owners.get(sectionOf(route)) ?? root;
+}
+
 /** `/a/b/index.html`, `/a/b.html` and `/a/b/` → `/a/b`. */
 export function normalisePath(path: string): string {
   const bare = path.replace(/\/index\.html?$/i, '/').replace(/\.html?$/i, '').replace(/\/+$/, '');

@@ -30,8 +30,9 @@ export function outputKeys(context: PageJobContext, jobs: PageJob[]): string[] {
   return jobs.map((job) => {
     let sidebar = sidebars.get(job.sidebar);
     if (sidebar === undefined) sidebars.set(job.sidebar, (sidebar = hash(JSON.stringify(context.sidebars[job.sidebar] ?? null))));
-    // The body by its hash (`bodyHash`, in the job): the main thread may not hold the body at all.
-    return hash(`${shared}\0${JSON.stringify({ ...job, body: undefined })}\0${sidebar}`);
+    // The body by its hash (`bodyHash`, in the job): the main thread may not hold the body at all. A
+    // job without one is written as it is (a copy without it was a third of the time at 10,000 pages).
+    return hash(`${shared}\0${JSON.stringify(job.body === undefined ? job : { ...job, body: undefined })}\0${sidebar}`);
   });
 }
 

@@ -7,7 +7,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { isActiveSection } from '../../../runtime/routing';
+import { sectionItemOf } from '../../../runtime/routing';
 import type { SearchBlock, SearchMeta, SearchPage } from '../../../runtime/search/format';
 import type { ResolvedConfig } from '../config';
 import type { ContentTree } from '../content';
@@ -155,8 +155,9 @@ function keptFiles(pairs: readonly (readonly [key: string, file: string, ...rest
 
 /** The pages of a content tree as the search index shows them (title, section, method), in the order of `content.docs`. */
 export function searchPagesOf(config: ResolvedConfig, content: ContentTree): SearchPage[] {
+  const itemOf = sectionItemOf(config.site.navbar);
   return content.docs.map((doc) => {
-    const navbar = config.site.navbar.find((item) => isActiveSection(item, config.site.navbar, doc.route));
+    const navbar = itemOf(doc.route);
     const section = [navbar?.label, ...doc.breadcrumbs.map((crumb) => crumb.label)].filter(Boolean).join(' › ');
     const method = /\bapi-method-(\w+)/.exec(doc.frontmatter.sidebar_class_name ?? '')?.[1];
     return { route: doc.route, title: doc.title, section, ...(method ? { method } : {}) };
