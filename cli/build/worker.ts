@@ -32,8 +32,21 @@ export type WorkerResponse = { id: number; results: PageResult[] } | { id: numbe
 
 let { highlighting } = workerData as WorkerData;
 const { indexState } = workerData as WorkerData;
-/** The previous index's state, read once the thread has loaded, while it waits for its first pages; taken by the index. */
-let stateRead: Promise<ReadState> | undefined = indexState && new Promise((resolve) => setImmediate(() => resolve(readIndexState(indexState))));
+/**
+ * The previous index's state, read once the thread has loaded, while it waits for its first pages; taken
+ * by the index. A state that cannot be read leaves the index to read it again, and fail there, not the thread.
+ */
+let stateRead: Promise<ReadState | undefined> | undefined =
+  indexState &&
+  new Promise((resolve) =>
+    setImmediate(() => {
+      try {
+        resolve(readIndexState(indexState));
+      } catch {
+        resolve(undefined);
+      }
+    }),
+  );
 // Started before any page arrives: the main thread is still reading the content meanwhile. A thread
 // started before the config was read starts it when the settings come.
 let highlighter = highlighting ? startHighlighter(highlighting) : undefined;

@@ -11,11 +11,13 @@
  * key it rendered the page with, or, for a page it did not render, by the key the previous index's
  * state holds for the page shown alike (or else the key of the page's stored result: reading every
  * page's was 0.1 s), and it lists the index files the output holds. Without a state (an index too
- * large to keep one) it leaves the index to the main thread: memory, not time, decides there. Once the build knows its pages' results, the
- * index is taken only when those keys are the results' keys, every page's blocks are in the store, and
- * every index file it kept is one the build found unchanged in the output; otherwise what it wrote is
- * removed and the main thread makes the index, as it does for every other build. Either way the index
- * is the one the main thread would have made (a test builds both and compares them).
+ * large to keep one) it leaves the index to the main thread: memory, not time, decides there.
+ *
+ * Once the build knows its pages' results, the index is taken only when those keys are the results'
+ * keys, every page's blocks are in the store, and every index file it kept is one the build found
+ * unchanged in the output; otherwise what it wrote is removed and the main thread makes the index, as
+ * it does for every other build. Either way the index is the one the main thread would have made (a
+ * test builds both and compares them).
  */
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -67,7 +69,7 @@ export interface ReadState extends StatePlace {
  */
 export function readIndexState(place: StatePlace): ReadState {
   const state = readState(place.stateFile, place.salt);
-  return { ...place, state, keys: state ? keysOf(state) : new Map() };
+  return { ...place, state, keys: state ? keysOf(state) : new Map<string, string>() };
 }
 
 /**

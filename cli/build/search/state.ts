@@ -245,12 +245,17 @@ export function shownOf(page: SearchPage): string {
   return JSON.stringify([page.route, page.title, page.section, page.method ?? '']).slice(0, -1);
 }
 
-/** The blocks key each page of `state` had, by what the page showed (`shownOf`). */
+/** The blocks key each page of `state` had, by what the page showed (`shownOf`); an identity that is not one `pageIdentity` makes is left out. */
 export function keysOf(state: IndexState): Map<string, string> {
   const keys = new Map<string, string>();
   for (const identity of state.pages) {
     const comma = identity.lastIndexOf(',');
-    keys.set(identity.slice(0, comma), JSON.parse(identity.slice(comma + 1, -1)) as string);
+    try {
+      const key: unknown = JSON.parse(identity.slice(comma + 1, -1));
+      if (comma > 0 && identity.endsWith(']') && typeof key === 'string') keys.set(identity.slice(0, comma), key);
+    } catch {
+      // A state damaged where its checks do not look: the page's key is then its stored result's.
+    }
   }
   return keys;
 }

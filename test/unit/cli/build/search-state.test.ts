@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SearchBlock } from '../../../../runtime/search/format';
 import { searchIndex, searchIndexFiles, SEARCH_ENTRY, type IndexLimits, type IndexSource, type SearchInput } from '../../../../cli/build/search/index';
-import { readState, roundedAverage, writeState, type IndexState, type PreviousIndex } from '../../../../cli/build/search/state';
+import { keysOf, readState, roundedAverage, shownOf, writeState, type IndexState, type PreviousIndex } from '../../../../cli/build/search/state';
 import { hash } from '../../../../cli/util/hash';
 
 /** 400 pages of one to four blocks; every page says "station" (a term with a tail), most say "ronde". */
@@ -236,5 +236,15 @@ describe('the state file', () => {
     writeFileSync(file, 'not a state');
     expect(readState(file, 'v1')).toBeUndefined();
     expect(readState(join(file, '..', 'missing.bin'), 'v1')).toBeUndefined();
+  });
+
+  it('says the key each page had, by what the page shows, and passes over an identity it cannot read', () => {
+    const written = state();
+    const pages = site().slice(0, 40);
+    const keys = keysOf(written);
+    pages.forEach((page, i) => expect(keys.get(shownOf(page))).toBe(`key-${i}`));
+    // Identities that a damaged file could hold: the thread that reads them (index-thread.ts) must not end.
+    const damaged = keysOf({ ...written, pages: ['["/a","A","S","",not json]', 'no comma', '["/b","B","S","",42]', written.pages[0]!] });
+    expect([...damaged.values()]).toEqual(['key-0']);
   });
 });
