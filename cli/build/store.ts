@@ -122,6 +122,7 @@ interface StoredRecord extends Omit<OutputRecord, 'files' | 'search'> {
   search: Omit<OutputRecord['search'], 'files' | 'chunkKeys' | 'tailKeys'> & { files: string; chunkKeys?: string; tailKeys?: string };
 }
 
+/** `record` as the store keeps it (`StoredRecord`). */
 function storedRecord({ files, search, ...rest }: OutputRecord): StoredRecord {
   const { files: indexFiles, chunkKeys, tailKeys, ...index } = search;
   return {
