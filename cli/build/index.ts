@@ -27,8 +27,7 @@ import { announcementAnchors, checkAnnouncement, type CheckedAnnouncement } from
 import { SEARCH_ENTRY } from './search/index';
 import { blocksOf, makeBuildIndex, searchPagesOf } from './search/source';
 import { STATE_FILE } from './search/state';
-import { generatorVersion } from './version';
-import { indexElsewhere } from './search/index-thread';
+import { indexElsewhere, type StatePlace } from './search/index-thread';
 import type { PageJobContext, PageResult } from './page-job';
 import { COLLECT_EVERY_FILES, collectGarbage, limitHeapGrowth, MANY_PAGES } from './main-heap';
 import type { RenderPool } from './pool';
@@ -142,6 +141,8 @@ export interface BuildStart {
   pool?: RenderPool;
   /** A thread started with the build for the few pages a rebuild renders (start.ts); closed once they are. */
   warm?: RenderPool;
+  /** Where `warm` reads the previous search index's state (search/index-thread.ts); set with it when the build has a cache. */
+  indexState?: StatePlace;
   /** Fingerprint of the inputs as the build starts, recorded for the next one (with `unchanged`). */
   inputs?: string;
   /** The last build's record of its output's fingerprint (unchanged.ts), when there is one. */
@@ -160,7 +161,7 @@ export interface BuildStart {
  * check passed) and the files no page needs any more removed, so a rebuild costs what changed. Without
  * one the whole output is staged and swapped in.
  */
-export async function buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, warm, inputs, last, listing, now, leftovers }: BuildStart): Promise<BuildReport> {
+export async function buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, warm, indexState, inputs, last, listing, now, leftovers }: BuildStart): Promise<BuildReport> {
   const displayPrefix = `${posixRelative(root, config.contentDir)}/`;
   options.onProgress?.({ stage: 'content' });
   const lastUpdatesPromise = readLastUpdates(config.contentDir);
@@ -260,7 +261,8 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   // The edited files' pages render on the warm thread while this one finds what else changed.
   const early = previous && thread && kept ? renderEarly({ context, jobs, rels: kept.readAnew(), thread, store }) : undefined;
   // Then that thread makes the search index, taken if the pages turn out as it assumed (search/index-thread.ts).
-  const elsewhere = early && warm && previous && cacheDir ? indexElsewhere(warm, { pages: searchPagesOf(config, content), salt: generatorVersion(), previous: { search: previous.search }, stateFile: join(cacheDir, STATE_FILE), outDir, staging }) : undefined;
+  const request = early && previous && indexState ? { ...indexState, pages: searchPagesOf(config, content), previous: { search: previous.search }, outDir, staging } : undefined;
+  const elsewhere = request && warm ? indexElsewhere(warm, request) : undefined;
   try {
     // What the output holds now: a page is kept only while every file it wrote is there.
     const output = previous ? presentFiles(outDir, previous, last, now) : undefined;
@@ -297,8 +299,8 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     let index: OutputRecord['search'];
     const sameIndex = previous && rendered.length === 0 && previous.pages === jobs.length && previous.search.files.every((file) => present!.has(file));
     // The index the warm thread made meanwhile, when it is this build's; its files go otherwise.
+    if (sameIndex) await elsewhere?.discard();
     const offloaded = sameIndex ? undefined : await elsewhere?.take(results, present!);
-    if (!offloaded) await elsewhere?.discard();
     if (sameIndex) {
       index = previous.search;
     } else if (offloaded) {
@@ -307,7 +309,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     } else {
       // For the tests: a rebuild whose index this thread makes fails, so a test sees which thread made it.
       if (process.env.DOCS_TEST_INDEX_ELSEWHERE && previous) throw new Error('DOCS_TEST_INDEX_ELSEWHERE: the main thread made the index of a rebuild');
-      index = await makeBuildIndex({ pages: searchPagesOf(config, content), results, store, stateFile: store && cacheDir ? join(cacheDir, STATE_FILE) : undefined, previous, present, write: (file, text) => writeOutput(staging, file, text) });
+      index = await makeBuildIndex({ pages: request?.pages ?? searchPagesOf(config, content), results, store, stateFile: store && cacheDir ? join(cacheDir, STATE_FILE) : undefined, previous, present, write: (file, text) => writeOutput(staging, file, text) });
       searchSeconds = (performance.now() - indexing) / 1000;
       // A build that rendered many pages (a first one) made the index from nothing: its postings are
       // garbage now, collected before the output's record and the store's last transaction grow the heap.

@@ -80,12 +80,13 @@ async function buildLocked({ options, started, root, outDir, config, early }: { 
   // markdown pipeline and the highlighter on another core while this one finds what changed (0.4 s of
   // a one-page edit at 10,000 pages). `docs serve` keeps a thread of its own (`renderThread`).
   // It may make the search index too (search/index-thread.ts): it reads the previous index's state meanwhile.
-  const indexState = cacheDir ? { stateFile: join(cacheDir, STATE_FILE), salt: generatorVersion() } : undefined;
-  const warm = options.workerUrl && previous && !options.renderThread && availableParallelism() > 1 ? startPool({ workerUrl: options.workerUrl, threads: 1, highlighting: config.markdown, ...(indexState ? { indexState } : {}) }) : undefined;
+  const warmed = options.workerUrl && previous && !options.renderThread && availableParallelism() > 1 ? options.workerUrl : undefined;
+  const indexState = warmed && cacheDir ? { stateFile: join(cacheDir, STATE_FILE), salt: generatorVersion() } : undefined;
+  const warm = warmed ? startPool({ workerUrl: warmed, threads: 1, highlighting: config.markdown, ...(indexState ? { indexState } : {}) }) : undefined;
   try {
     // The rest of the build (content, markdown, React, esbuild, the OpenAPI parser) loads only now.
     const { buildWith } = await import('./index');
-    return await buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, warm, inputs: store ? inputs : undefined, last, listing, now, leftovers });
+    return await buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, warm, indexState, inputs: store ? inputs : undefined, last, listing, now, leftovers });
   } finally {
     // The workers commit their cache writes before they stop, and the store closes after them.
     await Promise.all([pool?.close(), warm?.close()]);

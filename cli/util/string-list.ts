@@ -1,8 +1,9 @@
 /**
- * A list of strings as one string, for the records a build writes for the next (the output's files,
- * its stamps): tens of thousands of strings at 10,000 pages, which msgpack and JSON write and read one
- * by one, where one string is one copy (the output record's encoding took 15–27 ms in a fresh process,
- * 2.5 ms as one string). For strings without a NUL character: paths, hashes, stamps.
+ * A list of strings as one string, for the output record a build keeps in its store for the next (the
+ * output's files, the index's files and keys): tens of thousands of strings at 10,000 pages, which
+ * msgpack writes and reads one by one, where one string is one copy (the record's encoding took 15–27
+ * ms in a fresh process, 2.5 ms as one string). For strings without a NUL character: paths, hashes.
+ * (Not for JSON, which escapes every NUL: unchanged.json keeps its arrays.)
  */
 
 /** `list` as one string: each item after a NUL, so that `[]` and `['']` differ. */
