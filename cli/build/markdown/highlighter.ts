@@ -10,6 +10,7 @@ import { createHighlighter, type HighlighterGeneric } from 'shiki';
 import { createOnigurumaEngine } from 'shiki/engine/oniguruma';
 import type { MarkdownOptions } from './index';
 import { loadLanguages, useEngine } from './languages';
+import { sharePatterns } from './shared-patterns';
 
 /** The theme and the languages a highlighter starts with. */
 export type HighlightSettings = Pick<MarkdownOptions, 'codeTheme' | 'highlightLanguages'>;
@@ -26,7 +27,8 @@ function onigurumaWasm(): Uint8Array {
 export async function startHighlighter(settings: HighlightSettings): ReturnType<typeof createHighlighter> {
   // An instantiator, not the bytes: given bytes, shiki first asks whether they are a `Response`, and
   // Node's first look at `Response` loads its whole fetch implementation (140 ms of a thread's start).
-  const engine = await createOnigurumaEngine({ instantiator: (imports) => WebAssembly.instantiate(onigurumaWasm(), imports) });
+  // Each expression compiled once, whichever rule states list it (shared-patterns.ts).
+  const engine = sharePatterns(await createOnigurumaEngine({ instantiator: (imports) => WebAssembly.instantiate(onigurumaWasm(), imports) }));
   const highlighter = await createHighlighter({ themes: [settings.codeTheme], langs: [], engine });
   const generic = highlighter as unknown as HighlighterGeneric<string, string>;
   useEngine(generic, engine);
