@@ -15,11 +15,11 @@
  * remembers where it last matched in the line and from where it searched: a later search of the same
  * line from a place at or before that match finds it again without a search (a match starts where it
  * starts whatever place the search began at, lookbehind included), unless the expression holds `\G`,
- * which matches where the search begins. The tokens are those of shiki's own scanner
+ * which matches where the search begins. A state searched often (HOT) gets a scanner of its own, as
+ * shiki made it. The tokens are those of shiki's own scanner
  * (test/unit/cli/build/markdown/shared-patterns.test.ts compares them); the first pass over the
- * portal's blocks took 0.70–0.76 s instead of 1.07 on one thread without V8's optimizing compiler (as
- * a small site builds), a second pass 0.31 s instead of 0.26; with it, the blocks of 850 pages of the
- * 10,000-page corpus took as long either way.
+ * portal's blocks took 0.74–0.77 s instead of 1.0–1.13 on one thread without V8's optimizing compiler
+ * (as a small site builds).
  *
  * An expression Oniguruma cannot compile is kept, not thrown, by shiki's scanner, and changes what its
  * state finds: on a line shorter than 1,000 bytes nothing at all (an empty match where the search
@@ -48,6 +48,16 @@ interface OnigScanner extends Scanner {
 
 /** Below this many bytes shiki's scanner searches a line with Oniguruma's set search, which an expression that did not compile fails whole. */
 const SET_SEARCH_BYTES = 1000;
+
+/**
+ * Searches after which a state gets a scanner of its own: Oniguruma's set search, once compiled, is
+ * faster than searching each expression (a tenth on the 10,000-page corpus's blocks without this), and
+ * a state searched this often has long repaid its compiling. Measured (one thread, first and second
+ * pass): the portal's blocks 0.74–0.77 s and 0.28 s (1,000: 0.68–0.73 and 0.31–0.33; never: 0.70 and
+ * 0.31; shiki's scanner 1.0–1.13 and 0.25–0.27), 850 pages of the corpus 1.22–1.34 s and 0.75–0.81 s
+ * (never: 1.41–1.47 and 1.05; shiki's 1.15–1.27 and 0.73–0.79).
+ */
+export const HOT = 256;
 
 /** What shiki's Oniguruma string holds: an id of its own, its UTF-8 copy in WASM memory, and the offsets' conversion. */
 interface OnigString {
@@ -117,8 +127,17 @@ export function sharePatterns(engine: RegexEngine): RegexEngine {
         if (valid.length === parts.length || string.utf8Length >= SET_SEARCH_BYTES) return findFirst(valid, string, start, options, valid.length === parts.length ? undefined : parts);
         return valid.length === 0 ? { index: 0, captureIndices: [{ start, end: start, length: 0 }] } : null;
       };
-      return {
+      /** Searches so far: at HOT the state gets a scanner of its own. */
+      let searches = 0;
+      let own: Scanner | undefined;
+      const scanner: Scanner = {
         findNextMatchSync(text, start, options) {
+          if (++searches === HOT) {
+            own = engine.createScanner(parts.map((part) => part.source));
+            // From now on the state's searches go straight to it (vscode-textmate looks the method up at each search).
+            scanner.findNextMatchSync = own.findNextMatchSync.bind(own);
+            return own.findNextMatchSync(text, start, options);
+          }
           if (typeof text === 'string') {
             const string = engine.createString(text);
             try {
@@ -133,8 +152,10 @@ export function sharePatterns(engine: RegexEngine): RegexEngine {
           if (disposed) return;
           disposed = true;
           parts.forEach(release);
+          own?.dispose?.();
         },
       };
+      return scanner;
     },
   };
 }
