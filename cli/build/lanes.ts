@@ -1,7 +1,7 @@
 /**
  * Which render thread takes which page. A thread pays once for each code language it meets (shiki
- * compiles a grammar's patterns as its rules are first reached: 0.1–0.2 s for TypeScript, Ruby or
- * Swift) and for the first mermaid diagram (mermaid's load). Pages handed out in file order make every
+ * loads a grammar and compiles its patterns as its rules are first reached: ~0.1 s for TypeScript or
+ * Ruby) and for the first mermaid diagram (mermaid's load). Pages handed out in file order make every
  * thread meet nearly every language: on the portal both threads compiled the same grammars, a second of
  * CPU on a cold build of a few seconds.
  *
@@ -55,7 +55,12 @@ const ALIASES: Record<string, string> = { ts: 'typescript', js: 'javascript', sh
 /**
  * What a first use costs a thread, in milliseconds, where it is far from a typical grammar's: measured in
  * the portal's cold build (2026-11-29: each thread's time in the highlighter by language, less what the
- * same blocks take once compiled), and mermaid's load with its first diagram.
+ * same blocks take once compiled), and mermaid's load with its first diagram. Since each expression
+ * is compiled once a thread (markdown/shared-patterns.ts) a grammar's first use costs less (TypeScript
+ * and C++ ~0.1 s, Swift ~15 ms: one thread, a fresh highlighter, its blocks twice less twice what they
+ * take once compiled); a table of those figures planned lanes that built the portal no faster (six
+ * alternated cold builds: 2.42–2.73 s against 2.42–2.63 s with these), so these stay: they keep more
+ * of each language to one lane.
  */
 const FIRST_USE_MS: Record<string, number> = { typescript: 300, swift: 170, mermaid: 150, ruby: 130, c: 120, javascript: 110, cpp: 250, php: 200, html: 25, http: 25, python: 15, graphql: 15, sql: 15, nix: 8, bash: 8, yaml: 4, json: 2, dart: 2, kotlin: 2, xml: 2, dockerfile: 1, ini: 1, diff: 1 };
 /** A grammar the table does not name. */
