@@ -51,8 +51,8 @@ const SET_SEARCH_BYTES = 1000;
 
 /**
  * Searches after which a state gets a scanner of its own: Oniguruma's set search, once compiled, is
- * faster than searching each expression (a tenth on the 10,000-page corpus's blocks without this), and
- * a state searched this often has long repaid its compiling. Measured (one thread, first and second
+ * faster than searching each expression (without this, the corpus's blocks took 40% longer once every
+ * state was compiled), and a state searched this often repays its compiling. Measured (one thread, first and second
  * pass): the portal's blocks 0.74–0.77 s and 0.28 s (1,000: 0.68–0.73 and 0.31–0.33; never: 0.70 and
  * 0.31; shiki's scanner 1.0–1.13 and 0.25–0.27), 850 pages of the corpus 1.22–1.34 s and 0.75–0.81 s
  * (never: 1.41–1.47 and 1.05; shiki's 1.15–1.27 and 0.73–0.79).
