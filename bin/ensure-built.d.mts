@@ -4,6 +4,10 @@ export function ensureCliBuilt(): Promise<string>;
 export function loadCli(): Promise<{ main: (args: string[]) => Promise<number>; save: () => void }>;
 /** The text of @readme/openapi-parser's `Headers` check the compiled CLI asks after a cheaper one. */
 export const PARSER_HEADERS_CHECK: string;
+/** The text of mdast-util-from-markdown's compile loop that copies its context for every token, which the compiled CLI and worker replace. */
+export const FROM_MARKDOWN_CONTEXT: string;
+/** What the compiled CLI and worker hold instead: one copy of the context a document. */
+export const FROM_MARKDOWN_ONE_CONTEXT: string;
 /** The text of mermaid's `getConfig` the compiled worker replaces with a faster copy of the same result. */
 export const MERMAID_GET_CONFIG: string;
 /** Keeps V8's compiled code of the CLI on disk where Node can (22.1 and later); returns its folder, or undefined. */

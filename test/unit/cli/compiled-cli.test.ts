@@ -4,11 +4,11 @@
  * bring four renderers (streaming and legacy, production and development) where one is used.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { PARSER_HEADERS_CHECK } from '../../../bin/ensure-built.mjs';
+import { FROM_MARKDOWN_CONTEXT, FROM_MARKDOWN_ONE_CONTEXT, PARSER_HEADERS_CHECK } from '../../../bin/ensure-built.mjs';
 import { copyFixture, REPO } from '../../support/site';
 
 /** The compiled CLI's files (the global setup compiled it), by name. */
@@ -48,6 +48,35 @@ describe('the compiled CLI', () => {
     // The site config, compiled to a file of its own, is imported by its URL through the same function.
     expect(readFileSync(join(REPO, 'node_modules/.cache/docs/cli/main.cjs'), 'utf8')).toMatch(/__docsImport\(\(0, import_node_url\d*\.pathToFileURL\)\(compiled\)\.href\)/);
     expect(existsSync(join(REPO, 'node_modules/.cache/docs/cli/worker/diagram-deps.mjs'))).toBe(true);
+  });
+
+  it('parses markdown with one compile context a document, into the trees the published mdast-util-from-markdown makes', async () => {
+    const published = readFileSync(join(REPO, 'node_modules/mdast-util-from-markdown/lib/index.js'), 'utf8');
+    // The package as published copies its context for every token (bin/ensure-built.mjs `oneCompileContext`): a new version that reads otherwise fails here.
+    expect(published).toContain(FROM_MARKDOWN_CONTEXT);
+    for (const file of ['main.cjs', 'worker/worker.cjs']) {
+      const code = readFileSync(join(REPO, 'node_modules/.cache/docs/cli', file), 'utf8');
+      expect(code, file).toMatch(/tokenContext\.sliceSerialize = events\[\w+\]\[2\]\.sliceSerialize;/);
+      expect(code, file).not.toMatch(/sliceSerialize: events\[\w+\]\[2\]\.sliceSerialize/);
+    }
+    // The patched module beside the published one: every page of the portal, with GFM and directives, gives the same tree.
+    const dir = join(REPO, 'test/.tmp/from-markdown');
+    mkdirSync(dir, { recursive: true });
+    const patchedFile = join(dir, 'one-context.mjs');
+    writeFileSync(patchedFile, published.replace(FROM_MARKDOWN_CONTEXT, FROM_MARKDOWN_ONE_CONTEXT));
+    const patched = (await import(pathToFileURL(patchedFile).href)) as typeof import('mdast-util-from-markdown');
+    const { fromMarkdown } = await import('mdast-util-from-markdown');
+    const { gfm } = await import('micromark-extension-gfm');
+    const { gfmFromMarkdown } = await import('mdast-util-gfm');
+    const { directive } = await import('micromark-extension-directive');
+    const { directiveFromMarkdown } = await import('mdast-util-directive');
+    const options = { extensions: [gfm(), directive()], mdastExtensions: [gfmFromMarkdown(), directiveFromMarkdown()] };
+    const pages = readdirSync(join(REPO, 'content'), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.md'));
+    expect(pages.length).toBeGreaterThan(100);
+    for (const page of pages) {
+      const text = readFileSync(join(REPO, 'content', page), 'utf8');
+      expect(JSON.stringify(patched.fromMarkdown(text, options)), page).toBe(JSON.stringify(fromMarkdown(text, options)));
+    }
   });
 
   it("asks of the OpenAPI parser's options whether they are fetch Headers without loading Node's fetch", () => {
