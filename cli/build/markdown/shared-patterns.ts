@@ -90,7 +90,7 @@ interface Pattern {
  * `engine` itself when its scanners are not shiki's Oniguruma ones.
  */
 export function sharePatterns(engine: RegexEngine): RegexEngine {
-  const compiled = compileError(engine);
+  const compiled = messageAfterCompile(engine);
   if (compiled === undefined) return engine;
   const patterns = new Map<string, Pattern>();
   const take = (source: string): Pattern => {
@@ -123,8 +123,10 @@ export function sharePatterns(engine: RegexEngine): RegexEngine {
       }
       let disposed = false;
       const valid = parts.filter((part) => !part.invalid);
+      /** The list `findFirst`'s index is in when some expression did not compile. */
+      const listed = valid.length === parts.length ? undefined : parts;
       const find = (string: OnigString, start: number, options: number): Match | null => {
-        if (valid.length === parts.length || string.utf8Length >= SET_SEARCH_BYTES) return findFirst(valid, string, start, options, valid.length === parts.length ? undefined : parts);
+        if (!listed || string.utf8Length >= SET_SEARCH_BYTES) return findFirst(valid, string, start, options, listed);
         return valid.length === 0 ? { index: 0, captureIndices: [{ start, end: start, length: 0 }] } : null;
       };
       /** Searches so far: at HOT the state gets a scanner of its own. */
@@ -214,7 +216,7 @@ function findFirst(parts: Pattern[], string: OnigString, start: number, options:
  * too), when `engine` makes shiki's Oniguruma scanners and strings, whose fields `findFirst` reads;
  * undefined when it does not.
  */
-function compileError(engine: RegexEngine): string | undefined {
+function messageAfterCompile(engine: RegexEngine): string | undefined {
   let scanner: Partial<OnigScanner> | undefined;
   let string: Partial<OnigString> | undefined;
   try {

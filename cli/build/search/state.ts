@@ -242,7 +242,7 @@ function shownAs(identity: string | undefined): string | undefined {
 
 /** What `shownAs` gives of the identity of `page`, whatever its blocks key. */
 export function shownOf(page: SearchPage): string {
-  return JSON.stringify([page.route, page.title, page.section, page.method ?? '']).slice(0, -1);
+  return shownAs(pageIdentity(page, 'any'))!;
 }
 
 /** The blocks key each page of `state` had, by what the page showed (`shownOf`); an identity that is not one `pageIdentity` makes is left out. */
