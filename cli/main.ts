@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { buildSite } from './build/start';
 import { ioReason } from './build/write';
 import { mayHoldOptimizer, releaseOptimizer } from './build/optimizer';
-import { configOfError, configProblemAtExit } from './build/config-file';
+import { configOfError, configProblemAtExit, exitProcess } from './build/config-file';
 import { DocsError, EXIT, formatDiagnostic, warningLines, type Diagnostic } from './util/errors';
 import { isCommitFailure } from './util/commit-failure';
 import { isWebAddress } from './util/web-address';
@@ -138,7 +138,7 @@ export async function main(argv: string[]): Promise<number> {
       // close before exit.
       let stopServer = (): void => {
         process.stdout.write('Stopping docs serve…\n');
-        process.exit(0);
+        exitProcess(0);
       };
       process.once('SIGINT', () => stopServer());
       process.once('SIGTERM', () => stopServer());
@@ -234,7 +234,7 @@ function guardProcess(): void {
   process.on('uncaughtException', (error) => {
     const problem = configOfError(error);
     if (problem && configStray) return configStray(new DocsError('config', [problem]));
-    process.exit(reportStray(problem ? new DocsError('config', [problem]) : error));
+    exitProcess(reportStray(problem ? new DocsError('config', [problem]) : error));
   });
   // A rejection nothing awaited ends the process as an uncaught exception does, but one: LMDB rejects
   // a failed commit that nothing awaits (a full disk), and the build, which saw the failure through
@@ -243,7 +243,7 @@ function guardProcess(): void {
     if (isCommitFailure(reason)) return;
     const problem = configOfError(reason);
     if (problem && configStray) return configStray(new DocsError('config', [problem]));
-    process.exit(reportStray(problem ? new DocsError('config', [problem]) : reason));
+    exitProcess(reportStray(problem ? new DocsError('config', [problem]) : reason));
   });
   // A reader of the output that went away (`docs build | head`, a closed terminal): what is left to say
   // has no one to hear it, and the command's own exit code stands (it was exit 70 and a stack trace).
@@ -254,7 +254,7 @@ function guardProcess(): void {
   }
   process.on('exit', () => {
     const problem = configProblemAtExit();
-    if (problem) process.exit(reportStray(new DocsError('config', [problem])));
+    if (problem) exitProcess(reportStray(new DocsError('config', [problem])));
   });
 }
 

@@ -1,8 +1,12 @@
 /**
  * The live progress line of `docs build` and `docs serve`'s first build on a terminal: one line on
  * stderr, redrawn in place at most ten times a second — stage, pages done of all, time so far and an
- * estimate of what is left — and erased before the summary is printed. Nothing at all when stderr is
- * not a terminal (CI logs, pipes) or the output is JSON.
+ * estimate of what is left — and erased before the summary is printed. Its time moves every second
+ * even when no stage reports anything new (a config that takes a while to load, the search index of a
+ * large site), so a long stage never looks like a hang. A build stopped by Ctrl-C (or SIGTERM) erases it
+ * on its way out, leaving the terminal's next prompt on a clean line. Nothing at all when stderr is not
+ * a terminal (CI logs, pipes), is one that cannot redraw a line (`TERM=dumb`: an editor's shell
+ * buffer), or the output is JSON.
  */
 import type { ProgressEvent } from './build/progress';
 
@@ -24,6 +28,12 @@ const LABELS: Record<ProgressEvent['stage'], string> = {
 /** Redraws at most this often (ms): a terminal is slow to write, and ten frames a second look live. */
 const FRAME_MS = 100;
 
+/** Redraws at least this often (ms) while the line is shown, news or not: its time moves. */
+const TICK_MS = 1000;
+
+/** The signals that stop a build, after which the line is erased. */
+const STOPS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+
 /** One line for `event`, `elapsed` seconds in; the estimate comes from the pages' rate so far. */
 export function formatProgress(event: ProgressEvent, elapsed: number, since?: { done: number; at: number }): string {
   const parts = [`docs · ${LABELS[event.stage]}`];
@@ -41,20 +51,39 @@ export function formatProgress(event: ProgressEvent, elapsed: number, since?: { 
 }
 
 /** A progress line on `stream`, or one that does nothing when `stream` is not a terminal. */
-export function createProgressLine(stream: NodeJS.WriteStream, enabled = true): ProgressLine {
-  if (!enabled || !stream.isTTY) return { update: () => undefined, clear: () => undefined };
+export function createProgressLine(stream: NodeJS.WriteStream, enabled = true, env: NodeJS.ProcessEnv = process.env): ProgressLine {
+  if (!enabled || !stream.isTTY || env.TERM === 'dumb') return { update: () => undefined, clear: () => undefined };
   const started = performance.now();
   let drawn = false;
   let last = 0;
   let pagesStart: { done: number; at: number } | undefined;
   let latest: ProgressEvent | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let ticker: NodeJS.Timeout | undefined;
+  const erase = (): void => {
+    clearInterval(ticker);
+    ticker = undefined;
+    for (const signal of STOPS) process.removeListener(signal, stopped);
+    if (drawn) stream.write('\r\x1b[2K');
+    drawn = false;
+  };
+  function stopped(signal: NodeJS.Signals): void {
+    erase();
+    // Heard by nothing else (`docs build`), the signal ends the process as it would have without this
+    // listener; `docs serve`'s own listener stops the server.
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  }
   const draw = (): void => {
     timer = undefined;
     if (!latest) return;
     last = performance.now();
     const width = Math.max(20, (stream.columns || 80) - 1);
     stream.write(`\r\x1b[2K${formatProgress(latest, (last - started) / 1000, pagesStart).slice(0, width)}`);
+    if (!drawn) {
+      // Neither timer keeps a process alive that has nothing else to do.
+      ticker = setInterval(() => timer === undefined && draw(), TICK_MS).unref();
+      for (const signal of STOPS) process.prependListener(signal, stopped);
+    }
     drawn = true;
   };
   return {
@@ -71,8 +100,7 @@ export function createProgressLine(stream: NodeJS.WriteStream, enabled = true): 
       if (timer) clearTimeout(timer);
       timer = undefined;
       latest = undefined;
-      if (drawn) stream.write('\r\x1b[2K');
-      drawn = false;
+      erase();
     },
   };
 }

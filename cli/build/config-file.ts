@@ -118,6 +118,17 @@ setInterval(() => {
 const loading = new Set<string>();
 /** `process.exit` as it was before a config's import replaced it. */
 let exitWhileLoading = process.exit;
+
+/**
+ * Ends the process with `code`, a config being imported or not: while one loads, `process.exit` throws
+ * (`loadConfig`), and Ctrl-C in `docs serve` then, or a failure the process cannot go on from, was
+ * reported as a bug in docs instead of stopping it. An import under way is given up, not reported as
+ * one that never finishes (`configProblemAtExit`).
+ */
+export function exitProcess(code: number): never {
+  loading.clear();
+  return exitWhileLoading.call(process, code);
+}
 /** Every config this process imported, by its compiled file (see `configOfError`). */
 const compiledConfigs = new Map<string, string>();
 

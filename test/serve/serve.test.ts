@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -7,7 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_PASSWORD } from '../../cli/serve/dev-login';
 import { SearchEngine } from '../../runtime/search/engine';
-import { copyFixture, runDocs } from '../support/site';
+import { copyFixture, REPO, runDocs } from '../support/site';
 import { openEvents, rawRequest, startServe, waitForText, type ServeProcess } from '../support/serve';
 
 describe('docs serve', () => {
@@ -346,6 +346,26 @@ describe('docs serve --dist and shutdown', () => {
     expect((await rawRequest(server.url, '/__docs/events')).status).toBe(404);
     expect(await server.stop()).toBe(0);
     expect(server.output()).toContain('Stopping docs serve');
+  });
+
+  it('stops cleanly on Ctrl-C while the config is still loading', async () => {
+    const site = copyFixture('basic');
+    const config = join(site, 'site.config.ts');
+    // The config says when its import has begun (a file), then takes a while.
+    writeFileSync(config, `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(join(site, 'loading'))}, '');\nawait new Promise((resolve) => setTimeout(resolve, 10_000));\n${readFileSync(config, 'utf8')}`);
+    const child = spawn(process.execPath, [join(REPO, 'bin', 'docs.mjs'), 'serve', '--port', '0'], { cwd: site });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    for (let waited = 0; !existsSync(join(site, 'loading')); waited += 50) {
+      if (waited > 20_000) throw new Error(`the config never started loading; docs serve printed:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    child.kill('SIGINT');
+    // It was "internal error: it calls process.exit(0) … a bug in docs", then a config that "never finishes loading" (exit 2).
+    expect(await exited, output).toBe(0);
+    expect(output).toBe('Stopping docs serve…\n');
   });
 
   it('started again on another port, keeps every page the last run built', async () => {
