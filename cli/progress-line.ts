@@ -58,6 +58,7 @@ export interface PagesDone {
  */
 export function formatProgress(event: ProgressEvent, elapsed: number, since?: PagesDone): string {
   const parts = [`docs · ${LABELS[event.stage]}`];
+  if (event.stage === 'content' && event.done !== undefined) parts.push(`${event.done.toLocaleString('en-GB')} pages read`);
   if (event.stage === 'pages' && event.total !== undefined) {
     const done = event.done ?? 0;
     parts.push(`${done.toLocaleString('en-GB')}/${event.total.toLocaleString('en-GB')} pages`);
@@ -116,10 +117,13 @@ export function createProgressLine(stream: NodeJS.WriteStream, enabled = true, e
       const elapsed = (performance.now() - started) / 1000;
       if (event.stage === 'pages') history.push({ done: event.done ?? 0, at: elapsed });
       latest = event;
-      if (timer) return;
       const wait = FRAME_MS - (performance.now() - last);
-      if (wait <= 0) draw();
-      else timer = setTimeout(draw, wait);
+      // A frame that is due is drawn now, a timer for it pending or not: a stage that holds the thread
+      // (reading the content) lets no timer fire, and its line would stand still until it ends.
+      if (wait <= 0) {
+        clearTimeout(timer);
+        draw();
+      } else timer ??= setTimeout(draw, wait);
     },
     clear() {
       if (timer) clearTimeout(timer);

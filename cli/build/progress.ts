@@ -6,7 +6,7 @@ export type ProgressStage = 'config' | 'content' | 'pages' | 'links' | 'write' |
 /** One report: the stage, and for pages how many of how many are done. */
 export interface ProgressEvent {
   stage: ProgressStage;
-  /** Pages done (rendered or reused), for the `pages` stage. */
+  /** Pages done (rendered or reused) in the `pages` stage; page files read in the `content` stage. */
   done?: number;
   total?: number;
 }

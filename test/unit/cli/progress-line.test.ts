@@ -54,3 +54,22 @@ describe('the progress line', () => {
     }
   });
 });
+
+describe('the progress line through a stage that holds the thread', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('counts the page files read, each due frame drawn at once: no timer fires while the walk runs', () => {
+    let now = 1000;
+    vi.spyOn(performance, 'now').mockImplementation(() => now);
+    const { stream, frames } = terminal();
+    const line = createProgressLine(stream, true, {});
+    line.update({ stage: 'content' });
+    // Files read every 10 ms, in one synchronous walk (the clock moves, the event loop does not).
+    for (let done = 1; done <= 25; done++) {
+      now += 10;
+      line.update({ stage: 'content', done });
+    }
+    expect(frames).toEqual(['docs · reading the content · 0.0 s', 'docs · reading the content · 10 pages read · 0.1 s', 'docs · reading the content · 20 pages read · 0.2 s']);
+    line.clear();
+  });
+});
