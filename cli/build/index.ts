@@ -169,17 +169,18 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   // Each page file is read for its doc as it comes off the disk and its text dropped (the render
   // workers read it again), unless the caller keeps the sources (`docs serve`).
   let readAnew = 0;
-  const lean = (file: SourceFile): void => {
+  const onRead = (file: SourceFile): void => {
+    // The walk holds the thread (seconds at 100,000 pages): the terminal's line counts the files as it goes.
+    options.onProgress?.({ stage: 'content', done: ++readAnew });
+    if (options.keepSources) return;
     readPageLean(file, reading);
     file.text = '';
-    // The walk holds the thread (seconds at 100,000 pages): the terminal's line counts the files as it goes.
-    options.onProgress?.({ stage: 'content', done: readAnew + 1 });
     // Reading leaves garbage V8 lets lie while this thread then waits for the renders: collected as it goes.
-    if (++readAnew % COLLECT_EVERY_FILES === 0) collectGarbage();
+    if (readAnew % COLLECT_EVERY_FILES === 0) collectGarbage();
   };
   // A file unchanged since the last build is not read at all: its doc comes from the store.
   const kept = store && !options.keepSources ? readCache(store, reading) : undefined;
-  const files = readContentFolder(config.contentDir, displayPrefix, options.keepSources ? undefined : lean, kept?.known, listing);
+  const files = readContentFolder(config.contentDir, displayPrefix, onRead, kept?.known, listing);
   listing?.folders.clear();
   listing?.files.clear();
   fitOptimizer({ pages: files.markdown.length });
