@@ -76,20 +76,51 @@ export function formatProgress(event: ProgressEvent, elapsed: number, since?: Pa
 export function createProgressLine(stream: NodeJS.WriteStream, enabled = true, env: NodeJS.ProcessEnv = process.env): ProgressLine {
   if (!enabled || !stream.isTTY || env.TERM === 'dumb') return { update: () => undefined, clear: () => undefined };
   const started = performance.now();
+  /** True while a frame is on the terminal. */
   let drawn = false;
+  /** True when something else wrote to the terminal last and did not end its line. */
+  let open = false;
   /** When the last frame was drawn (never yet: the first goes at once). */
   let last = Number.NEGATIVE_INFINITY;
   /** The pages done as they were reported, the last `RATE_WINDOW_S` seconds' and the one before them. */
   const history: PagesDone[] = [];
   let latest: ProgressEvent | undefined;
   let timer: NodeJS.Timeout | undefined;
-  let ticker: NodeJS.Timeout | undefined;
+  /** What the line holds while it is shown (the ticker, the signal listeners, the terminal's writers); undefined when it is not. */
+  let held: { ticker: NodeJS.Timeout; writers: Map<NodeJS.WriteStream, NodeJS.WriteStream['write']> } | undefined;
+  /** Writes the line's own text, past the writer `hold` put in place. */
+  const own = (text: string): void => void (held?.writers.get(stream) ?? stream.write).call(stream, text);
+  /**
+   * While the line is shown, what else is written to the same terminal (a config's `console.log`, a
+   * render thread's warning) goes on a line of its own: the line is erased first, and drawn again at
+   * the next frame, below it.
+   */
+  const hold = (): void => {
+    const writers = new Map<NodeJS.WriteStream, NodeJS.WriteStream['write']>();
+    for (const target of new Set([stream, process.stdout, process.stderr])) {
+      if (!target.isTTY) continue;
+      const write = target.write;
+      writers.set(target, write);
+      target.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]): boolean {
+        if (drawn) own('\r\x1b[2K');
+        drawn = false;
+        const end = typeof chunk === 'string' ? chunk.charCodeAt(chunk.length - 1) : chunk instanceof Uint8Array ? chunk[chunk.length - 1] : undefined;
+        if (end !== undefined && !Number.isNaN(end)) open = end !== 0x0a;
+        return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
+      } as NodeJS.WriteStream['write'];
+    }
+    // Neither timer keeps a process alive that has nothing else to do.
+    held = { ticker: setInterval(() => timer === undefined && draw(), TICK_MS).unref(), writers };
+    for (const signal of STOPS) process.prependListener(signal, stopped);
+  };
   const erase = (): void => {
-    clearInterval(ticker);
-    ticker = undefined;
-    for (const signal of STOPS) process.removeListener(signal, stopped);
-    if (drawn) stream.write('\r\x1b[2K');
+    if (drawn) own('\r\x1b[2K');
     drawn = false;
+    if (!held) return;
+    clearInterval(held.ticker);
+    for (const [target, write] of held.writers) target.write = write;
+    held = undefined;
+    for (const signal of STOPS) process.removeListener(signal, stopped);
   };
   function stopped(signal: NodeJS.Signals): void {
     erase();
@@ -104,12 +135,9 @@ export function createProgressLine(stream: NodeJS.WriteStream, enabled = true, e
     const width = Math.max(20, (stream.columns || 80) - 1);
     const elapsed = (last - started) / 1000;
     while (history.length > 1 && history[1]!.at <= elapsed - RATE_WINDOW_S) history.shift();
-    stream.write(`\r\x1b[2K${formatProgress(latest, elapsed, history[0]).slice(0, width)}`);
-    if (!drawn) {
-      // Neither timer keeps a process alive that has nothing else to do.
-      ticker = setInterval(() => timer === undefined && draw(), TICK_MS).unref();
-      for (const signal of STOPS) process.prependListener(signal, stopped);
-    }
+    if (!held) hold();
+    own(`${open ? '\n' : ''}\r\x1b[2K${formatProgress(latest, elapsed, history[0]).slice(0, width)}`);
+    open = false;
     drawn = true;
   };
   return {

@@ -73,6 +73,17 @@ describe('docs build progress', () => {
     expect(output).not.toContain('Built');
   });
 
+  it('puts what else is printed meanwhile (a config that logs) on a line of its own, then draws the line again below it', () => {
+    const root = copyFixture('basic');
+    const config = join(root, 'site.config.ts');
+    writeFileSync(config, `setTimeout(() => console.log('specs fetched'), 1200);\nsetTimeout(() => process.stderr.write('half a line'), 1500);\nawait new Promise((resolve) => setTimeout(resolve, 2600));\n${readFileSync(config, 'utf8')}`);
+    const { code, output } = buildOnTerminal(root);
+    expect(code, output).toBe(0);
+    // The line is erased before the first, and the next frame, after a line left unended, starts a new one (the terminal's \r\n).
+    expect(output).toMatch(/docs · reading the config · 1\.\d s\r\x1b\[2Kspecs fetched\r\nhalf a line\r\n\r\x1b\[2Kdocs · reading the config · 2\.\d s/);
+    expect(output.split('\r\x1b[2K').filter(Boolean).at(-1)).toMatch(/^Built 6 pages in [\d.]+ s/);
+  });
+
   it('draws nothing on a terminal that cannot redraw a line (TERM=dumb)', () => {
     const root = copyFixture('basic');
     const command = [process.execPath, join(REPO, 'bin', 'docs.mjs'), 'build', '--no-cache', '--root', root].map((part) => `'${part}'`).join(' ');
