@@ -74,14 +74,14 @@ export async function main(argv: string[]): Promise<number> {
         // A caller that runs more in this process (the bench, the tests) gets the optimizer back.
         releaseOptimizer();
       });
-      progress.clear();
       let archive: { file: string; sha256: string } | undefined;
       if (options.archive) {
         // Its place was checked before the build (buildSite).
         const { writeArchiveOrSay } = await import('./build/archive');
         const file = resolve(options.archive);
-        archive = { file, sha256: writeArchiveOrSay(report.outDir, file) };
+        archive = { file, sha256: await writeArchiveOrSay(report.outDir, file, (done, total) => progress.update({ stage: 'archive', done, total })) };
       }
+      progress.clear();
       if (json) {
         const { outDir, pages, cachedPages, warnings, seconds, searchSeconds, cacheProblem, leftovers } = report;
         const unchanged = report.unchanged === true;

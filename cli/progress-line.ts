@@ -23,6 +23,7 @@ const LABELS: Record<ProgressEvent['stage'], string> = {
   links: 'checking links',
   write: 'writing the output',
   search: 'indexing for search',
+  archive: 'writing the archive',
 };
 
 /** Redraws at most this often (ms): a terminal is slow to write, and ten frames a second look live. */
@@ -59,6 +60,7 @@ export interface PagesDone {
 export function formatProgress(event: ProgressEvent, elapsed: number, since?: PagesDone): string {
   const parts = [`docs · ${LABELS[event.stage]}`];
   if (event.stage === 'content' && event.done !== undefined) parts.push(`${event.done.toLocaleString('en-GB')} pages read`);
+  if (event.stage === 'archive' && event.total !== undefined) parts.push(`${(event.done ?? 0).toLocaleString('en-GB')}/${event.total.toLocaleString('en-GB')} files`);
   if (event.stage === 'pages' && event.total !== undefined) {
     const done = event.done ?? 0;
     parts.push(`${done.toLocaleString('en-GB')}/${event.total.toLocaleString('en-GB')} pages`);

@@ -1,6 +1,6 @@
 /** The live progress line's frames, with the clock in the test's hands. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createProgressLine } from '../../../cli/progress-line';
+import { createProgressLine, formatProgress } from '../../../cli/progress-line';
 
 /** A terminal 100 columns wide that keeps what is written to it, one frame per redraw. */
 function terminal(): { stream: NodeJS.WriteStream; frames: string[] } {
@@ -71,5 +71,13 @@ describe('the progress line through a stage that holds the thread', () => {
     }
     expect(frames).toEqual(['docs · reading the content · 0.0 s', 'docs · reading the content · 10 pages read · 0.1 s', 'docs · reading the content · 20 pages read · 0.2 s']);
     line.clear();
+  });
+});
+
+describe('formatProgress', () => {
+  it('names each stage, with what it counts', () => {
+    expect(formatProgress({ stage: 'content', done: 5436 }, 0.74)).toBe('docs · reading the content · 5,436 pages read · 0.7 s');
+    expect(formatProgress({ stage: 'archive', done: 1200, total: 37486 }, 21.25)).toBe('docs · writing the archive · 1,200/37,486 files · 21.3 s');
+    expect(formatProgress({ stage: 'links' }, 3)).toBe('docs · checking links · 3.0 s');
   });
 });
