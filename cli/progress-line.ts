@@ -9,6 +9,7 @@
  * buffer), or the output is JSON.
  */
 import type { ProgressEvent } from './build/progress';
+import { onStop } from './util/stop-signals';
 
 /** A progress line: `update` with each event, `clear` before printing anything else. */
 export interface ProgressLine {
@@ -31,9 +32,6 @@ const FRAME_MS = 100;
 
 /** Redraws at least this often (ms) while the line is shown, news or not: its time moves. */
 const TICK_MS = 1000;
-
-/** The signals that stop a build, after which the line is erased. */
-const STOPS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
 
 /**
  * The estimate of what is left comes from the pages done in the last this many seconds. The pages come
@@ -89,7 +87,7 @@ export function createProgressLine(stream: NodeJS.WriteStream, enabled = true, e
   let latest: ProgressEvent | undefined;
   let timer: NodeJS.Timeout | undefined;
   /** What the line holds while it is shown (the ticker, the signal listeners, the terminal's writers); undefined when it is not. */
-  let held: { ticker: NodeJS.Timeout; writers: Map<NodeJS.WriteStream, NodeJS.WriteStream['write']> } | undefined;
+  let held: { ticker: NodeJS.Timeout; writers: Map<NodeJS.WriteStream, NodeJS.WriteStream['write']>; forget: () => void } | undefined;
   /** Writes the line's own text, past the writer `hold` put in place. */
   const own = (text: string): void => void (held?.writers.get(stream) ?? stream.write).call(stream, text);
   /**
@@ -111,9 +109,9 @@ export function createProgressLine(stream: NodeJS.WriteStream, enabled = true, e
         return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
       } as NodeJS.WriteStream['write'];
     }
-    // Neither timer keeps a process alive that has nothing else to do.
-    held = { ticker: setInterval(() => timer === undefined && draw(), TICK_MS).unref(), writers };
-    for (const signal of STOPS) process.prependListener(signal, stopped);
+    // Neither timer keeps a process alive that has nothing else to do. A build stopped by a signal
+    // erases the line on its way out.
+    held = { ticker: setInterval(() => timer === undefined && draw(), TICK_MS).unref(), writers, forget: onStop(erase) };
   };
   const erase = (): void => {
     if (drawn) own('\r\x1b[2K');
@@ -121,15 +119,9 @@ export function createProgressLine(stream: NodeJS.WriteStream, enabled = true, e
     if (!held) return;
     clearInterval(held.ticker);
     for (const [target, write] of held.writers) target.write = write;
+    held.forget();
     held = undefined;
-    for (const signal of STOPS) process.removeListener(signal, stopped);
   };
-  function stopped(signal: NodeJS.Signals): void {
-    erase();
-    // Heard by nothing else (`docs build`), the signal ends the process as it would have without this
-    // listener; `docs serve`'s own listener stops the server.
-    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-  }
   const draw = (): void => {
     timer = undefined;
     if (!latest) return;

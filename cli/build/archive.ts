@@ -17,6 +17,7 @@ import { createGzip } from 'node:zlib';
 import { DocsError } from '../util/errors';
 import { isWithin, realPath } from './write';
 import { writeWhole } from '../util/fs';
+import { onStop } from '../util/stop-signals';
 
 const BLOCK = 512;
 
@@ -77,8 +78,8 @@ function headersFor(path: string, size: number, type: '0' | '5', mtime: number):
 }
 
 /**
- * The bytes the tar stream hands gzip at a time, about: a chunk per header, file and padding (150,000 at
- * 10,000 pages) made the archive three times as slow to write as compressing it whole.
+ * The bytes the tar stream hands gzip at a time, about: not a chunk per header, file and padding (some
+ * 150,000 writes through the streams at 10,000 pages), and few enough held at once.
  */
 const TAR_CHUNK = 1024 * 1024;
 
@@ -114,8 +115,8 @@ export type OnArchived = (done: number, total: number) => void;
  * Writes the tar.gz of `dir` to `file` and returns its SHA-256; the same files give the same bytes. The
  * archive is streamed, file by file, through gzip to the disk: it was made whole in memory, then
  * compressed whole, and a 10,000-page output (824 MB) took the build's peak to 1.9 GiB; at 100,000
- * pages the tar alone would pass the largest Buffer Node makes (4 GiB), and the build failed after
- * the output was written.
+ * pages (8 GB) the tar alone passed the largest Buffer Node makes (4 GiB): the output was written, the
+ * archive could not be.
  */
 export async function writeTarGz(dir: string, file: string, onArchived?: OnArchived, mtime = Number(process.env.SOURCE_DATE_EPOCH ?? 0) || 0): Promise<string> {
   const entries = entriesOf(dir);
@@ -166,12 +167,16 @@ export function checksumLines(file: string): string[] {
 export async function writeArchive(dir: string, file: string, onArchived?: OnArchived): Promise<string> {
   const earlier = checksumLines(file);
   const aside = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+  const removeAside = (): void => rmSync(aside, { force: true });
+  // Seconds to minutes of writing: Ctrl-C meanwhile leaves no half archive beside the real one.
+  const forget = onStop(removeAside);
   let sha256: string;
   try {
     sha256 = await writeTarGz(dir, aside, onArchived);
     renameSync(aside, file);
   } finally {
-    rmSync(aside, { force: true });
+    forget();
+    removeAside();
   }
   const name = basename(file);
   const lines = earlier.filter((line) => CHECKSUM_LINE.exec(line)![1] !== name);

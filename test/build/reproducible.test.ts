@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,6 +50,26 @@ describe('reproducible artefacts', () => {
     expect(snapshotTree(join(out, 'second'))).toEqual(first);
     expect(snapshotTree(join(out, 'cached'))).toEqual(first);
   });
+
+  it('leaves no half-written archive behind when Ctrl-C stops it, and ends as interrupted', async () => {
+    const site = copyFixture('basic');
+    // 40 MB that gzip cannot shrink: the archive takes seconds to write.
+    writeFileSync(join(site, 'content/guide/img/dump.bin'), randomBytes(40 * 1024 * 1024));
+    writeFileSync(join(site, 'content/guide/faq.md'), `${readFileSync(join(site, 'content/guide/faq.md'), 'utf8')}\n[The raw dump](./img/dump.bin)\n`);
+    const folder = mkdtempSync(join(tmpdir(), 'docs-archive-stopped-'));
+    const child = spawn(process.execPath, [join(REPO, 'bin', 'docs.mjs'), 'build', '--no-cache', '--out', join(folder, 'out'), '--archive', join(folder, 'site.tar.gz')], { cwd: site });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const ended = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+    const aside = (): string[] => readdirSync(folder).filter((name) => /^\.site\.tar\.gz\.\d+\.tmp$/.test(name));
+    for (let waited = 0; aside().length === 0; waited += 20) {
+      if (waited > 60_000 || child.exitCode !== null) throw new Error(`the archive was never being written; docs printed:\n${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    child.kill('SIGINT');
+    expect(await ended, stderr).toBe('SIGINT');
+    expect(readdirSync(folder).sort()).toEqual(['out']);
+  }, 120_000);
 
   it('writes the same archive for the same output, a matching SHA256SUMS, and a tar every tool reads', () => {
     const site = copyFixture('basic');
