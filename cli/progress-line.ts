@@ -44,6 +44,9 @@ const RATE_WINDOW_S = 3;
 /** The share of the pages done before an estimate is shown: before, it said four times too long (176 s left for 40). */
 const ESTIMATE_FROM = 0.1;
 
+/** A count as the line shows it: 37,486. */
+const count = (n: number): string => n.toLocaleString('en-GB');
+
 /** Pages done `at` seconds in. */
 export interface PagesDone {
   done: number;
@@ -57,11 +60,11 @@ export interface PagesDone {
  */
 export function formatProgress(event: ProgressEvent, elapsed: number, since?: PagesDone): string {
   const parts = [`docs · ${LABELS[event.stage]}`];
-  if (event.stage === 'content' && event.done !== undefined) parts.push(`${event.done.toLocaleString('en-GB')} pages read`);
-  if (event.stage === 'archive' && event.total !== undefined) parts.push(`${(event.done ?? 0).toLocaleString('en-GB')}/${event.total.toLocaleString('en-GB')} files`);
+  if (event.stage === 'content' && event.done !== undefined) parts.push(`${count(event.done)} pages read`);
+  if (event.stage === 'archive' && event.total !== undefined) parts.push(`${count(event.done ?? 0)}/${count(event.total)} files`);
   if (event.stage === 'pages' && event.total !== undefined) {
     const done = event.done ?? 0;
-    parts.push(`${done.toLocaleString('en-GB')}/${event.total.toLocaleString('en-GB')} pages`);
+    parts.push(`${count(done)}/${count(event.total)} pages`);
     if (since && done > since.done && elapsed > since.at && done >= event.total * ESTIMATE_FROM) {
       const rate = (done - since.done) / (elapsed - since.at);
       parts.push(`${elapsed.toFixed(1)} s`, `~${Math.ceil((event.total - done) / rate)} s left`);

@@ -16,7 +16,7 @@ import { basename, dirname, join } from 'node:path';
 import { createGzip } from 'node:zlib';
 import { DocsError } from '../util/errors';
 import { isWithin, realPath } from './write';
-import { writeWhole } from '../util/fs';
+import { asidePath, writeWhole } from '../util/fs';
 import { onStop } from '../util/stop-signals';
 
 const BLOCK = 512;
@@ -166,7 +166,7 @@ export function checksumLines(file: string): string[] {
  */
 export async function writeArchive(dir: string, file: string, onArchived?: OnArchived): Promise<string> {
   const earlier = checksumLines(file);
-  const aside = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+  const aside = asidePath(file);
   const removeAside = (): void => rmSync(aside, { force: true });
   // Seconds to minutes of writing: Ctrl-C meanwhile leaves no half archive beside the real one.
   const forget = onStop(removeAside);

@@ -118,13 +118,18 @@ export function withinFolder<T>(dir: string, action: (inside: boolean) => T): T 
   }
 }
 
+/** Where `path` is written before it is renamed into place (`writeWhole`): beside it, hidden, named for this process. */
+export function asidePath(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+}
+
 /**
  * Writes `data` to `path` whole or not at all: aside first, then renamed over it. A reader (another
  * build started at the same time) never finds it half written, nor does a build killed while writing
  * it leave it so.
  */
 export function writeWhole(path: string, data: string | Buffer): void {
-  const aside = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  const aside = asidePath(path);
   try {
     writeFileSync(aside, data);
     renameSync(aside, path);
