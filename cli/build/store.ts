@@ -18,11 +18,13 @@
  *   build touches that folder and written back after, so a build killed half-way leaves no record, and
  *   the next build stages a whole new output (from the markdown cache, not from scratch).
  *
- * The values of `markdown`, `search` and `terms` are in the packs, read with `pread`; LMDB holds where
- * each one is. A page of the store's file counts in the build's memory once the build touches it
- * through LMDB's map, and the kernel maps the cached pages around each one it faults in (measured: 80
- * MB of values put, 66–97 MB of the store resident after, though LMDB writes with pwrite). With the
- * values in LMDB, 1.3 GB of the 2.8 GB peak of a cold build at 100,000 pages was the store's file.
+ * The values of every database but `meta` are in the packs, read with `pread`; LMDB holds where each
+ * one is. A page of the store's file counts in the build's memory once the build touches it through
+ * LMDB's map, and the kernel maps the cached pages around each one it faults in (measured: 80 MB of
+ * values put, 66–97 MB of the store resident after, though LMDB writes with pwrite). With the values
+ * in LMDB, 1.3 GB of the 2.8 GB peak of a cold build at 100,000 pages was the store's file; with
+ * `pages` and `reads` still there (a rebuild reads both for every page), 533 MiB of a one-page edit's
+ * 2,013 MiB at 100,000 pages.
  *
  * Why LMDB (the `lmdb` package, as Parcel's cache uses it) and not JSON files: a build reads and writes
  * only the entries of the pages that changed, its transactions survive a killed process, several
@@ -30,9 +32,9 @@
  * replaced passed V8's largest string near 40,000 pages). Measured at 10,000 pages: writing the JSON
  * cache cost 3.6 s and reading it 1.4 s on every build that rendered a page.
  */
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { open, type Database, type DatabaseOptions } from 'lmdb';
+import { open, type Database } from 'lmdb';
 import { collectPacks, openPacks, PACKS_DIR, type PackedDb, type Place } from './packs';
 import type { SearchBlock } from '../../runtime/search/format';
 import type { StoredTerms } from './search/terms';
@@ -75,7 +77,17 @@ function mapSizeOption(): { mapSize?: number } {
 const CLOSE_WAIT_MS = 2_000;
 
 /** The store's file below the cache folder (LMDB adds `<name>-lock` beside it). */
-export const STORE_FILE = 'build.lmdb';
+export const STORE_FILE = 'store.lmdb';
+
+/**
+ * The file of the store as versions before 2026-11-29 kept it, with every page's result and doc in
+ * LMDB itself. LMDB never gives back the pages its file once held: a store that held them would keep
+ * its places scattered over a file of their size (588 MB at 100,000 pages), and a build reading the
+ * places faults in the whole file around them (the kernel maps 64 KB around every page it faults in).
+ * Found beside the store, it is removed with the packs (the records its places named), before the
+ * store opens: a new version of docs renders every page again anyway (its keys change).
+ */
+const EARLIER_STORE_FILE = 'build.lmdb';
 
 /** A page's result as the store keeps it: everything but its search blocks (those are in `search`, by its markdown key). */
 export type StoredResult = Omit<PageResult, 'search'>;
@@ -164,10 +176,10 @@ function recordDb(meta: Database<unknown, string>): RecordDb {
 /** The build store's databases. */
 export interface BuildStore {
   markdown: PackedDb<MarkdownEntry>;
-  pages: Database<PageOutput, string>;
+  pages: PackedDb<PageOutput>;
   search: PackedDb<SearchBlock[]>;
   terms: PackedDb<StoredTerms>;
-  reads: Database<KeptRead, string>;
+  reads: PackedDb<KeptRead>;
   meta: RecordDb;
   /** Runs `action`'s writes in one transaction; resolves when it is committed. */
   transaction: (action: () => void) => Promise<void>;
@@ -181,15 +193,14 @@ export interface BuildStore {
 
 /**
  * The encoding of the entries every rebuild reads for every page (`pages`, `reads`): objects as plain
- * msgpack maps. msgpackr's default, records, writes each entry's object shapes into the entry (this
- * store shares none between entries), and reading one makes a reader for each shape again: in a
- * profiled 10,000-page edit, 140 ms of the 160 ms that decoding the kept docs took. The 10,000 kept
- * docs of that corpus took 258 ms to read as records, and decode in 70 ms as maps (its results: 228
- * and 143 ms; one run, on a loaded machine). (`useRecords` is an option of LMDB's encoder its types
- * leave out.) An entry written the other way still decodes: only its key tells an old entry from a
- * current one, as before.
+ * msgpack maps (packs.ts `PackedOptions.plain`). msgpackr's default, records, writes each entry's
+ * object shapes into the entry (this store shares none between entries), and reading one makes a
+ * reader for each shape again: in a profiled 10,000-page edit, 140 ms of the 160 ms that decoding the
+ * kept docs took. The 10,000 kept docs of that corpus took 258 ms to read as records, and decode in 70
+ * ms as maps (its results: 228 and 143 ms; one run, on a loaded machine).
  */
-const PLAIN_MAPS = { useRecords: false } as DatabaseOptions;
+const PLAIN = { plain: true };
+
 
 /**
  * Opens (creating) the store below `cacheDir`; undefined when it cannot be (a read-only site, a
@@ -201,6 +212,7 @@ export function openStore(cacheDir: string): BuildStore | undefined {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       mkdirSync(cacheDir, { recursive: true });
+      removeEarlierStore(cacheDir);
       guardStrayCommitFailures();
       // Not `remapChunks` (the store mapped in chunks it lets go, 100 MiB less peak RSS at 10,000
       // pages): with it, the commit of a whole rebuild over an existing store failed with MDB_BAD_TXN
@@ -208,8 +220,9 @@ export function openStore(cacheDir: string): BuildStore | undefined {
       const opened = Date.now();
       const root = open({ path, maxDbs: 8, ...mapSizeOption() });
       const packs = openPacks(join(cacheDir, PACKS_DIR));
-      // Where each large value is in the packs; the values themselves are read with pread (packs.ts).
-      const places = ['markdown', 'search', 'terms'].map((name) => root.openDB<Place, string>({ name }));
+      // Where each value is in the packs; the values themselves are read with pread (packs.ts).
+      const [markdown, search, terms, pages, reads] = ['markdown', 'search', 'terms', 'pages', 'reads'].map((name) => root.openDB<Place, string>({ name }));
+      const places = [{ places: markdown! }, { places: search! }, { places: terms! }, { places: pages!, options: PLAIN }, { places: reads!, options: PLAIN }];
       // The `meta` database also keeps, under `packs`, the bytes of the packs the entries used at the last count.
       const meta = root.openDB<OutputRecord | number, string>({ name: 'meta' });
       const failed = (): void => {
@@ -217,12 +230,11 @@ export function openStore(cacheDir: string): BuildStore | undefined {
         if (failure) throw new Error(writeFailure(failure));
       };
       const store: BuildStore = {
-        markdown: packs.db<MarkdownEntry>(places[0]!),
-        // Compressed: a result is mostly routes and paths (links, ids, files), half the size in LZ4.
-        pages: root.openDB<PageOutput, string>({ name: 'pages', compression: true, ...PLAIN_MAPS }),
-        search: packs.db<SearchBlock[]>(places[1]!),
-        terms: packs.db<StoredTerms>(places[2]!),
-        reads: root.openDB<KeptRead, string>({ name: 'reads', ...PLAIN_MAPS }),
+        markdown: packs.db<MarkdownEntry>(markdown!),
+        pages: packs.db<PageOutput>(pages!, PLAIN),
+        search: packs.db<SearchBlock[]>(search!),
+        terms: packs.db<StoredTerms>(terms!),
+        reads: packs.db<KeptRead>(reads!, PLAIN),
         meta: recordDb(meta),
         transaction: async (action) => {
           try {
@@ -282,6 +294,16 @@ export function openStore(cacheDir: string): BuildStore | undefined {
     }
   }
   return undefined;
+}
+
+/** Removes the store an earlier version left in `cacheDir` (`EARLIER_STORE_FILE`), and the packs its places named. */
+function removeEarlierStore(cacheDir: string): void {
+  const earlier = join(cacheDir, EARLIER_STORE_FILE);
+  if (!existsSync(earlier)) return;
+  // The packs first: a removal cut short leaves the earlier file, and the next build removes both again.
+  rmSync(join(cacheDir, PACKS_DIR), { recursive: true, force: true });
+  rmSync(`${earlier}-lock`, { force: true });
+  rmSync(earlier, { force: true });
 }
 
 /**
@@ -353,7 +375,8 @@ export async function saveState(store: BuildStore, { record, jobs, results, keys
         if (!before) added++;
         else if (typeof before.result?.markdownKey === 'string' && !used.has(before.result.markdownKey)) gone.add(before.result.markdownKey);
         const { search: _search, ...result } = results[i]!;
-        store.pages.put(jobs[i]!.route, { key: keys[i]!, result: { ...result, cached: true } });
+        // A write the packs do not take (a full disk) fails the transaction (`failed`): its own promise is let go.
+        store.pages.put(jobs[i]!.route, { key: keys[i]!, result: { ...result, cached: true } }).catch(() => undefined);
       }
       // Every route has its entry now (a page kept had one): more entries than routes means some are gone.
       if (storedRoutes + added > routes.size) {

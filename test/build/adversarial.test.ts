@@ -136,7 +136,7 @@ describe('docs build never destroys or escapes', () => {
     // The build's own cache, which it reads and writes while it replaces the output (--force took it, store and all).
     expectRefused(runDocs(['build', '--out', 'node_modules/.cache/docs', '--force'], { cwd: root }), 2, /cannot be the output folder: it holds the build's cache/);
     expectRefused(runDocs(['build', '--out', 'node_modules/.cache/docs/packs', '--force'], { cwd: root }), 2, /cannot be the output folder: it is inside the build's cache/);
-    expect(existsSync(join(root, 'node_modules/.cache/docs/build.lmdb'))).toBe(true);
+    expect(existsSync(join(root, 'node_modules/.cache/docs/store.lmdb'))).toBe(true);
     mkdirSync(join(root, 'photos'));
     writeFileSync(join(root, 'photos', 'holiday.jpg'), 'jpeg bytes');
     expectRefused(runDocs(['build', '--out', 'photos'], { cwd: root }), 2, /holds 1 entry \(e\.g\. holiday\.jpg\) that docs did not write/, /pass --force/);

@@ -37,7 +37,7 @@ describe('a build whose cache cannot be written', () => {
     expect(full.stdout).toContain('Built 6 pages');
     expect(snapshotTree(out)).toEqual(expected);
     // The store did fill up: its file stopped at the limit.
-    expect(statSync(join(site, 'node_modules/.cache/docs/build.lmdb')).size).toBeLessThanOrEqual(LIMIT_KIB * 1024);
+    expect(statSync(join(site, 'node_modules/.cache/docs/store.lmdb')).size).toBeLessThanOrEqual(LIMIT_KIB * 1024);
 
     // Again over the full store: the same.
     const again = buildWithFullDisk(site, out);

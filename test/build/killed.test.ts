@@ -13,6 +13,14 @@ import { copyFixture, REPO, runDocs, snapshotTree } from '../support/site';
 /** Pages added to the fixture, so that a build lasts long enough to be killed in each of its stages. */
 const EXTRA_PAGES = 150;
 
+/** The keys of the records of a pack (cli/build/packs.ts: magic, length, key length, key, value). */
+function packKeys(file: string): string[] {
+  const bytes = readFileSync(file);
+  const keys: string[] = [];
+  for (let at = 0; at + 10 <= bytes.length; at += bytes.readUInt32BE(at + 4)) keys.push(bytes.toString('utf8', at + 10, at + 10 + bytes.readUInt16BE(at + 8)));
+  return keys;
+}
+
 /** A site: the basic fixture and `EXTRA_PAGES` pages with code, links and headings. */
 function largerSite(): string {
   const site = copyFixture('basic');
@@ -190,9 +198,13 @@ describe('a killed build', () => {
     const site = copyFixture('basic');
     expect(runDocs(['build'], { cwd: site }).code).toBe(0);
     const clean = snapshotTree(join(site, 'dist'));
-    // The packs (the pages' stored text) removed by hand, then one page edited: the index must remake
-    // the chunk of excerpts that page shares with the others, whose text is now gone.
-    rmSync(join(site, 'node_modules/.cache/docs/packs'), { recursive: true });
+    // The packs the render threads wrote (the pages' stored text) removed by hand, the main thread's
+    // (the docs and results that name that text) left, then one page edited: the index must remake the
+    // chunk of excerpts that page shares with the others, whose text is now gone.
+    const packs = join(site, 'node_modules/.cache/docs/packs');
+    const rendered = readdirSync(packs).filter((name) => !packKeys(join(packs, name)).includes('guide/faq.md'));
+    expect(rendered.length).toBeGreaterThan(0);
+    for (const name of rendered) rmSync(join(packs, name));
     const page = join(site, 'content/guide/faq.md');
     const text = readFileSync(page, 'utf8');
     writeFileSync(page, `${text}\nOne more answer about kwijting.\n`);
@@ -208,5 +220,20 @@ describe('a killed build', () => {
     expect(runDocs(['build', '--no-cache', '--out', out], { cwd: site }).code).toBe(0);
     const search = (tree: Map<string, string>): Map<string, string> => new Map([...tree].filter(([name]) => name.startsWith('assets/search/')));
     expect(differences(search(snapshotTree(join(site, 'dist'))), search(snapshotTree(out)))).toEqual([]);
+  });
+
+  it('renders every page again when all the packs went between two builds, and writes what a build from nothing writes', () => {
+    const site = copyFixture('basic');
+    expect(runDocs(['build'], { cwd: site }).code).toBe(0);
+    // Every record gone: the pages' text, and the docs and results that named it.
+    rmSync(join(site, 'node_modules/.cache/docs/packs'), { recursive: true });
+    const page = join(site, 'content/guide/faq.md');
+    writeFileSync(page, `${readFileSync(page, 'utf8')}\nOne more answer about kwijting.\n`);
+    const again = runDocs(['build', '--json'], { cwd: site });
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout.trim().split('\n').pop()!)).toMatchObject({ ok: true, pages: 6, cachedPages: 0 });
+    const out = join(site, 'fresh');
+    expect(runDocs(['build', '--no-cache', '--out', out], { cwd: site }).code).toBe(0);
+    expect(differences(snapshotTree(join(site, 'dist')), snapshotTree(out))).toEqual([]);
   });
 });

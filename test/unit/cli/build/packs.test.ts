@@ -3,12 +3,14 @@
  * (so never in the build's memory), refused when damaged, and collected once no entry uses them.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, openSync, readdirSync, readFileSync, statSync, truncateSync, writeSync, closeSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync, writeSync, closeSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PACKS_DIR } from '../../../../cli/build/packs';
-import { openStore, STORE_FILE, type BuildStore } from '../../../../cli/build/store';
+import { open as openLmdb } from 'lmdb';
+import type { KeptRead } from '../../../../cli/build/read-cache';
+import { openStore, STORE_FILE, type BuildStore, type PageOutput } from '../../../../cli/build/store';
 import type { SearchBlock } from '../../../../runtime/search/format';
 
 let open: BuildStore[] = [];
@@ -129,5 +131,58 @@ describe('the packs of the build store', () => {
     expect(packsOf(dir).filter((name) => before.includes(name))).toEqual([]);
     values.forEach((value, key) => expect(third.search.get(key)).toEqual(value));
     expect(packedBytes()).toBeLessThan(21_000_000);
+  });
+});
+
+describe('a rebuild reading every page’s stored result and doc', () => {
+  it('leaves them out of its memory: they are read from the packs, not through LMDB’s map', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docs-packs-'));
+    // What a 4,000-page site leaves: each route's result (links and ids, some 2 KB) and each file's doc.
+    const routes = Array.from({ length: 4_000 }, (_, i) => `/wiki/page-${i}`);
+    const resultOf = (i: number) => ({ route: routes[i], links: Array.from({ length: 20 }, (_, l) => ({ route: `/wiki/${randomBytes(24).toString('hex')}`, line: l })) });
+    const docOf = (i: number) => ({ route: routes[i], title: `Page ${i}`, bodyHash: randomBytes(32).toString('hex'), frontmatter: { description: randomBytes(200).toString('hex') } });
+    const written = storeIn(dir);
+    const results = routes.map((_, i) => resultOf(i));
+    const docs = routes.map((_, i) => docOf(i));
+    routes.forEach((route, i) => {
+      void written.pages.put(route, { key: `key-${i}`, result: results[i] } as unknown as PageOutput);
+      void written.reads.put(`wiki/page-${i}.md`, { key: 'reading', stats: '1:2:3', doc: docs[i] } as unknown as KeptRead);
+    });
+    await closed(written);
+    // The next build's process opens the store afresh, and reads all of it.
+    const store = storeIn(dir);
+    routes.forEach((route, i) => {
+      expect(store.pages.get(route)).toEqual({ key: `key-${i}`, result: results[i] });
+      expect(store.reads.get(`wiki/page-${i}.md`)).toEqual({ key: 'reading', stats: '1:2:3', doc: docs[i] });
+    });
+    // Some 11 MB of values read (in LMDB, 11 MB of its file were resident after); only their places were mapped.
+    expect(residentKb(join(dir, STORE_FILE))).toBeLessThan(2_048);
+  });
+});
+
+describe('a store an earlier version of docs left (`build.lmdb`, its results and docs in LMDB)', () => {
+  it('is removed with its packs when the store opens, and the store opens empty and works', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docs-packs-'));
+    // 20 MB of results in LMDB's file, as those versions wrote them, and a pack of theirs.
+    const earlier = openLmdb({ path: join(dir, 'build.lmdb'), maxDbs: 8 });
+    const pages = earlier.openDB<{ key: string; result: { links: string } }, string>({ name: 'pages', compression: true });
+    await earlier.transaction(() => {
+      for (let i = 0; i < 5_000; i++) void pages.put(`/wiki/page-${i}`, { key: `key-${i}`, result: { links: randomBytes(2_000).toString('hex') } });
+    });
+    await earlier.close();
+    mkdirSync(join(dir, PACKS_DIR), { recursive: true });
+    writeFileSync(join(dir, PACKS_DIR, '0123456789ab.pack'), randomBytes(4_096));
+    expect(statSync(join(dir, 'build.lmdb')).size).toBeGreaterThan(20_000_000);
+
+    const store = storeIn(dir);
+    expect(existsSync(join(dir, 'build.lmdb'))).toBe(false);
+    expect(existsSync(join(dir, 'build.lmdb-lock'))).toBe(false);
+    expect(existsSync(join(dir, PACKS_DIR, '0123456789ab.pack'))).toBe(false);
+    expect(store.pages.get('/wiki/page-1')).toBeUndefined();
+    await store.pages.put('/wiki/page-1', { key: 'key-1', result: { route: '/wiki/page-1' } } as unknown as PageOutput);
+    expect(store.pages.get('/wiki/page-1')).toEqual({ key: 'key-1', result: { route: '/wiki/page-1' } });
+    // The store's own file is small: a few places.
+    await store.flush();
+    expect(statSync(join(dir, STORE_FILE)).size).toBeLessThan(1_000_000);
   });
 });

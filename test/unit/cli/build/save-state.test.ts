@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStore, saveState, type BuildStore, type OutputRecord } from '../../../../cli/build/store';
+import { openStore, saveState, STORE_FILE, type BuildStore, type OutputRecord } from '../../../../cli/build/store';
 import { isPlainMap } from '../../../support/msgpack';
 import { open } from 'lmdb';
 import type { PageJob, PageResult } from '../../../../cli/build/page-job';
@@ -28,7 +28,7 @@ function storeWithScans(): { store: BuildStore; scans: Record<string, number> } 
   for (const name of ['markdown', 'search', 'terms', 'pages'] as const) {
     const db = store[name];
     const getKeys = db.getKeys.bind(db);
-    db.getKeys = ((options?: object) => ((scans[name] = (scans[name] ?? 0) + 1), getKeys(options))) as typeof db.getKeys;
+    db.getKeys = () => ((scans[name] = (scans[name] ?? 0) + 1), getKeys());
   }
   return { store, scans };
 }
@@ -107,7 +107,7 @@ describe('the output record as the store keeps it', () => {
     await store.meta.put('output', full);
     expect(store.meta.get('output')).toEqual(full);
     // Strings, which msgpack writes as one copy each (some 20 ms less at 10,000 pages than 35,000 strings).
-    const raw = open({ path: join(dir, 'build.lmdb'), maxDbs: 8 }).openDB<{ files: unknown; search: Record<string, unknown> }, string>({ name: 'meta' }).get('output')!;
+    const raw = open({ path: join(dir, STORE_FILE), maxDbs: 8 }).openDB<{ files: unknown; search: Record<string, unknown> }, string>({ name: 'meta' }).get('output')!;
     expect([raw.files, raw.search.files, raw.search.chunkKeys, raw.search.tailKeys].map((list) => typeof list)).toEqual(['string', 'string', 'string', 'string']);
     await store.meta.put('output', { ...full, files: [], search: { ...full.search, chunkKeys: [], tailKeys: [] } });
     expect(store.meta.get('output')).toMatchObject({ files: [], search: { chunkKeys: [], tailKeys: [] } });
@@ -118,7 +118,7 @@ describe('the output record as the store keeps it', () => {
     /** What the store reads of `value` written straight into LMDB, past its own encoding. */
     const readBack = async (value: unknown): Promise<OutputRecord | undefined> => {
       const dir = mkdtempSync(join(tmpdir(), 'docs-record-'));
-      const root = open({ path: join(dir, 'build.lmdb'), maxDbs: 8 });
+      const root = open({ path: join(dir, STORE_FILE), maxDbs: 8 });
       await root.openDB({ name: 'meta' }).put('output', value);
       await root.close();
       const store = openStore(dir)!;
