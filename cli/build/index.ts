@@ -289,9 +289,19 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     if (rendered.length > 0) void forgetRecord();
 
     options.onProgress?.({ stage: 'write' });
-    const written: Record<string, string | Buffer> = { [OUTPUT_MARKER]: OUTPUT_MARKER_TEXT, 'favicon.svg': favicon, '404.html': notFoundHtml(context), 'manifest.json': manifestText(config, content, results) };
-    if (config.site.gated) written[`${SHELL_DIR}/index.html`] = gateShellHtml(context);
-    for (const [file, bytes] of announcementImages) written[file] = bytes;
+    // The site-wide files are staged as they are made (in place, those that differ), not after the
+    // search index: the manifest is 40 MB of text at 100,000 pages, which the index's peak need not hold.
+    const siteFiles: string[] = [];
+    const writeSiteFile = (file: string, bytes: string | Buffer): void => {
+      siteFiles.push(file);
+      if (!present || !sameBytes(outDir, file, bytes)) writeOutput(staging, file, bytes);
+    };
+    writeSiteFile(OUTPUT_MARKER, OUTPUT_MARKER_TEXT);
+    writeSiteFile('favicon.svg', favicon);
+    writeSiteFile('404.html', notFoundHtml(context));
+    writeSiteFile('manifest.json', manifestText(config, content, results));
+    if (config.site.gated) writeSiteFile(`${SHELL_DIR}/index.html`, gateShellHtml(context));
+    for (const [file, bytes] of announcementImages) writeSiteFile(file, bytes);
 
     // The index is made from the pages alone: with every page kept, and the same pages, it is the
     // previous one (its files are named by their content's hash, so present is as good as compared).
@@ -314,22 +324,21 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
       if (process.env.DOCS_TEST_INDEX_ELSEWHERE && previous) throw new Error('DOCS_TEST_INDEX_ELSEWHERE: the main thread made the index of a rebuild');
       index = await makeBuildIndex({ pages: request?.pages ?? searchPagesOf(config, content), results, store, stateFile: store && cacheDir ? join(cacheDir, STATE_FILE) : undefined, previous, present, write: (file, text) => writeOutput(staging, file, text) });
       searchSeconds = (performance.now() - indexing) / 1000;
-      // A build that rendered many pages (a first one) made the index from nothing: its postings are
-      // garbage now, collected before the output's record and the store's last transaction grow the heap.
-      if (rendered.length >= MANY_PAGES) collectGarbage();
+      // Its postings are garbage now (200 MB at 100,000 pages, held to the end of a one-page edit
+      // there), collected before the output's stamps and records grow the heap.
+      if (jobs.length >= MANY_PAGES) collectGarbage();
     }
-    written[SEARCH_ENTRY] = index.entry;
+    writeSiteFile(SEARCH_ENTRY, index.entry);
     if (options.searchBlocks) results.forEach((result, i) => (result.search = blocksOf(results, store, i)));
 
     const assets = listFiles(bundle.assetsDir).map((file) => `assets/${file}`);
     // Every file the output holds once published.
-    const wanted = new Set([...Object.keys(written), ...assets, ...results.flatMap((result) => result.files), ...index.files]);
+    const wanted = new Set([...siteFiles, ...assets, ...results.flatMap((result) => result.files), ...index.files]);
     /** The output's paths whose stamps are known and that this build left alone (none after a full publish). */
     let untouched: Map<string, string> | undefined;
     if (present) {
       untouched = output!.kept;
       // In place: write what differs, remove what no page needs any more, touch nothing else.
-      for (const [file, bytes] of Object.entries(written)) if (!sameBytes(outDir, file, bytes)) writeOutput(staging, file, bytes);
       await linkBundle(bundle, { staging, outDir, wanted: (file) => !present.has(file) });
       // What no page wants any more: the files the output held, and those edited by hand since (not present, but there).
       const stale = [...present, ...output!.altered].filter((file) => !wanted.has(file));
@@ -343,7 +352,6 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
         untouched.delete('');
       }
     } else {
-      for (const [file, bytes] of Object.entries(written)) writeOutput(staging, file, bytes);
       await (linking ?? linkBundle(bundle, { staging, outDir }));
       await forgetOutput();
       crashPoint('publish');
@@ -355,7 +363,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     const record: OutputRecord = { outDir, pages: jobs.length, search: index };
     if (inputs) {
       // The same files as the last build's output (most rebuilds): the same paths, listed and sorted already.
-      const outputs = last && previous?.files && previous.digest === last.outputDigest && sameSet(wanted, previous.files) ? last.outputs : outputPaths(wanted, Object.keys(written));
+      const outputs = last && previous?.files && previous.digest === last.outputDigest && sameSet(wanted, previous.files) ? last.outputs : outputPaths(wanted, siteFiles);
       const { digest: outputDigest, stamps: outputStamps } = stampOutputs(outDir, outputs, untouched);
       if (outputDigest) {
         unchanged = { outDir, pages: jobs.length, warnings, inputs, refFiles: api.refFiles, outputs, outputDigest, outputStamps };
