@@ -78,7 +78,7 @@ const packr = new Packr({ useRecords: true, moreTypes: true });
 /**
  * Plain msgpack maps, for the values every rebuild reads for every page (store.ts `pages`, `reads`):
  * a record's shapes are written into each value and compiled into a reader again for each one read,
- * which cost 140 ms of the 160 ms of decoding 10,000 kept docs (store.ts `PLAIN_MAPS`).
+ * which cost 140 ms of the 160 ms of decoding 10,000 kept docs (store.ts `PLAIN`).
  */
 const plainPackr = new Packr({ useRecords: false, moreTypes: true });
 

@@ -201,7 +201,6 @@ export interface BuildStore {
  */
 const PLAIN = { plain: true };
 
-
 /**
  * Opens (creating) the store below `cacheDir`; undefined when it cannot be (a read-only site, a
  * store another version of LMDB wrote): the build then runs without a cache, as with `--no-cache`.
