@@ -44,6 +44,9 @@ const RATE_WINDOW_S = 3;
 /** The share of the pages done before an estimate is shown: before, it said four times too long (176 s left for 40). */
 const ESTIMATE_FROM = 0.1;
 
+/** Carriage return and erase-line: the terminal's line is empty again, the cursor at its start. */
+const ERASE = '\r\x1b[2K';
+
 /** A count as the line shows it: 37,486. */
 const count = (n: number): string => n.toLocaleString('en-GB');
 
@@ -93,6 +96,11 @@ export function createProgressLine(stream: NodeJS.WriteStream, enabled = true, e
   let held: { ticker: NodeJS.Timeout; writers: Map<NodeJS.WriteStream, NodeJS.WriteStream['write']>; forget: () => void } | undefined;
   /** Writes the line's own text, past the writer `hold` put in place. */
   const own = (text: string): void => void (held?.writers.get(stream) ?? stream.write).call(stream, text);
+  /** Takes the frame off the terminal, if one is there. */
+  const wipe = (): void => {
+    if (drawn) own(ERASE);
+    drawn = false;
+  };
   /**
    * While the line is shown, what else is written to the same terminal (a config's `console.log`, a
    * render thread's warning) goes on a line of its own: the line is erased first, and drawn again at
@@ -105,8 +113,7 @@ export function createProgressLine(stream: NodeJS.WriteStream, enabled = true, e
       const write = target.write;
       writers.set(target, write);
       target.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]): boolean {
-        if (drawn) own('\r\x1b[2K');
-        drawn = false;
+        wipe();
         const end = typeof chunk === 'string' ? chunk.charCodeAt(chunk.length - 1) : chunk instanceof Uint8Array ? chunk[chunk.length - 1] : undefined;
         if (end !== undefined && !Number.isNaN(end)) open = end !== 0x0a;
         return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
@@ -117,8 +124,7 @@ export function createProgressLine(stream: NodeJS.WriteStream, enabled = true, e
     held = { ticker: setInterval(() => timer === undefined && draw(), TICK_MS).unref(), writers, forget: onStop(erase) };
   };
   const erase = (): void => {
-    if (drawn) own('\r\x1b[2K');
-    drawn = false;
+    wipe();
     if (!held) return;
     clearInterval(held.ticker);
     for (const [target, write] of held.writers) target.write = write;
@@ -133,7 +139,7 @@ export function createProgressLine(stream: NodeJS.WriteStream, enabled = true, e
     const elapsed = (last - started) / 1000;
     while (history.length > 1 && history[1]!.at <= elapsed - RATE_WINDOW_S) history.shift();
     if (!held) hold();
-    own(`${open ? '\n' : ''}\r\x1b[2K${formatProgress(latest, elapsed, history[0]).slice(0, width)}`);
+    own(`${open ? '\n' : ''}${ERASE}${formatProgress(latest, elapsed, history[0]).slice(0, width)}`);
     open = false;
     drawn = true;
   };

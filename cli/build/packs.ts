@@ -105,6 +105,8 @@ export interface PackedDb<V> {
 /** The packs of one store, as one thread opens them. */
 export interface Packs {
   db<V>(places: Database<Place, string>, options?: PackedOptions): PackedDb<V>;
+  /** Every database of places `db` was given, with its options: what `collectPacks` counts as used. */
+  dbs(): PlaceDb[];
   /** The value of `key` at `place` (decoded as `options` says); undefined when the record there is not `key`'s (or is gone). */
   value(key: string, place: Place | undefined, options?: PackedOptions): unknown;
   /** The first write that failed (a full disk), if any: the store reports it when it flushes. */
@@ -114,6 +116,7 @@ export interface Packs {
 
 export function openPacks(dir: string): Packs {
   const readers = new Map<string, Reader>();
+  const opened = new Map<Database<Place, string>, PackedOptions>();
   let writer: { name: string; fd: number; offset: number } | undefined;
   let failed: Error | undefined;
 
@@ -172,6 +175,7 @@ export function openPacks(dir: string): Packs {
 
   return {
     db<V>(places: Database<Place, string>, options: PackedOptions = {}): PackedDb<V> {
+      opened.set(places, options);
       return {
         get: (key) => read(key, places.get(key), options) as V | undefined,
         getBinary: (key) => bytes(key, places.get(key)),
@@ -194,6 +198,7 @@ export function openPacks(dir: string): Packs {
         getStats: () => places.getStats(),
       };
     },
+    dbs: () => [...opened].map(([places, options]) => ({ places, options })),
     value: read,
     failure: () => failed,
     close: () => {
@@ -220,7 +225,7 @@ const SLACK_BYTES = 32 * 1024 ** 2;
  * `since` (by this build's threads, or by another process) are left as they are. Run by the main
  * thread once the build's writes are committed; returns the bytes the places name.
  */
-export async function collectPacks(root: RootDatabase, dir: string, dbs: PlaceDb[], packs: Packs, since: number, lastUsed: number): Promise<number> {
+export async function collectPacks(root: RootDatabase, dir: string, packs: Packs, since: number, lastUsed: number): Promise<number> {
   let files: { name: string; size: number; modified: number }[];
   try {
     files = readdirSync(dir)
@@ -238,7 +243,7 @@ export async function collectPacks(root: RootDatabase, dir: string, dbs: PlaceDb
   const used = new Map<string, number>();
   const entries = new Map<string, [db: PlaceDb, key: string, place: Place][]>();
   let total = 0;
-  for (const db of dbs) {
+  for (const db of packs.dbs()) {
     for (const { key, value } of db.places.getRange()) {
       if (!Array.isArray(value) || typeof value[0] !== 'string') continue;
       used.set(value[0], (used.get(value[0]) ?? 0) + value[2]);

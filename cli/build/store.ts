@@ -20,11 +20,8 @@
  *
  * The values of every database but `meta` are in the packs, read with `pread`; LMDB holds where each
  * one is. A page of the store's file counts in the build's memory once the build touches it through
- * LMDB's map, and the kernel maps the cached pages around each one it faults in (measured: 80 MB of
- * values put, 66–97 MB of the store resident after, though LMDB writes with pwrite). With the values
- * in LMDB, 1.3 GB of the 2.8 GB peak of a cold build at 100,000 pages was the store's file; with
- * `pages` and `reads` still there (a rebuild reads both for every page), 533 MiB of a one-page edit's
- * 2,013 MiB at 100,000 pages.
+ * LMDB's map, and the kernel maps the cached pages around each one it faults in: values in LMDB were
+ * 1.3 GB of a cold build's peak at 100,000 pages, and 533 MiB of a one-page edit's (docs/architecture.md).
  *
  * Why LMDB (the `lmdb` package, as Parcel's cache uses it) and not JSON files: a build reads and writes
  * only the entries of the pages that changed, its transactions survive a killed process, several
@@ -80,12 +77,10 @@ const CLOSE_WAIT_MS = 2_000;
 export const STORE_FILE = 'store.lmdb';
 
 /**
- * The file of the store as versions before 2026-11-29 kept it, with every page's result and doc in
- * LMDB itself. LMDB never gives back the pages its file once held: a store that held them would keep
- * its places scattered over a file of their size (588 MB at 100,000 pages), and a build reading the
- * places faults in the whole file around them (the kernel maps 64 KB around every page it faults in).
- * Found beside the store, it is removed with the packs (the records its places named), before the
- * store opens: a new version of docs renders every page again anyway (its keys change).
+ * The store of versions before 2026-11-29, its results and docs in LMDB. LMDB never shrinks its file:
+ * their places would stay scattered over 588 MB at 100,000 pages, all of it faulted in around them.
+ * Found, it is removed with its packs before the store opens (a new version of docs renders every page
+ * again anyway: its keys change).
  */
 const EARLIER_STORE_FILE = 'build.lmdb';
 
@@ -220,8 +215,7 @@ export function openStore(cacheDir: string): BuildStore | undefined {
       const root = open({ path, maxDbs: 8, ...mapSizeOption() });
       const packs = openPacks(join(cacheDir, PACKS_DIR));
       // Where each value is in the packs; the values themselves are read with pread (packs.ts).
-      const [markdown, search, terms, pages, reads] = ['markdown', 'search', 'terms', 'pages', 'reads'].map((name) => root.openDB<Place, string>({ name }));
-      const places = [{ places: markdown! }, { places: search! }, { places: terms! }, { places: pages!, options: PLAIN }, { places: reads!, options: PLAIN }];
+      const places = (name: string): Database<Place, string> => root.openDB<Place, string>({ name });
       // The `meta` database also keeps, under `packs`, the bytes of the packs the entries used at the last count.
       const meta = root.openDB<OutputRecord | number, string>({ name: 'meta' });
       const failed = (): void => {
@@ -229,11 +223,11 @@ export function openStore(cacheDir: string): BuildStore | undefined {
         if (failure) throw new Error(writeFailure(failure));
       };
       const store: BuildStore = {
-        markdown: packs.db<MarkdownEntry>(markdown!),
-        pages: packs.db<PageOutput>(pages!, PLAIN),
-        search: packs.db<SearchBlock[]>(search!),
-        terms: packs.db<StoredTerms>(terms!),
-        reads: packs.db<KeptRead>(reads!, PLAIN),
+        markdown: packs.db<MarkdownEntry>(places('markdown')),
+        pages: packs.db<PageOutput>(places('pages'), PLAIN),
+        search: packs.db<SearchBlock[]>(places('search')),
+        terms: packs.db<StoredTerms>(places('terms')),
+        reads: packs.db<KeptRead>(places('reads'), PLAIN),
         meta: recordDb(meta),
         transaction: async (action) => {
           try {
@@ -254,7 +248,7 @@ export function openStore(cacheDir: string): BuildStore | undefined {
         collect: async () => {
           try {
             const last = meta.get('packs');
-            const used = await collectPacks(root, join(cacheDir, PACKS_DIR), places, packs, opened, typeof last === 'number' ? last : 0);
+            const used = await collectPacks(root, join(cacheDir, PACKS_DIR), packs, opened, typeof last === 'number' ? last : 0);
             if (used !== last) await meta.put('packs', used);
           } catch {
             // Packs not collected cost disk space until the next build collects them, nothing else.
