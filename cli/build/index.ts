@@ -3,7 +3,7 @@
  * pool), links, bundle, write. Every file operation of the build lives here or in the page jobs.
  */
 import { readFileSync } from 'node:fs';
-import { dropUnchanged, outputPaths, presentFiles, stampOutputs, writeUnchanged, type OutputStamps, type TreeListing, type UnchangedRecord } from './unchanged';
+import { dropUnchanged, outputPaths, outputPathsAfter, presentFiles, stampOutputs, writeUnchanged, type OutputStamps, type TreeListing, type UnchangedRecord } from './unchanged';
 export { buildSite } from './start';
 export { jobsOf } from './jobs';
 import { jobsOf } from './jobs';
@@ -364,7 +364,8 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     const record: OutputRecord = { outDir, pages: jobs.length, search: index };
     if (inputs) {
       // The same files as the last build's output (most rebuilds): the same paths, listed and sorted already.
-      const outputs = last && previous?.files && previous.digest === last.outputDigest && sameSet(wanted, previous.files) ? last.outputs : outputPaths(wanted, siteFiles);
+      const known = last && previous?.files && previous.digest === last.outputDigest ? previous.files : undefined;
+      const outputs = known && last ? (sameSet(wanted, known) ? last.outputs : outputPathsAfter(last.outputs, known, wanted)) : outputPaths(wanted, siteFiles);
       const { digest: outputDigest, stamps: outputStamps } = stampOutputs(outDir, outputs, untouched);
       if (outputDigest) {
         unchanged = { outDir, pages: jobs.length, warnings, inputs, refFiles: api.refFiles, outputs, outputDigest, outputStamps };

@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ResolvedConfig } from '../../../../cli/build/config';
 import { readContentFolder, type ContentFiles } from '../../../../cli/build/sources';
-import { gitHead, inputFingerprint, outputPaths, presentFiles, stampOutputs, type TreeListing, type UnchangedRecord } from '../../../../cli/build/unchanged';
+import { gitHead, inputFingerprint, outputPaths, outputPathsAfter, presentFiles, stampOutputs, type TreeListing, type UnchangedRecord } from '../../../../cli/build/unchanged';
 import { withinFolder } from '../../../../cli/util/fs';
 import { publishInPlace } from '../../../../cli/build/publish';
 
@@ -125,6 +126,45 @@ describe('presentFiles: what the output holds, from the last build\'s list while
     const missing = stampOutputs(dir, last.outputs);
     expect(missing.digest).toBeUndefined();
     expect(missing.stamps[last.outputs.indexOf('manifest.json')]).toBe('');
+  });
+});
+
+describe('the output paths a build records', () => {
+  it('are what outputPaths lists, when made from the last build\'s paths and the files that changed', () => {
+    // A small deterministic generator: the same cases on every run.
+    let seed = 7;
+    const random = (below: number): number => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) % below;
+    const names = ['a', 'b', 'a-b', 'a.b', 'a b', 'é', 'index.html', 'Z', 'a0'];
+    const randomFile = (): string => Array.from({ length: 1 + random(4) }, () => names[random(names.length)]).join('/') + `.${random(3)}`;
+    for (let round = 0; round < 300; round++) {
+      const before = new Set(Array.from({ length: 20 + random(200) }, randomFile));
+      const files = new Set(before);
+      // A few files go (the last of a folder among them, at times) and a few come (in new folders, at times).
+      for (const file of [...before]) if (random(40) === 0) files.delete(file);
+      for (let i = random(4); i > 0; i--) files.add(randomFile());
+      const paths = outputPaths(before, []);
+      expect(outputPathsAfter(paths, [...before], files)).toEqual(outputPaths(files, []));
+    }
+    // The page of a one-page edit: its data chunk renamed, the last file of its folder removed, another added deeper.
+    const before = ['index.html', 'assets/pages/a.1111.js', 'assets/pages/b.2222.js', 'guide/index.html', 'old/deep/only.html'];
+    const files = new Set(['index.html', 'assets/pages/a.3333.js', 'assets/pages/b.2222.js', 'guide/index.html', 'guide/new/deeper/page.html']);
+    const after = outputPathsAfter(outputPaths(before, []), before, files);
+    expect(after).toEqual(outputPaths(files, []));
+    expect(after).toEqual(['', 'assets', 'assets/pages', 'assets/pages/a.3333.js', 'assets/pages/b.2222.js', 'guide', 'guide/index.html', 'guide/new', 'guide/new/deeper', 'guide/new/deeper/page.html', 'index.html']);
+  });
+
+  it('have one fingerprint, over every path and its stamp in order, however long the list', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docs-stamps-'));
+    // Long enough to be hashed in several parts (some 64 KB at a time).
+    const files = Array.from({ length: 2_000 }, (_, i) => `page-${String(i).padStart(4, '0')}-with-a-long-name-to-fill-the-text.html`);
+    for (const file of files) writeFileSync(join(dir, file), file);
+    const paths = outputPaths(files, []);
+    const { digest, stamps } = stampOutputs(dir, paths);
+    const expected = createHash('sha256');
+    paths.forEach((path, i) => expected.update(`${path}\0${stamps[i]}\n`));
+    expect(paths.join('').length).toBeGreaterThan(65_536);
+    expect(digest).toBe(expected.digest('hex'));
+    rmSync(dir, { recursive: true, force: true });
   });
 });
 
