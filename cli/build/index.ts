@@ -34,7 +34,8 @@ import type { RenderPool } from './pool';
 import { fitOptimizer } from './optimizer';
 import { gateShellHtml, notFoundHtml } from './render';
 import { checkTemplate, templateFile } from './template';
-import { buildPages, outputKeys, previousResults, renderEarly } from './pages';
+import { buildPages, outputKeys, previousResults, renderEarly, sharedKey } from './pages';
+import { contentSince, dropSnapshot, pageStats, readSnapshot, SNAPSHOT_PAGES, writeSnapshot } from './snapshot';
 import { markdownSalt, saveState, type BuildStore, type OutputRecord } from './store';
 import type { OnProgress } from './progress';
 import { imageCollector, imagesOutside } from './images';
@@ -180,16 +181,33 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   };
   // A file unchanged since the last build is not read at all: its doc comes from the store.
   const kept = store && !options.keepSources ? readCache(store, reading) : undefined;
-  const files = readContentFolder(config.contentDir, displayPrefix, onRead, kept?.known, listing);
+  // After edits to page files alone, that leave what the pages show as it was: the content the last
+  // build that collected it kept, those pages' docs read again (snapshot.ts).
+  const snapshot = kept && previous && listing?.layout && cacheDir ? readSnapshot(cacheDir, listing.layout) : undefined;
+  const since = snapshot && listing && kept ? contentSince(snapshot, { listing, contentDir: config.contentDir, displayPrefix, kept, reading }) : undefined;
+  let files: ContentFiles;
+  let api: ApiPages;
+  let content: ContentTree;
+  /** The page files' stats as read, kept with the content this build collects (snapshot.ts). */
+  let readStats: Map<string, string> | undefined;
+  if (since) {
+    ({ files, api, content } = since);
+    fitOptimizer({ pages: snapshot!.stats.size });
+  } else {
+    // For the tests: a rebuild that reads and collects the content fails, so a test sees which way it went.
+    if (process.env.DOCS_TEST_CONTENT_KEPT && previous) throw new Error('DOCS_TEST_CONTENT_KEPT: the rebuild read and collected the content');
+    files = readContentFolder(config.contentDir, displayPrefix, onRead, kept?.known, listing);
+    readStats = kept && listing ? pageStats(files, listing, config.contentDir) : undefined;
+    fitOptimizer({ pages: files.markdown.length });
+    api = await generateApiPages(root, config, files, displayPrefix);
+    // Sources found only by reading: an output folder holding one of them is refused before it is touched.
+    checkSourcesOutside(outDir, [...api.refFiles.map(([path]) => path), ...(files.linked?.keys() ?? [])], files.linked);
+    content = collectContent({ files: files.markdown, categories: files.categories, ...reading });
+  }
   listing?.folders.clear();
   listing?.files.clear();
-  fitOptimizer({ pages: files.markdown.length });
-  const api = await generateApiPages(root, config, files, displayPrefix);
-  // Sources found only by reading: an output folder holding one of them is refused before it is touched.
-  checkSourcesOutside(outDir, [...api.refFiles.map(([path]) => path), ...(files.linked?.keys() ?? [])], files.linked);
-  const content = collectContent({ files: files.markdown, categories: files.categories, ...reading });
   checkHomepage(content, config.homepageDoc, config.configFile);
-  kept?.save(files.markdown);
+  kept?.save(files.markdown, !since);
   // The generated API pages' text goes too, now their docs have it.
   if (!options.keepSources) for (const file of files.markdown) file.text = '';
   const lastUpdates = await lastUpdatesPromise;
@@ -270,7 +288,11 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     // What the output holds now: a page is kept only while every file it wrote is there.
     const output = previous ? presentFiles(outDir, previous, last, now) : undefined;
     const present = output?.files;
-    const keys = previous ? outputKeys(context, jobs) : undefined;
+    // The content collected, kept for the next build with every page's key (snapshot.ts).
+    const keeping = cacheDir && readStats && listing?.layout ? { cacheDir, layout: listing.layout, stats: readStats } : undefined;
+    const keys = previous || (keeping && jobs.length <= SNAPSHOT_PAGES) ? outputKeys(context, jobs, since?.keys) : undefined;
+    if (keeping && keys && jobs.length <= SNAPSHOT_PAGES) writeSnapshot(keeping.cacheDir, { layout: keeping.layout, stats: keeping.stats, content, modified: files.modified ?? new Map(), api, shared: sharedKey(context), keys });
+    else if (keeping) dropSnapshot(keeping.cacheDir);
     const reusable = store && present && keys ? previousResults(context, jobs, keys, (route) => store.pages.get(route), present) : [];
     const { results, keys: pageKeys, rendered, storeFailed } = await buildPages({ context, jobs, keys, reusable, workerUrl: options.workerUrl, threads: options.threads, pool, thread, store, onProgress: options.onProgress, early });
     // The render workers are done: they go now, not after the index (their heaps were 700 MB of a

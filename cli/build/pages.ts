@@ -24,16 +24,34 @@ import { generatorVersion } from './version';
  * is what each page's key takes: hashing a sidebar of 1,000 pages into each of its pages' keys was
  * most of the keys' time (0.2 of 0.35 s at 10,000 pages).
  */
-export function outputKeys(context: PageJobContext, jobs: PageJob[]): string[] {
-  const shared = hash(generatorVersion() + JSON.stringify({ ...context, outDir: '', published: undefined, cache: undefined, sidebars: undefined }));
+export function outputKeys(context: PageJobContext, jobs: PageJob[], known?: KnownKeys): string[] {
+  const shared = sharedKey(context);
+  // The keys of the build that left `known`, for the pages whose jobs are known to be the same.
+  const same = known && known.shared === shared && known.keys.length === jobs.length ? known : undefined;
   const sidebars = new Map<string, string>();
-  return jobs.map((job) => {
+  return jobs.map((job, i) => {
+    if (same && !same.changed.has(job.rel)) return same.keys[i]!;
     let sidebar = sidebars.get(job.sidebar);
     if (sidebar === undefined) sidebars.set(job.sidebar, (sidebar = hash(JSON.stringify(context.sidebars[job.sidebar] ?? null))));
     // The body by its hash (`bodyHash`, in the job): the main thread may not hold the body at all. A
     // job without one is written as it is (a copy without it was a third of the time at 10,000 pages).
     return hash(`${shared}\0${JSON.stringify(job.body === undefined ? job : { ...job, body: undefined })}\0${sidebar}`);
   });
+}
+
+/** What of the pages' output keys (`outputKeys`) a build knows already (cli/build/snapshot.ts). */
+export interface KnownKeys {
+  /** What every key of them is made with (`sharedKey`): other keys are made again. */
+  shared: string;
+  /** Every page's key, in the order of the jobs. */
+  keys: readonly string[];
+  /** The pages (`PageJob.rel`) whose jobs may have changed: their keys are made again. */
+  changed: ReadonlySet<string>;
+}
+
+/** What every page's output key is made with: the generator, and the context but the sidebars (`outputKeys`). */
+export function sharedKey(context: PageJobContext): string {
+  return hash(generatorVersion() + JSON.stringify({ ...context, outDir: '', published: undefined, cache: undefined, sidebars: undefined }));
 }
 
 /**

@@ -29,8 +29,11 @@ type ReadOptions = Parameters<typeof adoptRead>[1];
 export interface ReadCache {
   /** For `readContentFolder`: true when the file's doc was taken from the store. */
   known: (file: SourceFile, stats: FileStamp) => boolean;
-  /** Records the files read anew (call after every page file was read). */
-  save: (files: SourceFile[]) => void;
+  /**
+   * Records the files read anew. With `every` (call it after every page file was read), the entries
+   * of files gone since are removed too; without, `files` are some of the site's (cli/build/snapshot.ts).
+   */
+  save: (files: SourceFile[], every?: boolean) => void;
   /** The paths (`SourceFile.rel`) of the files read anew: new, or changed since they were read. */
   readAnew: () => ReadonlySet<string>;
 }
@@ -58,7 +61,7 @@ export function readCache(store: BuildStore, options: ReadOptions): ReadCache {
       fresh.set(file.rel, current);
       return false;
     },
-    save: (files) => {
+    save: (files, every = true) => {
       const present = new Set(files.map((file) => file.rel));
       for (const file of files) {
         const stats = fresh.get(file.rel);
@@ -68,7 +71,7 @@ export function readCache(store: BuildStore, options: ReadOptions): ReadCache {
       }
       // The entries of files gone since: looked for only when the store holds more entries (LMDB keeps
       // the count) than the files asked about found, not by reading every key (40 ms of a one-page edit at 10,000 pages).
-      if (entryCount(store.reads) > found) for (const rel of store.reads.getKeys()) if (!present.has(rel)) store.reads.remove(rel).catch(() => undefined);
+      if (every && entryCount(store.reads) > found) for (const rel of store.reads.getKeys()) if (!present.has(rel)) store.reads.remove(rel).catch(() => undefined);
     },
     readAnew: () => new Set(fresh.keys()),
   };

@@ -56,6 +56,20 @@ function readFailure(error: unknown): string {
 }
 
 /**
+ * The text of the page file at `path` (a regular file of `size` bytes) as the walk below reads it, or
+ * undefined when the walk would report a problem with it: too large, unreadable, not UTF-8.
+ */
+export function pageText(path: string, size: number, display: string): string | undefined {
+  if (size > MAX_FILE_BYTES) return undefined;
+  try {
+    const text = decodeUtf8(readFileSync(path), display, []);
+    return text === undefined ? undefined : normaliseText(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Reads every page and category file below `dir` (dot-folders, node_modules and `_`-prefixed names
  * skipped: file-names.ts).
  * `onMarkdown` sees each markdown file as soon as it is read (the build reads it and drops its text).

@@ -27,10 +27,11 @@
 import { execFileSync } from 'node:child_process';
 import { createHash, type Hash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Dirent, type Stats } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { ResolvedConfig } from './config';
 import type { Diagnostic } from '../util/errors';
 import { generatorVersion } from './version';
+import { isPageName } from './file-names';
 import { leadsInside, listFiles, publishableRoots, withinFolder } from '../util/fs';
 
 /** What a build records for the next one to know it has nothing to do. */
@@ -100,8 +101,23 @@ export function statsKey(stats: FileStamp): string {
   return `${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
 }
 
-function addStats(hasher: Hash, path: string, stats: Stats): void {
-  hasher.update(path).update('\0').update(`${stampOf(stats)}\n`);
+/** Adds `text` to both fingerprints of `walk`. */
+function note(walk: TreeWalk, text: string): void {
+  walk.hasher.update(text);
+  walk.layout?.update(text);
+}
+
+/**
+ * Adds a path's stats: to the inputs' fingerprint all of them, to the layout's (`TreeListing.layout`)
+ * the same but for a folder's mtime and a page file's stats.
+ */
+function addStats(walk: TreeWalk, path: string, stats: Stats): void {
+  const stamp = `${path}\0${stampOf(stats)}\n`;
+  walk.hasher.update(stamp);
+  if (!walk.layout) return;
+  if (stats.isDirectory()) walk.layout.update(`${path}\0folder\n`);
+  else if (walk.pages && stats.isFile() && isPageName(basename(path))) walk.layout.update(`${path}\0page\n`);
+  else walk.layout.update(stamp);
 }
 
 /** True when every file of `files` still has the stats it had when it was read. */
@@ -124,11 +140,22 @@ export function sameFiles(files: [path: string, stats: string][]): boolean {
 export interface TreeListing {
   folders: Map<string, Dirent[]>;
   files: Map<string, FileStamp>;
+  /**
+   * The fingerprint of the inputs' layout (set by `inputFingerprint`): what the inputs' fingerprint
+   * takes but the stats of the content folder's page files (their paths count) and the folders' mtimes.
+   * While it is the same, every page file is where it was and every other input as it was: only page
+   * files were edited (cli/build/snapshot.ts).
+   */
+  layout?: string;
 }
 
 /** One walk of the fingerprint: what it hashes into, the real folders it entered, where links may lead. */
 interface TreeWalk {
   hasher: Hash;
+  /** The layout's fingerprint (`TreeListing.layout`), when it is taken. */
+  layout?: Hash;
+  /** True below the content folder: its page files' stats are left out of `layout`. */
+  pages: boolean;
   entered: Set<string>;
   /** The site's repository and its content folder (util/fs.ts `publishableRoots`): a link out of them is not followed. */
   boundary: string[];
@@ -144,29 +171,29 @@ interface TreeWalk {
  * fingerprint need only end: two links to a parent folder were 2^40 paths to list.
  */
 function addTree(walk: TreeWalk, dir: string, real?: string, listing?: TreeListing): void {
-  const { hasher, local } = walk;
+  const { local } = walk;
   let stats: Stats;
   try {
     stats = statSync(local(dir));
   } catch {
-    hasher.update(`${dir}\0missing\n`);
+    note(walk, `${dir}\0missing\n`);
     return;
   }
-  addStats(hasher, dir, stats);
+  addStats(walk, dir, stats);
   if (!stats.isDirectory()) return;
   let here: string;
   let entries: Dirent[];
   try {
     here = real ?? realpathSync.native(local(dir));
     if (walk.entered.has(here)) {
-      hasher.update(`${dir}\0entered\n`);
+      note(walk, `${dir}\0entered\n`);
       return;
     }
     walk.entered.add(here);
     entries = readdirSync(local(dir), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch {
     // A folder that cannot be listed (no permission): the content walk reports it, naming it.
-    hasher.update(`${dir}\0unlisted\n`);
+    note(walk, `${dir}\0unlisted\n`);
     return;
   }
   listing?.folders.set(dir, entries);
@@ -177,21 +204,21 @@ function addTree(walk: TreeWalk, dir: string, real?: string, listing?: TreeListi
       // A link's target may change without the link: both count. (The content walk looks at links itself.)
       let target: string;
       try {
-        addStats(hasher, path, lstatSync(local(path)));
+        addStats(walk, path, lstatSync(local(path)));
         target = realpathSync.native(local(path));
       } catch {
-        hasher.update(`${path}\0unreadable\n`);
+        note(walk, `${path}\0unreadable\n`);
         continue;
       }
       if (leadsInside(target, walk.boundary)) addTree(walk, path, target);
-      else hasher.update(`${path}\0outside\n`);
+      else note(walk, `${path}\0outside\n`);
     } else {
       try {
         const file = statSync(local(path));
-        addStats(hasher, path, file);
+        addStats(walk, path, file);
         if (listing && file.isFile()) listing.files.set(path, { size: file.size, mtimeMs: file.mtimeMs, ctimeMs: file.ctimeMs });
       } catch {
-        hasher.update(`${path}\0unreadable\n`);
+        note(walk, `${path}\0unreadable\n`);
       }
     }
   }
@@ -255,10 +282,16 @@ function headFromFiles(dir: string): string | undefined {
   }
 }
 
-/** Fingerprint of everything a build reads; `listing` hears what it saw of the content folder. */
+/**
+ * Fingerprint of everything a build reads; `listing` hears what it saw of the content folder, and
+ * the fingerprint of the inputs' layout (`TreeListing.layout`).
+ */
 export function inputFingerprint(root: string, config: ResolvedConfig, outDir: string, listing?: TreeListing): string {
   const hasher = createHash('sha256');
-  hasher.update(`${generatorVersion()}\n${outDir}\n${JSON.stringify(config)}\n${gitHead(config.contentDir)}\n`);
+  const layout = listing ? createHash('sha256') : undefined;
+  const header = `${generatorVersion()}\n${outDir}\n${JSON.stringify(config)}\n${gitHead(config.contentDir)}\n`;
+  hasher.update(header);
+  layout?.update(header);
   let boundary: string[];
   try {
     boundary = publishableRoots(config.contentDir);
@@ -270,12 +303,13 @@ export function inputFingerprint(root: string, config: ResolvedConfig, outDir: s
   const prefix = `${resolve(root)}/`;
   withinFolder(root, (inside) => {
     const local = (path: string): string => (inside && path.startsWith(prefix) ? path.slice(prefix.length) : path);
-    const tree = (path: string, listing?: TreeListing): void => addTree({ hasher, entered: new Set(), boundary, local }, path, undefined, listing);
+    const tree = (path: string, listing?: TreeListing): void => addTree({ hasher, layout, pages: listing !== undefined, entered: new Set(), boundary, local }, path, undefined, listing);
     tree(join(root, 'site.config.ts'));
     tree(join(root, 'templates'));
     tree(config.contentDir, listing);
     for (const spec of config.openapi) tree(join(root, spec.file));
   });
+  if (listing && layout) listing.layout = layout.digest('hex');
   return hasher.digest('hex');
 }
 
