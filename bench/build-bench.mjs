@@ -87,7 +87,7 @@ async function hugo() {
  */
 function portalCold() {
   const cache = join(root, 'node_modules', '.cache', 'docs');
-  for (const name of ['store.lmdb', 'store.lmdb-lock', 'config', 'unchanged.json']) rmSync(join(cache, name), { recursive: true, force: true });
+  for (const name of ['store.lmdb', 'store.lmdb-lock', 'config', 'unchanged.json', 'content.bin']) rmSync(join(cache, name), { recursive: true, force: true });
   const out = join(root, 'bench', '.portal-cold');
   rmSync(out, { recursive: true, force: true });
   settle();

@@ -197,7 +197,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     // For the tests: a rebuild that reads and collects the content fails, so a test sees which way it went.
     if (process.env.DOCS_TEST_CONTENT_KEPT && previous) throw new Error('DOCS_TEST_CONTENT_KEPT: the rebuild read and collected the content');
     files = readContentFolder(config.contentDir, displayPrefix, onRead, kept?.known, listing);
-    readStats = kept && listing ? pageStats(files, listing, config.contentDir) : undefined;
+    readStats = kept && listing && files.markdown.length <= SNAPSHOT_PAGES ? pageStats(files, listing, config.contentDir) : undefined;
     fitOptimizer({ pages: files.markdown.length });
     api = await generateApiPages(root, config, files, displayPrefix);
     // Sources found only by reading: an output folder holding one of them is refused before it is touched.
@@ -288,13 +288,13 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     // What the output holds now: a page is kept only while every file it wrote is there.
     const output = previous ? presentFiles(outDir, previous, last, now) : undefined;
     const present = output?.files;
-    // The content collected, kept for the next build with every page's key (snapshot.ts).
-    const keeping = cacheDir && readStats && listing?.layout ? { cacheDir, layout: listing.layout, stats: readStats } : undefined;
-    const keys = previous || (keeping && jobs.length <= SNAPSHOT_PAGES) ? outputKeys(context, jobs, since?.keys) : undefined;
-    if (keeping && keys && jobs.length <= SNAPSHOT_PAGES) writeSnapshot(keeping.cacheDir, { layout: keeping.layout, stats: keeping.stats, content, modified: files.modified ?? new Map(), api, shared: sharedKey(context), keys });
-    else if (keeping) dropSnapshot(keeping.cacheDir);
+    const keys = previous ? outputKeys(context, jobs, since?.keys) : undefined;
     const reusable = store && present && keys ? previousResults(context, jobs, keys, (route) => store.pages.get(route), present) : [];
     const { results, keys: pageKeys, rendered, storeFailed } = await buildPages({ context, jobs, keys, reusable, workerUrl: options.workerUrl, threads: options.threads, pool, thread, store, onProgress: options.onProgress, early });
+    // The content collected, kept for the next build with every page's key (snapshot.ts); a build that
+    // collected content it does not keep (too large, read through a link) leaves no earlier one behind.
+    if (cacheDir && readStats && listing?.layout && jobs.length <= SNAPSHOT_PAGES) writeSnapshot(cacheDir, { layout: listing.layout, stats: readStats, content, modified: files.modified ?? new Map(), api, shared: sharedKey(context), keys: pageKeys });
+    else if (cacheDir && kept && !since) dropSnapshot(cacheDir);
     // The render workers are done: they go now, not after the index (their heaps were 700 MB of a
     // 100,000-page build's peak while the main thread made the search index), their ends waited for by
     // start.ts once the output is in place (a thread's end takes some 45 ms). This thread's heap, when
