@@ -25,9 +25,10 @@
  * the layout). Anything else (a page added, a title changed, a category file or an image edited, a file
  * reached through a symbolic link) and the build reads and collects as always, then keeps its content.
  *
- * The file is a cache: written whole or not at all (`writeWhole`), taken only when whole and of this
- * generator (the layout hashes the generator's version), and never above `SNAPSHOT_PAGES` pages, where
- * its buffer would be some 90 MB at the build's peak.
+ * The file is a cache: written whole or not at all (`writeWhole`), taken only when whole, of this
+ * generator (the layout hashes the generator's version) and of this V8 (another version of Node may
+ * write it between two builds), and never above `SNAPSHOT_PAGES` pages, where its buffer would be some
+ * 90 MB at the build's peak.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,6 +46,8 @@ import { writeWhole } from '../util/fs';
 export interface ContentSnapshot extends Omit<KnownKeys, 'changed'> {
   /** Fingerprint of the inputs' layout (`TreeListing.layout`). */
   layout: string;
+  /** The V8 that wrote it (`process.versions.v8`): another reads its serialization as it pleases, or not at all. */
+  v8: string;
   /** Each page file's stats when it was read (`statsKey`), by path below the content folder. */
   stats: Map<string, string>;
   content: ContentTree;
@@ -66,7 +69,7 @@ const MOST_EDITED = 1_000;
 export function readSnapshot(cacheDir: string, layout: string): ContentSnapshot | undefined {
   try {
     const snapshot = deserialize(readFileSync(join(cacheDir, SNAPSHOT_FILE))) as Partial<ContentSnapshot> | null;
-    if (snapshot?.layout !== layout || !(snapshot.stats instanceof Map) || !(snapshot.modified instanceof Map) || !Array.isArray(snapshot.keys) || !Array.isArray(snapshot.content?.docs)) return undefined;
+    if (snapshot?.layout !== layout || snapshot.v8 !== process.versions.v8 || !(snapshot.stats instanceof Map) || !(snapshot.modified instanceof Map) || !Array.isArray(snapshot.keys) || !Array.isArray(snapshot.content?.docs)) return undefined;
     if (snapshot.keys.length !== snapshot.content.docs.length || !(snapshot.api?.source instanceof Map) || !Array.isArray(snapshot.api.refFiles)) return undefined;
     return snapshot as ContentSnapshot;
   } catch {
@@ -76,9 +79,9 @@ export function readSnapshot(cacheDir: string, layout: string): ContentSnapshot 
 }
 
 /** Keeps `snapshot` for the next build (a cache: one that cannot be written is left out). */
-export function writeSnapshot(cacheDir: string, snapshot: ContentSnapshot): void {
+export function writeSnapshot(cacheDir: string, snapshot: Omit<ContentSnapshot, 'v8'>): void {
   try {
-    writeWhole(join(cacheDir, SNAPSHOT_FILE), serialize(snapshot));
+    writeWhole(join(cacheDir, SNAPSHOT_FILE), serialize({ ...snapshot, v8: process.versions.v8 }));
   } catch {
     dropSnapshot(cacheDir);
   }

@@ -93,6 +93,22 @@ describe('a rebuild after page files were edited', () => {
     expect(snapshotTree(dist)).toEqual(fromNothing(site));
   });
 
+  it('takes the kept content beside an API reference, and reads it again when the spec changes', () => {
+    const site = copyFixture('openapi');
+    const dist = join(site, 'dist');
+    expect(runDocs(['build', '--root', site]).code).toBe(0);
+    appendFileSync(join(site, 'content/guide/index.md'), '\nThe reference below lists every endpoint of the Teams API.\n');
+    expect(runDocs(['build', '--root', site], takeKept).code).toBe(0);
+    expect(readRoute(dist, '/')).toContain('every endpoint of the Teams API');
+    expect(snapshotTree(dist)).toEqual(fromNothing(site));
+    // The spec is no page file: its pages are generated again.
+    const spec = join(site, 'specs/api.yaml');
+    writeFileSync(spec, readFileSync(spec, 'utf8').replace('summary: Get a team', 'summary: Get one team'));
+    expect(runDocs(['build', '--root', site], takeKept).stderr).toContain('the rebuild read and collected the content');
+    expect(runDocs(['build', '--root', site]).code).toBe(0);
+    expect(snapshotTree(dist)).toEqual(fromNothing(site));
+  });
+
   it('builds as always when the kept content is damaged or gone', () => {
     const { site, dist, page } = builtSite();
     const kept = join(site, 'node_modules/.cache/docs/content.bin');
