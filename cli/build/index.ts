@@ -192,7 +192,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   let readStats: Map<string, string> | undefined;
   if (since) {
     ({ files, api, content } = since);
-    fitOptimizer({ pages: snapshot!.stats.size });
+    fitOptimizer({ pages: since.pages });
   } else {
     // For the tests: a rebuild that reads and collects the content fails, so a test sees which way it went.
     if (process.env.DOCS_TEST_CONTENT_KEPT && previous) throw new Error('DOCS_TEST_CONTENT_KEPT: the rebuild read and collected the content');

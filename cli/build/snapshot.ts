@@ -106,6 +106,8 @@ export function pageStats(files: ContentFiles, listing: TreeListing, contentDir:
 
 /** What `contentSince` gives: the content as a build that collected it would have it. */
 export interface ContentNow {
+  /** The content folder's page files. */
+  pages: number;
   /** The edited page files' (their docs read again); the mtimes of every page file. */
   files: ContentFiles;
   api: ApiPages;
@@ -156,6 +158,7 @@ export function contentSince(snapshot: ContentSnapshot, { listing, contentDir, d
     read.push(file);
   }
   return {
+    pages: snapshot.stats.size,
     files: { markdown: read, categories: [], modified, linked: new Map() },
     api: snapshot.api,
     content: { ...snapshot.content, docs },

@@ -67,14 +67,6 @@ async function buildLocked({ options, started, root, outDir, config, early }: { 
   if (last && now?.digest === last.outputDigest) {
     return { outDir, pages: last.pages, cachedPages: last.pages, warnings: last.warnings, seconds: (performance.now() - started) / 1000, searchSeconds: 0, unchanged: true, ...(leftovers.length > 0 ? { leftovers } : {}) };
   }
-  // A rebuild renders what changed, seldom more than a few pages: one thread starts now and loads the
-  // markdown pipeline and the highlighter on another core while this one finds what changed (0.4 s of
-  // a one-page edit at 10,000 pages), before the store is even open. `docs serve` keeps a thread of its
-  // own (`renderThread`). It may make the search index too (search/index-thread.ts): it reads the
-  // previous index's state meanwhile. A build that turns out to have no previous output lets it go.
-  const warmed = options.workerUrl && cacheDir && !options.renderThread && availableParallelism() > 1 && existsSync(outDir) ? options.workerUrl : undefined;
-  const indexState = warmed && cacheDir ? { stateFile: join(cacheDir, STATE_FILE), salt: generatorVersion() } : undefined;
-  const warming = warmed ? startPool({ workerUrl: warmed, threads: 1, highlighting: config.markdown, ...(indexState ? { indexState } : {}) }) : undefined;
   const { openStore } = await import('./store');
   const store = cacheDir ? openStore(cacheDir) : undefined;
   // The record of the output this folder holds, when the store has one: the build then updates it in
@@ -84,15 +76,20 @@ async function buildLocked({ options, started, root, outDir, config, early }: { 
   const previous = record && record.outDir === outDir && existsSync(outDir) ? record : undefined;
   early?.configure(config.markdown, listing?.files.size);
   const pool = options.workerUrl && !previous ? (early ?? startPool({ workerUrl: options.workerUrl, threads: options.threads, files: listing?.files.size, highlighting: config.markdown })) : undefined;
-  const warm = previous ? warming : undefined;
-  const unused = warm ? undefined : warming?.close().catch(() => undefined);
+  // A rebuild renders what changed, seldom more than a few pages: one thread starts now and loads the
+  // markdown pipeline and the highlighter on another core while this one finds what changed (0.4 s of
+  // a one-page edit at 10,000 pages). `docs serve` keeps a thread of its own (`renderThread`).
+  // It may make the search index too (search/index-thread.ts): it reads the previous index's state meanwhile.
+  const warmed = options.workerUrl && previous && !options.renderThread && availableParallelism() > 1 ? options.workerUrl : undefined;
+  const indexState = warmed && cacheDir ? { stateFile: join(cacheDir, STATE_FILE), salt: generatorVersion() } : undefined;
+  const warm = warmed ? startPool({ workerUrl: warmed, threads: 1, highlighting: config.markdown, ...(indexState ? { indexState } : {}) }) : undefined;
   try {
     // The rest of the build (content, markdown, React, esbuild, the OpenAPI parser) loads only now.
     const { buildWith } = await import('./index');
     return await buildWith({ options, started, root, outDir, config, cacheDir, store, previous, pool, warm, indexState, inputs: store ? inputs : undefined, last, listing, now, leftovers });
   } finally {
     // The workers commit their cache writes before they stop, and the store closes after them.
-    await Promise.all([pool?.close(), warm?.close(), unused]);
+    await Promise.all([pool?.close(), warm?.close()]);
     await store?.close().catch(() => undefined);
   }
 }
