@@ -3,7 +3,8 @@
  * pool), links, bundle, write. Every file operation of the build lives here or in the page jobs.
  */
 import { readFileSync } from 'node:fs';
-import { dropUnchanged, outputPaths, outputPathsAfter, presentFiles, stampOutputs, writeUnchanged, type OutputStamps, type TreeListing, type UnchangedRecord } from './unchanged';
+import { dropUnchanged, presentFiles, stampOutputs, writeUnchanged, type OutputStamps, type TreeListing, type UnchangedRecord } from './unchanged';
+import { outputPaths, outputPathsAfter } from './output-paths';
 export { buildSite } from './start';
 export { jobsOf } from './jobs';
 import { jobsOf } from './jobs';

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ResolvedConfig } from '../../../../cli/build/config';
 import { readContentFolder, type ContentFiles } from '../../../../cli/build/sources';
-import { gitHead, inputFingerprint, outputPaths, outputPathsAfter, presentFiles, stampOutputs, type TreeListing, type UnchangedRecord } from '../../../../cli/build/unchanged';
+import { gitHead, inputFingerprint, presentFiles, stampOutputs, type TreeListing, type UnchangedRecord } from '../../../../cli/build/unchanged';
+import { outputPaths, outputPathsAfter } from '../../../../cli/build/output-paths';
 import { withinFolder } from '../../../../cli/util/fs';
 import { publishInPlace } from '../../../../cli/build/publish';
 
