@@ -40,9 +40,28 @@ export function takeFocusSnapshot(): FocusSnapshot | null {
 export function restoreFocus(snapshot: FocusSnapshot | null): void {
   if (!snapshot || snapshot.element.isConnected) return;
   if (document.activeElement && document.activeElement !== document.body) return;
-  const same = snapshot.href !== null && snapshot.box?.isConnected ? [...snapshot.box.querySelectorAll<HTMLElement>('a[href]')].find((link) => link.getAttribute('href') === snapshot.href) : undefined;
+  const same = sameLink(snapshot);
   if (same) same.focus({ preventScroll: true });
   else focusPageStart();
+}
+
+/**
+ * While the page loads (a navigation slower than the progress bar's delay): when the loading view
+ * rebuilt the box that held focus — the first navigation's sidebar, the manifest's tree with the page
+ * being loaded marked — the link to the same address takes focus now, not once the page comes (Tab
+ * meanwhile went on from the top of the document). Focus that went with the old page waits for the
+ * new one (`restoreFocus`).
+ */
+export function keepFocusInBox(snapshot: FocusSnapshot | null): void {
+  if (!snapshot || snapshot.element.isConnected) return;
+  if (document.activeElement && document.activeElement !== document.body) return;
+  sameLink(snapshot)?.focus({ preventScroll: true });
+}
+
+/** The link to the snapshot's address in its box, when the box outlived the change and has one. */
+function sameLink(snapshot: FocusSnapshot): HTMLElement | undefined {
+  if (snapshot.href === null || !snapshot.box?.isConnected) return undefined;
+  return [...snapshot.box.querySelectorAll<HTMLElement>('a[href]')].find((link) => link.getAttribute('href') === snapshot.href);
 }
 
 /**

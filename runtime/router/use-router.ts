@@ -9,7 +9,7 @@ import type { PageMeta, SidebarItem, SiteData } from '../manifest';
 import { normalisePath, pageTitle, routeOfPath, scrollToFragment } from '../routing';
 import { anchorOf, internalUrl, isPlainClick } from './links';
 import { currentConnection as connection, PAGES_CHANGED_EVENT, prefetchAllowed, type RouteLoader } from './loader';
-import { restoreFocus, takeFocusSnapshot, type FocusSnapshot } from './focus';
+import { keepFocusInBox, restoreFocus, takeFocusSnapshot, type FocusSnapshot } from './focus';
 import { ScrollMemory } from './scroll-memory';
 import { showPageTitle } from '../title';
 
@@ -93,6 +93,8 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
   const memory = useRef<ScrollMemory | null>(null);
   /** Where focus was when the navigation being shown started, to put it back once it is in the DOM. */
   const focus = useRef<FocusSnapshot | null>(null);
+  /** The focus when the navigation under way started, for the loading view (`keepFocusInBox`). */
+  const loadingFocus = useRef<FocusSnapshot | null>(null);
 
   const navigate = useCallback(
     async (url: URL, mode: Mode, restore?: number): Promise<void> => {
@@ -103,6 +105,7 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
       const path = normalisePath(url.pathname);
       // Taken now: the loading animation may replace the focused link before the page comes.
       const focused = takeFocusSnapshot();
+      loadingFocus.current = focused;
       if (url.pathname !== path) url = new URL(path + url.search + url.hash, url);
       if (mode === 'push') memory.current?.push(href(url));
       else if (mode === 'replace') memory.current?.replace(href(url));
@@ -270,8 +273,10 @@ export function useRouter({ site, initial, loader }: UseRouterOptions): Router {
     if (!wanted.hash || !scrollToFragment(wanted.hash)) scrollTo(0, wanted.y ?? 0);
   }, [loader, site, state.view]);
 
-  // After a navigation or a load error is in the DOM: focus back where the reader was (see focus.ts).
+  // After a navigation or a load error is in the DOM: focus back where the reader was (see focus.ts);
+  // while the page loads, on the sidebar link pressed when the loading view rebuilt the sidebar.
   useLayoutEffect(() => {
+    if (state.main.kind === 'loading') keepFocusInBox(loadingFocus.current);
     restoreFocus(focus.current);
     focus.current = null;
   }, [state.view, state.main]);

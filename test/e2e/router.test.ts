@@ -14,6 +14,7 @@ const AUTH = '/backend/backend/authentication';
 const WHY = '/24urenloop/why-astraea';
 /** Its data chunks, including retries (`?retry=N`). */
 const WHY_CHUNK = '**/assets/pages/24urenloop_why-astraea.*.js*';
+const GIT_CHUNK = '**/assets/pages/backend_onboarding_git.*.js*';
 
 /** Opens `path`, waits for hydration and marks the window, so a full reload can be told apart. */
 async function open(path: string, options: BrowserContextOptions = {}, setup?: (page: Page) => Promise<void>): Promise<Page> {
@@ -202,6 +203,27 @@ describe('client-side navigation', () => {
     expect(await page.getAttribute('meta[name="description"]', 'content')).toBe('Documentation for Quad');
     expect(await sameWindow(page)).toBe(true);
     await expect(page.locator('.sidebar').count()).resolves.toBe(0);
+    await page.context().close();
+  });
+
+  it('keeps keyboard focus on the sidebar link pressed while a slow first navigation loads, not only once the page comes', async () => {
+    // The page's data held 5 s from its request (a prefetch of the link in view, or the navigation):
+    // the loading view shows, with the manifest's sidebar in place of the pre-rendered one (the page
+    // being loaded marked), long before the page comes.
+    const page = await open('/backend/onboarding', {}, async (setup) => {
+      await setup.route(GIT_CHUNK, async (route: Route) => {
+        await sleep(5000);
+        await route.continue();
+      });
+    });
+    const focusedHref = (): Promise<string | null> => page.evaluate(() => (document.activeElement === document.body ? 'body' : (document.activeElement?.getAttribute('href') ?? null)));
+    await page.locator(`.sidebar a[href="${GIT}"]`).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.page-loading', { timeout: 2500 });
+    expect(await page.locator('aside.sidebar a.active').getAttribute('href')).toBe(GIT);
+    expect(await focusedHref(), 'focus while the page loads').toBe(GIT);
+    await expect.poll(() => page.locator('.page-loading').count(), { timeout: 8000 }).toBe(0);
+    expect(await focusedHref(), 'focus once the page came').toBe(GIT);
     await page.context().close();
   });
 
