@@ -14,14 +14,13 @@ import { SHELL_DIR } from '../serve/gate';
 import { join } from 'node:path';
 import type { LastUpdated } from '../../runtime/manifest';
 import type { ResolvedConfig } from './config';
-import { generateApiPages, nameGeneratedSources, type ApiPages } from './openapi/api-pages';
+import { nameGeneratedSources, type ApiPages } from './openapi/api-pages';
 import { manifestText } from './manifest';
 import { DocsError, sortDiagnostics, type Diagnostic } from '../util/errors';
 import { listFiles, posixRelative } from '../util/fs';
 import { bundleRuntime, linkBundle } from './bundle';
-import { checkHomepage, collectContent, readPageLean, type ContentTree, type SourceFile } from './content';
-import { readContentFolder, type ContentFiles } from './sources';
-import { readCache } from './read-cache';
+import type { ContentTree } from './content';
+import type { ContentFiles } from './sources';
 import { readLastUpdates } from './git';
 import { checkLinks, type LinkReport } from './links';
 import { announcementAnchors, checkAnnouncement, type CheckedAnnouncement } from './announcement';
@@ -30,13 +29,13 @@ import { blocksOf, makeBuildIndex, searchPagesOf } from './search/source';
 import { STATE_FILE } from './search/state';
 import { indexElsewhere, type StatePlace } from './search/index-thread';
 import type { PageJobContext, PageResult } from './page-job';
-import { COLLECT_EVERY_FILES, collectGarbage, limitHeapGrowth, MANY_PAGES } from './main-heap';
+import { collectGarbage, limitHeapGrowth, MANY_PAGES } from './main-heap';
 import type { RenderPool } from './pool';
-import { fitOptimizer } from './optimizer';
 import { gateShellHtml, notFoundHtml } from './render';
 import { checkTemplate, templateFile } from './template';
 import { buildPages, outputKeys, previousResults, renderEarly, sharedKey } from './pages';
-import { contentSince, dropSnapshot, pageStats, readSnapshot, SNAPSHOT_PAGES, writeSnapshot } from './snapshot';
+import { keepContent } from './snapshot';
+import { readSiteContent } from './site-content';
 import { markdownSalt, saveState, type BuildStore, type OutputRecord } from './store';
 import type { OnProgress } from './progress';
 import { imageCollector, imagesOutside } from './images';
@@ -167,50 +166,8 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
   const displayPrefix = `${posixRelative(root, config.contentDir)}/`;
   options.onProgress?.({ stage: 'content' });
   const lastUpdatesPromise = readLastUpdates(config.contentDir);
-  const reading = { sidebars: config.sidebars, homepageDoc: config.homepageDoc, displayPrefix };
-  // Each page file is read for its doc as it comes off the disk and its text dropped (the render
-  // workers read it again), unless the caller keeps the sources (`docs serve`).
-  let readAnew = 0;
-  const onRead = (file: SourceFile): void => {
-    // The walk holds the thread (seconds at 100,000 pages): the terminal's line counts the files as it goes.
-    options.onProgress?.({ stage: 'content', done: ++readAnew });
-    if (options.keepSources) return;
-    readPageLean(file, reading);
-    file.text = '';
-    // Reading leaves garbage V8 lets lie while this thread then waits for the renders: collected as it goes.
-    if (readAnew % COLLECT_EVERY_FILES === 0) collectGarbage();
-  };
-  // A file unchanged since the last build is not read at all: its doc comes from the store.
-  const kept = store && !options.keepSources ? readCache(store, reading) : undefined;
-  // After edits to page files alone, that leave what the pages show as it was: the content the last
-  // build that collected it kept, those pages' docs read again (snapshot.ts).
-  const snapshot = kept && previous && listing?.layout && cacheDir ? readSnapshot(cacheDir, listing.layout) : undefined;
-  const since = snapshot && listing && kept ? contentSince(snapshot, { listing, contentDir: config.contentDir, displayPrefix, kept, reading }) : undefined;
-  let files: ContentFiles;
-  let api: ApiPages;
-  let content: ContentTree;
-  /** The page files' stats as read, kept with the content this build collects (snapshot.ts). */
-  let readStats: Map<string, string> | undefined;
-  if (since) {
-    ({ files, api, content } = since);
-    fitOptimizer({ pages: since.pages });
-  } else {
-    // For the tests: a rebuild that reads and collects the content fails, so a test sees which way it went.
-    if (process.env.DOCS_TEST_CONTENT_KEPT && previous) throw new Error('DOCS_TEST_CONTENT_KEPT: the rebuild read and collected the content');
-    files = readContentFolder(config.contentDir, displayPrefix, onRead, kept?.known, listing);
-    readStats = kept && listing && files.markdown.length <= SNAPSHOT_PAGES ? pageStats(files, listing, config.contentDir) : undefined;
-    fitOptimizer({ pages: files.markdown.length });
-    api = await generateApiPages(root, config, files, displayPrefix);
-    // Sources found only by reading: an output folder holding one of them is refused before it is touched.
-    checkSourcesOutside(outDir, [...api.refFiles.map(([path]) => path), ...(files.linked?.keys() ?? [])], files.linked);
-    content = collectContent({ files: files.markdown, categories: files.categories, ...reading });
-  }
-  listing?.folders.clear();
-  listing?.files.clear();
-  checkHomepage(content, config.homepageDoc, config.configFile);
-  kept?.save(files.markdown, !since);
-  // The generated API pages' text goes too, now their docs have it.
-  if (!options.keepSources) for (const file of files.markdown) file.text = '';
+  const site = await readSiteContent({ options, root, outDir, config, cacheDir, store, rebuild: previous !== undefined, listing, displayPrefix });
+  const { files, api, content, kept, since } = site;
   const lastUpdates = await lastUpdatesPromise;
 
   // The runtime bundle depends on the docs package alone (its runtime, its bundler settings, its
@@ -292,10 +249,8 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     const keys = previous ? outputKeys(context, jobs, since?.keys) : undefined;
     const reusable = store && present && keys ? previousResults(context, jobs, keys, (route) => store.pages.get(route), present) : [];
     const { results, keys: pageKeys, rendered, storeFailed } = await buildPages({ context, jobs, keys, reusable, workerUrl: options.workerUrl, threads: options.threads, pool, thread, store, onProgress: options.onProgress, early });
-    // The content collected, kept for the next build with every page's key (snapshot.ts); a build that
-    // collected content it does not keep (too large, read through a link) leaves no earlier one behind.
-    if (cacheDir && readStats && listing?.layout && jobs.length <= SNAPSHOT_PAGES) writeSnapshot(cacheDir, { layout: listing.layout, stats: readStats, content, modified: files.modified ?? new Map(), api, shared: sharedKey(context), keys: pageKeys });
-    else if (cacheDir && kept && !since) dropSnapshot(cacheDir);
+    // The content this build collected, kept for the next one with every page's key (snapshot.ts).
+    if (cacheDir && kept && !since) keepContent(cacheDir, { ...site, layout: listing?.layout, shared: sharedKey(context), keys: pageKeys });
     // The render workers are done: they go now, not after the index (their heaps were 700 MB of a
     // 100,000-page build's peak while the main thread made the search index), their ends waited for by
     // start.ts once the output is in place (a thread's end takes some 45 ms). This thread's heap, when

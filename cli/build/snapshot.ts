@@ -38,7 +38,7 @@ import type { ApiPages } from './openapi/api-pages';
 import type { KnownKeys } from './pages';
 import type { ReadCache } from './read-cache';
 import { pageText, type ContentFiles } from './sources';
-import { sameFiles, statsKey, type TreeListing } from './unchanged';
+import { sameFiles, statsKey, type FileStamp, type TreeListing } from './unchanged';
 import { writeWhole } from '../util/fs';
 
 /** The content a build collected, and what it was made from (see the top of this file). */
@@ -64,10 +64,21 @@ export const SNAPSHOT_PAGES = 50_000;
 /** Edited page files past which a build reads and collects as always (and keeps its content again). */
 const MOST_EDITED = 1_000;
 
+/**
+ * What the file starts with, before the serialization: the layout and the V8 it was written for, so a
+ * build whose layout changed (a title edited, a page added) does not deserialize 10 MB to learn it.
+ */
+function headerOf(layout: string): string {
+  return `${layout} ${process.versions.v8}\n`;
+}
+
 /** The content `cacheDir` keeps, when it is whole and of the inputs' layout `layout`. */
 export function readSnapshot(cacheDir: string, layout: string): ContentSnapshot | undefined {
   try {
-    const snapshot = deserialize(readFileSync(join(cacheDir, SNAPSHOT_FILE))) as Partial<ContentSnapshot> | null;
+    const bytes = readFileSync(join(cacheDir, SNAPSHOT_FILE));
+    const header = headerOf(layout);
+    if (bytes.toString('latin1', 0, header.length) !== header) return undefined;
+    const snapshot = deserialize(bytes.subarray(header.length)) as Partial<ContentSnapshot> | null;
     if (snapshot?.layout !== layout || snapshot.v8 !== process.versions.v8 || !(snapshot.stats instanceof Map) || !(snapshot.modified instanceof Map) || !Array.isArray(snapshot.keys) || !Array.isArray(snapshot.content?.docs)) return undefined;
     if (snapshot.keys.length !== snapshot.content.docs.length || !(snapshot.api?.source instanceof Map) || !Array.isArray(snapshot.api.refFiles)) return undefined;
     return snapshot as ContentSnapshot;
@@ -78,16 +89,27 @@ export function readSnapshot(cacheDir: string, layout: string): ContentSnapshot 
 }
 
 /** Keeps `snapshot` for the next build (a cache: one that cannot be written is left out). */
-export function writeSnapshot(cacheDir: string, snapshot: Omit<ContentSnapshot, 'v8'>): void {
+function writeSnapshot(cacheDir: string, snapshot: Omit<ContentSnapshot, 'v8'>): void {
   try {
-    writeWhole(join(cacheDir, SNAPSHOT_FILE), serialize({ ...snapshot, v8: process.versions.v8 }));
+    writeWhole(join(cacheDir, SNAPSHOT_FILE), Buffer.concat([Buffer.from(headerOf(snapshot.layout), 'latin1'), serialize({ ...snapshot, v8: process.versions.v8 })]));
   } catch {
     dropSnapshot(cacheDir);
   }
 }
 
+/**
+ * Keeps the content a build collected (`site`, with the output keys it made) for the next build, or,
+ * when it cannot be kept (more than `SNAPSHOT_PAGES` pages, a page file reached through a link, no
+ * layout), removes an earlier one: a build that collected content leaves none older behind.
+ */
+export function keepContent(cacheDir: string, site: { content: ContentTree; files: ContentFiles; api: ApiPages; readStats?: Map<string, string>; layout?: string; shared: string; keys: string[] }): void {
+  const { content, files, api, readStats, layout, shared, keys } = site;
+  if (readStats && layout && keys.length <= SNAPSHOT_PAGES) writeSnapshot(cacheDir, { layout, stats: readStats, content, modified: files.modified ?? new Map(), api, shared, keys });
+  else dropSnapshot(cacheDir);
+}
+
 /** Removes the kept content (a build that keeps none of its own). */
-export function dropSnapshot(cacheDir: string): void {
+function dropSnapshot(cacheDir: string): void {
   rmSync(join(cacheDir, SNAPSHOT_FILE), { force: true });
 }
 
@@ -123,22 +145,21 @@ export interface ContentNow {
 export function contentSince(snapshot: ContentSnapshot, { listing, contentDir, displayPrefix, kept, reading }: { listing: TreeListing; contentDir: string; displayPrefix: string; kept: ReadCache; reading: Parameters<typeof readPageLean>[1] }): ContentNow | undefined {
   // The other files the specs' `$ref`s named are no part of the layout.
   if (!sameFiles(snapshot.api.refFiles)) return undefined;
-  const edited: string[] = [];
+  const edited = new Map<string, FileStamp>();
   for (const [rel, stats] of snapshot.stats) {
     const found = listing.files.get(join(contentDir, rel));
     // Not a regular file any more (a link in its place): the layout would differ; read as always all the same.
     if (!found) return undefined;
-    if (statsKey(found) !== stats) edited.push(rel);
+    if (statsKey(found) !== stats) edited.set(rel, found);
   }
-  if (edited.length > MOST_EDITED) return undefined;
+  if (edited.size > MOST_EDITED) return undefined;
   const places = new Map<string, number>();
   snapshot.content.docs.forEach((doc, at) => places.set(doc.rel, at));
   const docs = [...snapshot.content.docs];
   const modified = new Map(snapshot.modified);
   const read: SourceFile[] = [];
-  for (const rel of edited) {
+  for (const [rel, stats] of edited) {
     const at = places.get(rel);
-    const stats = listing.files.get(join(contentDir, rel))!;
     if (at === undefined) return undefined;
     const file: SourceFile = { rel, text: '' };
     // Read by a build since the snapshot's (the store has its doc of these stats), or read now.
@@ -161,7 +182,7 @@ export function contentSince(snapshot: ContentSnapshot, { listing, contentDir, d
     files: { markdown: read, categories: [], modified, linked: new Map() },
     api: snapshot.api,
     content: { ...snapshot.content, docs },
-    keys: { shared: snapshot.shared, keys: snapshot.keys, changed: new Set(edited) },
+    keys: { shared: snapshot.shared, keys: snapshot.keys, changed: new Set(edited.keys()) },
   };
 }
 
