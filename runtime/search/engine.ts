@@ -362,7 +362,7 @@ export class SearchEngine {
     const fromChunk = (doc: number): Place | undefined => {
       const chunk = this.chunkData.get(Math.floor(doc / meta.chunkSize));
       const found = chunk?.docs[doc % meta.chunkSize];
-      return found && { page: chunk.pages[found[0]]!, pageNumber: found[0], anchor: found[1], heading: found[2], text: found[3] };
+      return found ? { page: chunk.pages[found[0]]!, pageNumber: found[0], anchor: found[1], heading: found[2], text: found[3] } : undefined;
     };
     // The first results, shown as soon as the shards are in (their places are there, the excerpts follow).
     if (onPartial) {

@@ -33,7 +33,12 @@ export interface SearchBlock {
 /** `assets/search/index.json`. */
 export interface SearchMeta {
   version: 1;
-  /** Number of documents (blocks) in the index. */
+  /**
+   * Number of document numbers in the index: its documents (blocks), numbered page after page, each
+   * page's run of numbers rounded up to leave it room to grow (a number without a document is null in
+   * its chunk and in no posting), so that an edit adding a section to one page leaves the numbers, and
+   * the files, of every other page's documents as they were.
+   */
   documents: number;
   /** Term shard file (below `assets/search/`) by key. */
   shards: Record<string, string>;
@@ -100,6 +105,6 @@ export interface SearchPage {
 export interface SearchChunk {
   /** Pages by number, only those the chunk's documents belong to. */
   pages: Record<string, SearchPage>;
-  /** `[page number, anchor, heading, text]` per document. */
-  docs: [number, string, string, string][];
+  /** `[page number, anchor, heading, text]` per document number; null for a number without a document. */
+  docs: ([number, string, string, string] | null)[];
 }

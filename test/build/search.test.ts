@@ -515,6 +515,45 @@ describe('the index of a rebuild', () => {
       .then((results) => expect(results.length).toBe(2));
   });
 
+  it("keeps every chunk and shard a section added to one page does not touch: the other pages' documents keep their numbers", () => {
+    const root = copyFixture('basic');
+    const out = join(root, 'dist');
+    // Forty pages of the race's timing stations, three sections each: some 120 documents, in four chunks and more.
+    const parts = ['antenna', 'battery', 'counter', 'dashboard', 'export', 'firmware', 'gateway', 'heartbeat', 'inbox', 'jitter'];
+    for (let i = 0; i < 40; i++) {
+      const [a, b, c] = [parts[i % 10]!, parts[(i + 3) % 10]!, parts[(i + 7) % 10]!];
+      const text = [`---\ntitle: Station ${i}\n---\n`, `Station ${i} counts the laps of the runners passing its ${a}, and reports them to the backend.`];
+      for (const [n, word] of [a, b, c].entries()) text.push(`## ${word[0]!.toUpperCase()}${word.slice(1)} ${n + 1}\n\nWhen the ${word} of station ${i} fails, the relay takes over its laps until a volunteer has replaced the ${word}; check the ${word} log first.`);
+      writeFileSync(join(root, 'content/guide', `station-${i}.md`), `${text.join('\n\n')}\n`);
+    }
+    expect(runDocs(['build'], { cwd: root }).code).toBe(0);
+    const before = indexFiles(out);
+    const chunks = (files: Record<string, string>) => Object.keys(files).filter((file) => file.startsWith('d-'));
+    expect(chunks(before).length).toBeGreaterThan(4);
+    // A section about quokkas added to the twentieth page: one document more, within the numbers the page has.
+    const page = join(root, 'content/guide/station-20.md');
+    const original = readFileSync(page, 'utf8');
+    // (As long as the site's other sections on average, so that the weights' average length stays.)
+    writeFileSync(page, `${original}\n## Quokka quorum\n\nQuokkas queue quietly at station twenty when the quorum of volunteers is there; a quokka that jumps the queue waits for the next quorum of quiet volunteers.\n`);
+    expect(runDocs(['build'], { cwd: root }).code).toBe(0);
+    const after = indexFiles(out);
+    expect(after).toEqual(cleanIndex(root));
+    const added = (now: Record<string, string>, was: Record<string, string>) => Object.keys(now).filter((file) => file !== 'index.json' && !(file in was));
+    // The page's own chunk is new; every other chunk is the one the browsers have.
+    expect(added(after, before).filter((file) => file.startsWith('d-'))).toHaveLength(1);
+    expect(chunks(after).length).toBe(chunks(before).length);
+    // The shards that are new are those of the section's words (quokkas, station, twenty, volunteers,
+    // jumps, waits, next…), not the other shards of the site's.
+    const shards = added(after, before).filter((file) => file.startsWith('t-'));
+    expect(shards.length).toBeGreaterThan(0);
+    expect(shards.filter((file) => !/^t-[qstvjwn]/.test(file))).toEqual([]);
+    expect(Object.keys(after).filter((file) => file.startsWith('t-')).length).toBeGreaterThan(2 * shards.length);
+    // And the section removed again: the index is the first one, file for file.
+    writeFileSync(page, original);
+    expect(runDocs(['build'], { cwd: root }).code).toBe(0);
+    expect(indexFiles(out)).toEqual(before);
+  });
+
   /** The output's index files and their text, by name. */
   const indexFiles = (dir: string): Record<string, string> => Object.fromEntries(readdirSync(join(dir, 'assets/search')).sort().map((file) => [file, readFileSync(join(dir, 'assets/search', file), 'utf8')]));
   /** A build of the basic fixture, and a change to it: the site's folder, its output, and a page's path. */
@@ -592,11 +631,13 @@ describe('the index of a large site', () => {
     expect(shard.terms.alpha!.length / 2).toBe(256);
     expect(shard.tails.alpha![1]).toBe(600);
     expect(files[`assets/search/${shard.tails.alpha![0]}`]).toBeDefined();
-    // Documents are the pages here (one block each): 7 and 450 are not among the heaviest.
+    // Documents are the pages here (one block each, with room for a second: page n's is document
+    // 2n): those of pages 7 and 450 are not among the heaviest.
     const docs: number[] = [];
     for (let i = 0, doc = 0; i < shard.terms.alpha!.length; i += 2) docs.push((doc += shard.terms.alpha![i]!));
-    expect(docs).not.toContain(7);
-    expect(docs).not.toContain(450);
+    expect(docs.every((doc) => doc % 2 === 0)).toBe(true);
+    expect(docs).not.toContain(14);
+    expect(docs).not.toContain(900);
   });
 
   it('answers one word from the shard alone, with the heaviest documents first', async () => {

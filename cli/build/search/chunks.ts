@@ -1,5 +1,6 @@
 /**
- * The search index's document chunks (search/index.ts): its documents in runs of `CHUNK_SIZE`, each
+ * The search index's document chunks (search/index.ts): its document numbers in runs of `CHUNK_SIZE`
+ * (a number no document has, left for a page to grow into, holds null: state.ts `slotsOf`), each
  * chunk written as soon as it fills — so the index never holds the site's text — or, when its key
  * (its pages, their routes, titles, sections, blocks' keys and ranges) is that of a chunk of the
  * previous index the output still holds, that file kept without its pages' text being read.
@@ -15,11 +16,12 @@ export const SEARCH_DIR = 'assets/search';
 /** Documents per chunk: a query fetches the chunks of the results it shows. */
 export const CHUNK_SIZE = 32;
 
-/** Documents `from` to `to` (blocks, in the page's order) of page `page`, in a chunk. */
+/** Documents `from` to `to` (blocks, in the page's order) of page `page`, in a chunk from its place `at` on. */
 export interface ChunkPart {
   page: number;
   from: number;
   to: number;
+  at: number;
 }
 
 export class Chunks {
@@ -27,8 +29,9 @@ export class Chunks {
   readonly files: string[] = [];
   /** Each chunk's key, `''` for one that has none (see `IndexSource.blocksKey`). */
   readonly keys: string[] = [];
-  /** The chunk being filled: its documents as parts of pages. */
+  /** The chunk being filled: its documents as parts of pages, and the pages with numbers in it (documents or room), in order. */
   private parts: ChunkPart[] = [];
+  private touched: number[] = [];
   private filled = 0;
   /** The blocks of the pages of the chunk being filled, read when first needed. */
   private readonly held = new Map<number, SearchBlock[]>();
@@ -41,9 +44,9 @@ export class Chunks {
     private readonly name: (prefix: string, text: string) => string,
     /**
      * The key chunk `index` had in the previous index, when the index knows it is that chunk again
-     * (the same pages at the same documents, `parts`, `filled` documents): it is not computed again.
+     * (the same pages at the same numbers, `touched`, over `filled` numbers): it is not computed again.
      */
-    private readonly knownKey?: (index: number, parts: readonly ChunkPart[], filled: number) => string | undefined,
+    private readonly knownKey?: (index: number, touched: readonly number[], filled: number) => string | undefined,
   ) {}
 
   /** A page's indexed blocks, read once while its chunk fills. */
@@ -55,10 +58,26 @@ export class Chunks {
 
   /** Adds document `index` (a block) of `page`, after those added before it. */
   add(page: number, index: number): void {
+    this.touch(page);
     const part = this.parts[this.parts.length - 1];
-    if (part?.page === page) part.to = index + 1;
-    else this.parts.push({ page, from: index, to: index + 1 });
+    if (part?.page === page && part.to === index && part.at + part.to - part.from === this.filled) part.to = index + 1;
+    else this.parts.push({ page, from: index, to: index + 1, at: this.filled });
     if (++this.filled === CHUNK_SIZE) this.flush();
+  }
+
+  /** Leaves `count` numbers after the documents of `page` without one (room for the page to grow). */
+  skip(page: number, count: number): void {
+    for (let left = count; left > 0; ) {
+      this.touch(page);
+      const taken = Math.min(left, CHUNK_SIZE - this.filled);
+      this.filled += taken;
+      left -= taken;
+      if (this.filled === CHUNK_SIZE) this.flush();
+    }
+  }
+
+  private touch(page: number): void {
+    if (this.touched[this.touched.length - 1] !== page) this.touched.push(page);
   }
 
   /** Writes the last chunk, partly filled, and lets every page's blocks go. */
@@ -70,16 +89,16 @@ export class Chunks {
   private key(): string {
     const { source, pages } = this;
     if (!source.blocksKey) return '';
-    const known = this.knownKey?.(this.files.length, this.parts, this.filled);
+    const known = this.knownKey?.(this.files.length, this.touched, this.filled);
     if (known) return known;
     const spec: (string | number)[][] = [];
-    for (const { page, from, to } of this.parts) {
+    for (const { page, from, to, at } of this.parts) {
       const key = source.blocksKey(page);
       if (!key) return '';
       const { route, title, section, method } = pages[page]!;
-      spec.push([page, route, title, section, method ?? '', key, from, to]);
+      spec.push([page, route, title, section, method ?? '', key, from, to, at]);
     }
-    return hash(`${source.salt ?? ''}\0${JSON.stringify([CHUNK_SIZE, spec])}`);
+    return hash(`${source.salt ?? ''}\0${JSON.stringify([CHUNK_SIZE, this.filled, spec])}`);
   }
 
   private flush(): void {
@@ -89,22 +108,23 @@ export class Chunks {
       this.writer.kept?.(`${SEARCH_DIR}/${previous}`);
       this.files.push(previous);
     } else {
-      const chunk: SearchChunk = { pages: {}, docs: [] };
-      for (const { page, from, to } of this.parts) {
+      const chunk: SearchChunk = { pages: {}, docs: new Array<SearchChunk['docs'][number]>(this.filled).fill(null) };
+      for (const { page, from, to, at } of this.parts) {
         const { route, title, section, method } = this.pages[page]!;
         const blocks = this.blocksOf(page);
         // An operation's path, from its page's first block (the chunk's key has the blocks' key).
         const path = method ? blocks.find((block) => block.path)?.path : undefined;
         chunk.pages[page] = { route, title, section, ...(method ? { method } : {}), ...(path ? { path } : {}) };
-        for (let index = from; index < to; index++) chunk.docs.push([page, blocks[index]!.anchor ?? '', blocks[index]!.heading ?? '', blocks[index]!.text]);
+        for (let index = from; index < to; index++) chunk.docs[at + index - from] = [page, blocks[index]!.anchor ?? '', blocks[index]!.heading ?? '', blocks[index]!.text];
       }
       this.files.push(this.name(`d-${this.files.length}`, JSON.stringify(chunk)));
     }
     this.keys.push(key);
     // Only the last page can go on in the next chunk.
-    const last = this.parts[this.parts.length - 1]!.page;
+    const last = this.touched[this.touched.length - 1];
     for (const page of this.held.keys()) if (page !== last) this.held.delete(page);
     this.parts = [];
+    this.touched = [];
     this.filled = 0;
   }
 }

@@ -10,9 +10,9 @@ import type { SearchBlock, SearchMeta, SearchPage } from '../../../runtime/searc
 import { terms } from '../../../runtime/search/text';
 import { pageTerms, WEIGHT, type PageTerms } from './terms';
 import { countRuns, countTerms, DocRuns, Grow, grown, normOf, placeRuns, weightOf } from './postings';
-import { Chunks, CHUNK_SIZE, SEARCH_DIR, type ChunkPart } from './chunks';
+import { Chunks, CHUNK_SIZE, SEARCH_DIR } from './chunks';
 import { keptPart, madeTerms, planShards, shardSteps, splitOf, type Placed, type ShardPlan, type Unchanged } from './shards';
-import { changedTerms, keepState, pageIdentity, roundedAverage, type IndexState, type PreviousIndex } from './state';
+import { changedTerms, keepState, pageIdentity, roundedAverage, slotsOf, slotStarts, type IndexState, type PreviousIndex } from './state';
 
 /** A page as the index takes it. */
 export interface SearchInput extends SearchPage {
@@ -207,6 +207,11 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
   const statePages = new Map(state?.pages.map((identity, i) => [identity, i]));
   const copiedFrom = new Int32Array(pages.length).fill(-1);
   const pageDocs = new Int32Array(pages.length + 1);
+  // Each page's first document number, and one more entry, the number of them: a page's documents are
+  // numbered with room to grow (state.ts `slotsOf`), the numbers between its last and the next page's
+  // first left empty.
+  const pageSlots = new Int32Array(pages.length + 1);
+  const stateSlots = state && slotStarts(state.pageDocs, state.pages.length);
   let documents = 0;
   let postings = 0;
   // The postings by document while they fit `heldPostings` (see `IndexLimits`).
@@ -255,16 +260,17 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
   // The previous output's index, when it was made with this state.
   const previous = state && source.previousIndex?.(state.id);
   /**
-   * A chunk's key is the previous index's chunk's at the same place when each of its pages was taken
-   * from the state as the same page at the same documents, and it holds as many documents as that
-   * chunk did (the last chunk may end elsewhere): the same pages, titles, sections, blocks and ranges.
+   * A chunk's key is the previous index's chunk's at the same place when each page with document
+   * numbers in it was taken from the state as the same page at the same numbers, and it holds as many
+   * numbers as that chunk did (the last chunk may end elsewhere): the same pages, titles, sections,
+   * blocks and places.
    */
-  const knownKey = (index: number, parts: readonly ChunkPart[], filled: number): string | undefined => {
+  const knownKey = (index: number, touched: readonly number[], filled: number): string | undefined => {
     const key = previous?.chunkKeys?.[index];
-    if (!state || typeof key !== 'string' || !key) return undefined;
+    if (!state || !stateSlots || typeof key !== 'string' || !key) return undefined;
     const first = index * CHUNK_SIZE;
-    if (filled !== Math.min(CHUNK_SIZE, state.lengths.length - first)) return undefined;
-    return parts.every(({ page }) => copiedFrom[page] === page && pageDocs[page] === state.pageDocs[page]) ? key : undefined;
+    if (filled !== Math.min(CHUNK_SIZE, stateSlots[state.pages.length]! - first)) return undefined;
+    return touched.every((page) => copiedFrom[page] === page && pageSlots[page] === stateSlots[page]) ? key : undefined;
   };
   const chunks = new Chunks(pages, source, writer, name, knownKey);
   for (let pageNumber = 0; pageNumber < pages.length; pageNumber++) {
@@ -313,6 +319,9 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
         documentDone(pageNumber, index, length, anchors[index]!, headings[index]!);
       });
     }
+    const count = documents - pageDocs[pageNumber]!;
+    pageSlots[pageNumber + 1] = pageSlots[pageNumber]! + slotsOf(count);
+    chunks.skip(pageNumber, slotsOf(count) - count);
     if (byDocument && heldPostings() > maxHeld) {
       // The postings held so far are counted into `runs` before they go; the rest as they are read.
       flushCopy();
@@ -387,9 +396,26 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
   }
   yield;
 
-  const placed: Placed = { pages, names, df, offset, termDocs: (id) => runs.docs(id, offset[id + 1]! - offset[id]!), postingWeight, docPage: (doc) => docPage.at(doc), docAnchor, docHeading, sections };
+  // The index's files number documents as pages place them (`pageSlots`): each document's number, and the document of each number.
+  const slots = pageSlots[pages.length]!;
+  const slotOf = new Int32Array(documents);
+  const docOf = new Int32Array(slots).fill(-1);
+  for (let pageNumber = 0; pageNumber < pages.length; pageNumber++) {
+    for (let doc = pageDocs[pageNumber]!, slot = pageSlots[pageNumber]!; doc < pageDocs[pageNumber + 1]!; doc++, slot++) {
+      slotOf[doc] = slot;
+      docOf[slot] = doc;
+    }
+  }
+  let numbered = new Int32Array(1024);
+  const termDocs = (id: number): Int32Array => {
+    const docs = runs.docs(id, offset[id + 1]! - offset[id]!);
+    if (numbered.length < docs.length) numbered = new Int32Array(docs.length * 2);
+    for (let at = 0; at < docs.length; at++) numbered[at] = slotOf[docs[at]!]!;
+    return numbered.subarray(0, docs.length);
+  };
+  const placed: Placed = { pages, names, df, offset, termDocs, postingWeight, docPage: (slot) => docPage.at(docOf[slot]!), docAnchor: (slot) => docAnchor[docOf[slot]!]!, docHeading: (slot) => docHeading[docOf[slot]!]!, sections };
   const shards = yield* shardSteps(placed, split, plan ?? planShards(names, df, split, undefined), source, writer, name, unchanged);
-  const meta: SearchMeta = { version: 1, documents, shards: shards.shards, split: shards.split, chunks: chunks.files, chunkSize: CHUNK_SIZE, sections: [...sections.keys()] };
+  const meta: SearchMeta = { version: 1, documents: slots, shards: shards.shards, split: shards.split, chunks: chunks.files, chunkSize: CHUNK_SIZE, sections: [...sections.keys()] };
   writer.file(SEARCH_ENTRY, JSON.stringify(meta));
   return { chunkKeys: chunks.keys, tailKeys: shards.tailKeys, ...(stateId ? { stateId } : {}) };
 }

@@ -28,13 +28,13 @@ export interface Placed {
   df: Int32Array;
   /** Term `id`'s postings are from `offset[id]` to `offset[id + 1]`, in document order. */
   offset: Int32Array;
-  /** Term `id`'s documents, in order (a view valid until the next call), and every posting's weight. */
+  /** Term `id`'s documents by their numbers in the index's files, in order (a view valid until the next call), and every posting's weight. */
   termDocs: (id: number) => Int32Array;
   postingWeight: Uint8Array;
-  /** Each document's page, anchor and heading. */
+  /** The page, anchor and heading of the document of each number. */
   docPage: (doc: number) => number;
-  docAnchor: string[];
-  docHeading: string[];
+  docAnchor: (doc: number) => string;
+  docHeading: (doc: number) => string;
   /** Each section's index in the entry point's `sections`. */
   sections: Map<string, number>;
 }
@@ -204,7 +204,7 @@ export function* shardSteps(placed: Placed, split: ReadonlySet<string>, { shardT
     const onPages = new Map<number, string>();
     for (const doc of [...shard.lead].sort((a, b) => a - b)) {
       const pageNumber = placed.docPage(doc);
-      docs.push(`${doc},${pageNumber},${JSON.stringify(docAnchor[doc])},${JSON.stringify(docHeading[doc])}`);
+      docs.push(`${doc},${pageNumber},${JSON.stringify(docAnchor(doc))},${JSON.stringify(docHeading(doc))}`);
       if (onPages.has(pageNumber)) continue;
       const { route, title, section, method } = pages[pageNumber]!;
       onPages.set(pageNumber, `${pageNumber},${JSON.stringify(route)},${JSON.stringify(title)},${sections.get(section)},${JSON.stringify(method ?? '')}`);

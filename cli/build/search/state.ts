@@ -5,9 +5,10 @@
  * counted terms from the store and interning them again (1.5 s of a one-page edit's 2.3 s index at
  * 10,000 pages).
  *
- * And when every page but the edited ones is where it was (same page and document numbers), the
- * postings of every term the edited pages neither had nor have are the previous index's, weight for
- * weight (the average document length the weights use is rounded, see `roundedAverage`): the index then
+ * And when every page but the edited ones is where it was (same page and document numbers: a page's
+ * documents are numbered with room to grow, `slotsOf`), the postings of every term the edited pages
+ * neither had nor have are the previous index's, weight for weight (the average document length the
+ * weights use is rounded, see `roundedAverage`): the index then
  * keeps each term shard none of whose terms changed, and each unchanged term's tail under the key it
  * had, without hashing its postings again.
  *
@@ -211,28 +212,55 @@ export interface PreviousIndex {
  * index being made (its term ids those of `state`, and more): in each document of a page not taken from
  * the state, the terms whose weight it had or has differ (an edit that leaves most of a section as it
  * was changes the weight of few of its terms), and every term of a document whose place (anchor,
- * heading, page route, title, section or method) changed, for the shards show it. Undefined when a
- * page taken from the state is not where it was, or a page not taken has a different number of
- * documents: then every document number after it moved, and no term is known to be unchanged.
+ * heading, page route, title, section or method) changed, or that the page has now and had not, or
+ * had and has not. Undefined when a page taken from the state is not where it was, or a page not taken
+ * has a number of documents that takes another number of document numbers (`slotsOf`): then the
+ * document numbers after it moved, and no term is known to be unchanged.
  */
 export function changedTerms(state: IndexState, now: IndexState, copiedFrom: Int32Array): Uint8Array | undefined {
   const pages = copiedFrom.length;
-  if (pages !== state.pages.length || now.pageDocs[pages] !== state.pageDocs[pages] || state.average !== now.average) return undefined;
+  if (pages !== state.pages.length || state.average !== now.average) return undefined;
   const changed = new Uint8Array(now.names.length);
+  const none = new Map<number, number>();
   for (let page = 0; page < pages; page++) {
-    if (now.pageDocs[page] !== state.pageDocs[page] || now.pageDocs[page + 1] !== state.pageDocs[page + 1]) return undefined;
+    const had = state.pageDocs[page + 1]! - state.pageDocs[page]!;
+    const has = now.pageDocs[page + 1]! - now.pageDocs[page]!;
+    if (slotsOf(had) !== slotsOf(has)) return undefined;
     if (copiedFrom[page] === page) continue;
     if (copiedFrom[page] !== -1) return undefined;
     const placed = shownAs(state.pages[page]) === shownAs(now.pages[page]);
-    for (let doc = now.pageDocs[page]!; doc < now.pageDocs[page + 1]!; doc++) {
-      const before = weights(state, doc);
-      const after = weights(now, doc);
-      const moved = !placed || state.anchors[doc] !== now.anchors[doc] || state.headings[doc] !== now.headings[doc];
+    for (let index = 0; index < Math.max(had, has); index++) {
+      const was = state.pageDocs[page]! + index;
+      const is = now.pageDocs[page]! + index;
+      const before = index < had ? weights(state, was) : none;
+      const after = index < has ? weights(now, is) : none;
+      const moved = !placed || index >= had || index >= has || state.anchors[was] !== now.anchors[is] || state.headings[was] !== now.headings[is];
       for (const [id, weight] of after) if (moved || before.get(id) !== weight) changed[id] = 1;
       for (const [id, weight] of before) if (moved || after.get(id) !== weight) changed[id] = 1;
     }
   }
   return changed;
+}
+
+/**
+ * The document numbers a page of `documents` documents takes (search/format.ts `SearchMeta.documents`):
+ * one more than it has, rounded up to a step that grows with them (2 up to 7 documents, 4 up to 15, 8
+ * up to 63, then 16). A section added to a page (a document more) always fits, and mostly two or
+ * three, or a section removed: the numbers of every later page's documents stay as they were, and with
+ * them every shard, tail and document chunk the edit did not touch. (Without the room, a heading added
+ * to one page of 10,000 remade the whole index, 1.3 s, and made every browser fetch it again.) An
+ * edit past the room numbers the later pages' documents again, as every edit did before.
+ */
+export function slotsOf(documents: number): number {
+  const step = documents < 8 ? 2 : documents < 16 ? 4 : documents < 64 ? 8 : 16;
+  return Math.ceil((documents + 1) / step) * step;
+}
+
+/** The first document number of each page of `pageDocs` (each page's first document; one more entry, the number of documents), and one more entry, the number of document numbers. */
+export function slotStarts(pageDocs: Int32Array, pages: number): Int32Array {
+  const starts = new Int32Array(pages + 1);
+  for (let page = 0; page < pages; page++) starts[page + 1] = starts[page]! + slotsOf(pageDocs[page + 1]! - pageDocs[page]!);
+  return starts;
 }
 
 /** A page's route, title, section and method from its identity: all of it but the blocks key, a hash, after the last comma. */
