@@ -39,7 +39,7 @@ import { readSiteContent } from './site-content';
 import { markdownSalt, saveState, type BuildStore, type OutputRecord } from './store';
 import type { OnProgress } from './progress';
 import { imageCollector, imagesOutside } from './images';
-import { checkSourcesOutside, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, sameBytes, writeOutput } from './write';
+import { checkSourcesOutside, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, readOutput, sameBytes, writeOutput } from './write';
 import { crashPoint, createStaging, discardStaging, publishInPlace, publishStaging, stagingPath } from './publish';
 
 /** Options of `buildSite`. */
@@ -300,7 +300,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     } else {
       // For the tests: a rebuild whose index this thread makes fails, so a test sees which thread made it.
       if (process.env.DOCS_TEST_INDEX_ELSEWHERE && previous) throw new Error('DOCS_TEST_INDEX_ELSEWHERE: the main thread made the index of a rebuild');
-      index = await makeBuildIndex({ pages: request?.pages ?? searchPagesOf(config, content), results, store, stateFile: store && cacheDir ? join(cacheDir, STATE_FILE) : undefined, previous, present, write: (file, text) => writeOutput(staging, file, text) });
+      index = await makeBuildIndex({ pages: request?.pages ?? searchPagesOf(config, content), results, store, stateFile: store && cacheDir ? join(cacheDir, STATE_FILE) : undefined, previous, present, read: (file) => readOutput(outDir, file), write: (file, text) => writeOutput(staging, file, text) });
       searchSeconds = (performance.now() - indexing) / 1000;
       // Its postings are garbage now (200 MB at 100,000 pages, held to the end of a one-page edit
       // there), collected before the output's stamps and records grow the heap; not after `docs

@@ -64,6 +64,8 @@ let rendering: Promise<unknown> = Promise.resolve();
 let indexing: Promise<void> | undefined;
 /** A store the pool let go while an index was still reading it: closed after the index, or taken again by the next context. */
 let lingering: BuildStore | undefined;
+/** The state of the last index this thread made, being written (search/state.ts): a close waits for it, or the next build would find none. */
+let stateWriting: Promise<void> = Promise.resolve();
 
 parentPort?.on('message', async (request: WorkerRequest) => {
   if ('highlighting' in request) {
@@ -106,7 +108,9 @@ parentPort?.on('message', async (request: WorkerRequest) => {
         if (!held) throw new Error('the render thread has no build store');
         const read = await stateRead;
         stateRead = undefined;
-        parentPort?.postMessage({ indexed: await indexOnThread(index, held, renderedKeys, read) } satisfies WorkerResponse);
+        const { done, kept } = await indexOnThread(index, held, renderedKeys, read);
+        stateWriting = kept;
+        parentPort?.postMessage({ indexed: done } satisfies WorkerResponse);
       } catch (error) {
         parentPort?.postMessage({ indexFailure: failureOf(error) } satisfies WorkerResponse);
       }
@@ -131,6 +135,7 @@ parentPort?.on('message', async (request: WorkerRequest) => {
         await held.close().catch(() => undefined);
       });
     } else await held?.close().catch(() => undefined);
+    await stateWriting;
     parentPort?.postMessage({ closed: true } satisfies WorkerResponse);
     return;
   }

@@ -189,6 +189,15 @@ export function sameBytes(dir: string, rel: string, bytes: string | Uint8Array):
   }
 }
 
+/** The text of the file `rel` below `dir` (checked as `insideOutput` checks it); undefined when it cannot be read. */
+export function readOutput(dir: string, rel: string): string | undefined {
+  try {
+    return readFileSync(insideOutput(dir, rel), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 /** Writes `rel` below the staging folder, creating its folder. */
 export function writeOutput(staging: string, rel: string, bytes: string | Buffer): void {
   const path = insideOutput(staging, rel);

@@ -11,7 +11,7 @@ import { terms } from '../../../runtime/search/text';
 import { pageTerms, WEIGHT, type PageTerms } from './terms';
 import { countRuns, countTerms, DocRuns, Grow, grown, normOf, placeRuns, weightOf } from './postings';
 import { Chunks, CHUNK_SIZE, SEARCH_DIR } from './chunks';
-import { keptPart, madeTerms, planShards, shardSteps, splitOf, type Placed, type ShardPlan, type Unchanged } from './shards';
+import { keptPart, madeTerms, planShards, reusedTerms, shardSteps, splitOf, type Placed, type Reused, type ShardPlan, type Unchanged } from './shards';
 import { changedTerms, keepState, pageIdentity, roundedAverage, slotsOf, slotStarts, type IndexState, type PreviousIndex } from './state';
 
 /** A page as the index takes it. */
@@ -44,6 +44,8 @@ export interface IndexSource {
   previousChunk?: (key: string) => string | undefined;
   /** The same for a posting tail: its key hashes its postings. */
   previousTail?: (key: string) => string | undefined;
+  /** The text of a file of the previous index (below `SEARCH_DIR`) as the output holds it unchanged, for a shard made again to take its unchanged terms' entries from (shards.ts `reusedTerms`). */
+  previousShard?: (file: string) => string | undefined;
   /** What every key is salted with: the generator's version, so that no other version's file is kept. */
   salt?: string;
   /**
@@ -348,6 +350,7 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
   let unchanged: Unchanged | undefined;
   const split = splitOf({ names, df });
   let plan: ShardPlan | undefined;
+  let reused: Reused | undefined;
   if (byDocument) {
     const postingTerms = docTerms.view();
     const postingTfs = docTfs.view();
@@ -357,7 +360,8 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
     if (previous && changed) unchanged = keptPart({ previous, changed }, split, sections);
     // Only the postings of the shards to be made again are placed: a kept shard's terms need none.
     plan = planShards(names, df, split, unchanged);
-    const wanted = unchanged ? madeTerms(plan, termCount) : undefined;
+    reused = unchanged && source.previousShard ? reusedTerms(plan, { names, df }, unchanged, source.previousShard) : undefined;
+    const wanted = unchanged ? madeTerms(plan, termCount, reused) : undefined;
     // Their documents' bytes by term first (`runs`), then the postings themselves.
     const byDoc = { starts: now.docStart, terms: postingTerms, tfs: postingTfs, lengths: now.lengths, wanted };
     for (let doc = 0; doc < documents; doc += DOCS_PER_STEP) {
@@ -414,7 +418,7 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
     return numbered.subarray(0, docs.length);
   };
   const placed: Placed = { pages, names, df, offset, termDocs, postingWeight, docPage: (slot) => docPage.at(docOf[slot]!), docAnchor: (slot) => docAnchor[docOf[slot]!]!, docHeading: (slot) => docHeading[docOf[slot]!]!, sections };
-  const shards = yield* shardSteps(placed, split, plan ?? planShards(names, df, split, undefined), source, writer, name, unchanged);
+  const shards = yield* shardSteps(placed, split, plan ?? planShards(names, df, split, undefined), source, writer, name, unchanged, reused);
   const meta: SearchMeta = { version: 1, documents: slots, shards: shards.shards, split: shards.split, chunks: chunks.files, chunkSize: CHUNK_SIZE, sections: [...sections.keys()] };
   writer.file(SEARCH_ENTRY, JSON.stringify(meta));
   return { chunkKeys: chunks.keys, tailKeys: shards.tailKeys, ...(stateId ? { stateId } : {}) };

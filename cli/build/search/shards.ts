@@ -8,7 +8,7 @@
  * its postings before its text is made, and one the previous index wrote with the same postings kept.
  */
 import { hash } from '../../util/hash';
-import { TIER, type SearchMeta, type SearchPage } from '../../../runtime/search/format';
+import { TIER, type SearchMeta, type SearchPage, type SearchShard } from '../../../runtime/search/format';
 import { shardOf } from '../../../runtime/search/text';
 import { deltas, heaviest } from './postings';
 import { SEARCH_DIR } from './chunks';
@@ -112,11 +112,56 @@ export function planShards(names: string[], df: Int32Array, split: ReadonlySet<s
   return { shardTerms, kept };
 }
 
-/** Flags by term id (of `termCount` ids): the terms of the shards `plan` makes, whose postings must be placed. */
-export function madeTerms({ shardTerms, kept }: ShardPlan, termCount: number): Uint8Array {
+/**
+ * Flags by term id (of `termCount` ids): the terms of the shards `plan` makes, whose postings must be
+ * placed; not those whose entries are taken from the previous shard (`reused`).
+ */
+export function madeTerms({ shardTerms, kept }: ShardPlan, termCount: number, reused?: Reused): Uint8Array {
   const wanted = new Uint8Array(termCount);
-  for (const [key, terms] of shardTerms) if (!kept.has(key)) for (const id of terms) wanted[id] = 1;
+  for (const [key, terms] of shardTerms) if (!kept.has(key)) for (const id of terms) wanted[id] = reused?.has(id) ? 0 : 1;
   return wanted;
+}
+
+/** The previous index's postings of unchanged terms of the shards to be made again, by term id: their heaviest (in the shard) and, for a term with more, its tail. */
+export type Reused = Map<number, { head: number[]; tail?: [file: string, count: number] }>;
+
+/**
+ * The unchanged terms of the shards `plan` makes again whose entries the previous index's shard holds
+ * (read through `read`, a file below the index's folder, when the output holds it as the previous
+ * build wrote it): a shard made again for an edit's few words takes every other term's entry as it
+ * was, its postings not placed by term nor gone through (a common shard's are hundreds of thousands at
+ * 10,000 pages). A term is taken only with as many documents as it had, and, when it has a tail, the
+ * tail the previous index's record names for it.
+ */
+export function reusedTerms({ shardTerms, kept }: ShardPlan, { names, df }: Pick<Placed, 'names' | 'df'>, unchanged: Unchanged, read: (file: string) => string | undefined): Reused {
+  const reused: Reused = new Map();
+  for (const [key, terms] of shardTerms) {
+    const file = kept.has(key) ? undefined : unchanged.previous.shards.get(key);
+    const text = file === undefined ? undefined : read(file);
+    if (text === undefined) continue;
+    let shard: SearchShard;
+    try {
+      shard = JSON.parse(text) as SearchShard;
+    } catch {
+      continue;
+    }
+    if (typeof shard !== 'object' || shard === null || typeof shard.terms !== 'object' || shard.terms === null) continue;
+    for (const id of terms) {
+      const term = names[id]!;
+      if (unchanged.changed[id] || !Object.hasOwn(shard.terms, term)) continue;
+      const head = shard.terms[term];
+      const count = df[id]!;
+      if (!Array.isArray(head) || head.length !== 2 * Math.min(count, TIER) || !head.every((value) => Number.isInteger(value) && value >= 0)) continue;
+      if (count <= TIER) {
+        reused.set(id, { head });
+        continue;
+      }
+      const tail = shard.tails && Object.hasOwn(shard.tails, term) ? shard.tails[term] : undefined;
+      if (!Array.isArray(tail) || tail[1] !== count || tail[0] !== unchanged.previous.tails.get(term)?.[1]) continue;
+      reused.set(id, { head, tail });
+    }
+  }
+  return reused;
 }
 
 /**
@@ -125,7 +170,7 @@ export function madeTerms({ shardTerms, kept }: ShardPlan, termCount: number): U
  * index never holds the text of every posting (at 100,000 pages, hundreds of megabytes). The shards
  * `plan` keeps are the previous index's (`unchanged`), their postings not read.
  */
-export function* shardSteps(placed: Placed, split: ReadonlySet<string>, { shardTerms, kept }: ShardPlan, source: IndexSource, writer: SearchIndexWriter, name: (prefix: string, text: string) => string, unchanged?: Unchanged): Generator<undefined, ShardsMade> {
+export function* shardSteps(placed: Placed, split: ReadonlySet<string>, { shardTerms, kept }: ShardPlan, source: IndexSource, writer: SearchIndexWriter, name: (prefix: string, text: string) => string, unchanged?: Unchanged, reused?: Reused): Generator<undefined, ShardsMade> {
   const { names, df, offset, termDocs, postingWeight, pages, docAnchor, docHeading, sections } = placed;
   const splitList = [...split].sort();
   const made: ShardsMade = { shards: {}, split: splitList, tailKeys: [] };
@@ -170,6 +215,12 @@ export function* shardSteps(placed: Placed, split: ReadonlySet<string>, { shardT
     for (const id of terms) {
       if (done++ % TERMS_PER_STEP === TERMS_PER_STEP - 1) yield;
       const term = names[id]!;
+      const taken = reused?.get(id);
+      if (taken) {
+        // The previous shard's entry: its heaviest postings hold the term's `LEAD` heaviest.
+        takeEntry(shard, term, taken, id);
+        continue;
+      }
       const count = offset[id + 1]! - offset[id]!;
       const docs = termDocs(id);
       const weights = postingWeight.subarray(offset[id]!, offset[id + 1]!);
@@ -214,6 +265,20 @@ export function* shardSteps(placed: Placed, split: ReadonlySet<string>, { shardT
     made.shards[key] = name(`t-${key}`, `{"terms":{${shard.terms.join(',')}}${tails},"docs":[${docs.join(',')}],"pages":[${onPagesInOrder.join(',')}]}`);
   }
   return made;
+
+  /** Puts the previous shard's entry of unchanged term `id` (`reusedTerms`) in `shard`, its tail kept. */
+  function takeEntry(shard: { terms: string[]; tails: string[]; lead: Set<number> }, term: string, { head, tail }: NonNullable<ReturnType<Reused['get']>>, id: number): void {
+    const count = head.length / 2;
+    const docs = new Int32Array(count);
+    const weights = new Uint8Array(count);
+    for (let i = 0, doc = 0; i < count; i++) {
+      docs[i] = doc += head[2 * i]!;
+      weights[i] = head[2 * i + 1]!;
+    }
+    heaviest(docs, weights, 0, count, shard.lead);
+    shard.terms.push(`${JSON.stringify(term)}:${JSON.stringify(head)}`);
+    if (tail) shard.tails.push(`${JSON.stringify(term)}:[${JSON.stringify(keptTail(term, knownTail(id)!))},${tail[1]}]`);
+  }
 
   /** Keeps the previous index's shard `key` and the tails of its common terms (`planShards` found them all in the output). */
   function keepShard(key: string, terms: number[]): void {

@@ -37,9 +37,11 @@ export interface KnownState {
 /**
  * Makes the build's search index, handing `write` each file the output does not hold yet (its name is
  * its content's hash: one the output holds is the same file), and returns its record. In slices, so
- * the store commits the page counts the index hands it as it goes.
+ * the store commits the page counts the index hands it as it goes. The index's state (state.ts) is
+ * written meanwhile, and waited for, unless `keeping` takes the write's promise: a render thread
+ * (index-thread.ts) hands the index over first, and waits for its state before it stops.
  */
-export async function makeBuildIndex({ pages, results, store, stateFile, previous, present, write, limits, known }: { pages: SearchPage[]; results: IndexedResult[]; store?: BuildStore; stateFile?: string; previous?: PreviousRecord; present?: ReadonlySet<string>; write: (file: string, text: string) => void; limits?: IndexLimits; known?: KnownState }): Promise<OutputRecord['search']> {
+export async function makeBuildIndex({ pages, results, store, stateFile, previous, present, read, write, limits, known, keeping }: { pages: SearchPage[]; results: IndexedResult[]; store?: BuildStore; stateFile?: string; previous?: PreviousRecord; present?: ReadonlySet<string>; read?: (file: string) => string | undefined; write: (file: string, text: string) => void; limits?: IndexLimits; known?: KnownState; keeping?: (written: Promise<void>) => void }): Promise<OutputRecord['search']> {
   const made: OutputRecord['search'] = { files: [], entry: '' };
   const writer = {
     file: (file: string, text: string) => {
@@ -48,17 +50,19 @@ export async function makeBuildIndex({ pages, results, store, stateFile, previou
     },
     kept: (file: string) => made.files.push(file),
   };
-  const source = buildIndexSource({ results, store, stateFile, previous, present, known });
+  const source = buildIndexSource({ results, store, stateFile, previous, present, read, known });
   const { chunkKeys, tailKeys, stateId } = (await searchIndexInSlices(pages, source, writer, { sliceMs: SLICE_MS, ...limits }))!;
-  await source.stateKept;
+  if (keeping) keeping(source.stateKept ?? Promise.resolve());
+  else await source.stateKept;
   return { ...made, chunkKeys, tailKeys, ...(stateId ? { state: stateId } : {}) };
 }
 
 /**
  * The index's source over a build's page results (in page order). With the store, the index keeps its
- * state in `stateFile` (state.ts) for the next build.
+ * state in `stateFile` (state.ts) for the next build. `read` gives the text of a file of the output
+ * (a path below it), one of `present`.
  */
-export function buildIndexSource({ results, store, stateFile, previous, present, known }: { results: IndexedResult[]; store?: BuildStore; stateFile?: string; previous?: PreviousRecord; present?: ReadonlySet<string>; known?: KnownState }): IndexSource & { stateKept?: Promise<void> } {
+export function buildIndexSource({ results, store, stateFile, previous, present, read, known }: { results: IndexedResult[]; store?: BuildStore; stateFile?: string; previous?: PreviousRecord; present?: ReadonlySet<string>; read?: (file: string) => string | undefined; known?: KnownState }): IndexSource & { stateKept?: Promise<void> } {
   const keyOf = (page: number): string | undefined => (store ? results[page]!.markdownKey : undefined);
   const salt = known?.salt ?? generatorVersion();
   const previousMeta = entryOf(previous);
@@ -78,6 +82,7 @@ export function buildIndexSource({ results, store, stateFile, previous, present,
     previousChunk: keptFiles(chunks, present),
     // Tails are keyed only when asked for: a build with the store, whose record keeps their keys.
     previousTail: store ? (keptFiles(previous?.search.tailKeys, present) ?? (() => undefined)) : undefined,
+    previousShard: read && present ? (file) => (present.has(`${SEARCH_DIR}/${file}`) ? read(`${SEARCH_DIR}/${file}`) : undefined) : undefined,
     salt,
     settle: async () => void (await store?.flush()),
     ...(store && stateFile

@@ -214,7 +214,8 @@ describe('RenderPool.index: a rebuild\'s search index made on a render thread (s
       expect([...done.written].sort()).toEqual([...done.search.files].sort());
       const shard = done.search.files.find((file) => /\/t-z[^/]*\.json$/.test(file));
       expect(readFileSync(join(staging, shard!), 'utf8')).toContain('"zyzzyva"');
-      expect(JSON.parse(done.search.entry)).toMatchObject({ documents: pages.length, sections: ['Wiki'] });
+      // One block a page, each with room for a second (state.ts `slotsOf`).
+      expect(JSON.parse(done.search.entry)).toMatchObject({ documents: 2 * pages.length, sections: ['Wiki'] });
       // Without a state (an index too large to keep one) it leaves the index to the main thread.
       await pool.run(context, []);
       await expect(pool.index({ pages, previous: { search: { files: [], entry: '' } }, stateFile: join(cacheDir, 'none.bin'), salt: 'version', outDir: out, staging })).rejects.toThrow('the previous index kept no state');

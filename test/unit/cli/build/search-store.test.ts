@@ -5,7 +5,7 @@
  * the index keeps its state in the cache folder, and the next build's index takes its unchanged pages
  * and untouched shards from there and from the output.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -85,5 +85,52 @@ describe('a build index that keeps its state', () => {
     // An index too large to hold by document keeps no state: the file goes.
     await makeBuildIndex({ pages: edited, results, store, stateFile, write: () => undefined, limits: { heldPostings: 0 } });
     expect(existsSync(stateFile)).toBe(false);
+  });
+});
+
+describe('a shard made again for an edit', () => {
+  it('takes its unchanged terms\' entries from the shard the output holds, not from their postings', async () => {
+    const inputs = pages();
+    const cache = mkdtempSync(join(tmpdir(), 'docs-index-reuse-'));
+    const stateFile = join(cache, 'search-state.bin');
+    const store = openStore(cache)!;
+    stores.push(store);
+    await store.transaction(() => inputs.forEach((page, i) => store.search.put(`key-${i}`, page.blocks)));
+    const results = inputs.map((_, i) => ({ markdownKey: `key-${i}` }) as PageResult);
+    const output: Record<string, string> = {};
+    const first = await makeBuildIndex({ pages: inputs, results, store, stateFile, write: (file, text) => (output[file] = text) });
+    copyFileSync(stateFile, `${stateFile}.first`);
+    // Page 7 gains a sentence about its counter: the shards of its new words are made again.
+    const edited = inputs.map((page, i) => (i === 7 ? { ...page, blocks: [{ text: `${page.blocks[0]!.text} Its counter was recalibrated in March.` }, ...page.blocks.slice(1)] } : page));
+    await store.transaction(() => store.search.put('key-7b', edited[7]!.blocks));
+    const second = (read: (file: string) => string | undefined) => {
+      copyFileSync(`${stateFile}.first`, stateFile);
+      const written: Record<string, string> = {};
+      const previous = { outDir: '/out', pages: inputs.length, search: first };
+      const made = makeBuildIndex({ pages: edited, results: results.map((result, i) => (i === 7 ? ({ markdownKey: 'key-7b' } as PageResult) : result)), store, stateFile, previous, present: new Set(first.files), read, write: (file, text) => (written[file] = text) });
+      return made.then((search) => ({ ...Object.fromEntries(search.files.map((file) => [file, written[file] ?? output[file]!])), [SEARCH_ENTRY]: search.entry }));
+    };
+    const opened: string[] = [];
+    const index = await second((file) => (opened.push(file), output[file]));
+    expect(index).toEqual(searchIndexFiles(edited));
+    // The shards made again were read as the previous index wrote them.
+    const remade = Object.keys(index).filter((file) => file.includes('/t-') && !(file in output));
+    expect(remade.length).toBeGreaterThan(0);
+    expect(opened.length).toBe(remade.length);
+    expect(opened.every((file) => file in output && file.includes('/t-'))).toBe(true);
+
+    // What it takes is what the shard says: an unchanged term given another weight there has it in the new shard.
+    const shardFile = opened[0]!;
+    const shard = JSON.parse(output[shardFile]!) as { terms: Record<string, number[]> };
+    const newShard = JSON.parse(index[remade.find((file) => file.split('/t-')[1]!.split('.')[0] === shardFile.split('/t-')[1]!.split('.')[0])!]!) as { terms: Record<string, number[]> };
+    const term = Object.keys(shard.terms).find((name) => JSON.stringify(shard.terms[name]) === JSON.stringify(newShard.terms[name]))!;
+    expect(term).toBeDefined();
+    const doctored = { ...shard, terms: { ...shard.terms, [term]: shard.terms[term]!.map((value, i) => (i === 1 ? value + 1 : value)) } };
+    const taken = await second((file) => (file === shardFile ? JSON.stringify(doctored) : output[file]));
+    const takenShard = Object.entries(taken).find(([file]) => file.includes('/t-') && !(file in output) && file.split('/t-')[1]!.split('.')[0] === shardFile.split('/t-')[1]!.split('.')[0])!;
+    expect((JSON.parse(takenShard[1]) as { terms: Record<string, number[]> }).terms[term]).toEqual(doctored.terms[term]);
+    // An entry the shard does not hold as it should (a count that is not the term's) is made from the postings.
+    const broken = { ...shard, terms: { ...shard.terms, [term]: [1] } };
+    expect(await second((file) => (file === shardFile ? JSON.stringify(broken) : output[file]))).toEqual(searchIndexFiles(edited));
   });
 });
