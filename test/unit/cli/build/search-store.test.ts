@@ -103,7 +103,7 @@ describe('a shard made again for an edit', () => {
     // Page 7 gains a sentence about its counter: the shards of its new words are made again.
     const edited = inputs.map((page, i) => (i === 7 ? { ...page, blocks: [{ text: `${page.blocks[0]!.text} Its counter was recalibrated in March.` }, ...page.blocks.slice(1)] } : page));
     await store.transaction(() => store.search.put('key-7b', edited[7]!.blocks));
-    const second = (read: (file: string) => string | undefined) => {
+    const second = (read: (file: string) => string | undefined): Promise<Record<string, string>> => {
       copyFileSync(`${stateFile}.first`, stateFile);
       const written: Record<string, string> = {};
       const previous = { outDir: '/out', pages: inputs.length, search: first };
