@@ -13,8 +13,11 @@ import type { IndexSource, SearchIndexWriter } from './index';
 /** Where the index lives in the output. */
 export const SEARCH_DIR = 'assets/search';
 
-/** Documents per chunk: a query fetches the chunks of the results it shows. */
-export const CHUNK_SIZE = 32;
+/**
+ * Document numbers per chunk: a query fetches the chunks of the results it shows. 40, for some 32
+ * documents with the pages' room (state.ts `slotsOf`), as many as a chunk held before the room.
+ */
+export const CHUNK_SIZE = 40;
 
 /** Documents `from` to `to` (blocks, in the page's order) of page `page`, in a chunk from its place `at` on. */
 export interface ChunkPart {
