@@ -31,6 +31,20 @@ function pages(): SearchInput[] {
   });
 }
 
+/** The pages' first index with a store and a state file (in a new cache folder named from `prefix`), and the files it wrote. */
+async function firstIndex(prefix: string) {
+  const inputs = pages();
+  const cache = mkdtempSync(join(tmpdir(), prefix));
+  const stateFile = join(cache, 'search-state.bin');
+  const store = openStore(cache)!;
+  stores.push(store);
+  await store.transaction(() => inputs.forEach((page, i) => store.search.put(`key-${i}`, page.blocks)));
+  const results = inputs.map((_, i) => ({ markdownKey: `key-${i}` }) as PageResult);
+  const output: Record<string, string> = {};
+  const first = await makeBuildIndex({ pages: inputs, results, store, stateFile, write: (file, text) => (output[file] = text) });
+  return { inputs, stateFile, store, results, output, first };
+}
+
 describe('a build index read twice', () => {
   it('reads each page text once, the second reading from the counts the store committed, and is the index made from the text', async () => {
     const inputs = pages();
@@ -53,15 +67,7 @@ describe('a build index read twice', () => {
 
 describe('a build index that keeps its state', () => {
   it('reads only the edited page\'s counts and writes only the shards it changed, through the store, the state file and the output record', async () => {
-    const inputs = pages();
-    const cache = mkdtempSync(join(tmpdir(), 'docs-index-state-'));
-    const stateFile = join(cache, 'search-state.bin');
-    const store = openStore(cache)!;
-    stores.push(store);
-    await store.transaction(() => inputs.forEach((page, i) => store.search.put(`key-${i}`, page.blocks)));
-    const results = inputs.map((_, i) => ({ markdownKey: `key-${i}` }) as PageResult);
-    const output: Record<string, string> = {};
-    const first = await makeBuildIndex({ pages: inputs, results, store, stateFile, write: (file, text) => (output[file] = text) });
+    const { inputs, stateFile, store, results, output, first } = await firstIndex('docs-index-state-');
     expect(existsSync(stateFile)).toBe(true);
     expect(first.state).toMatch(/^[0-9a-f-]{36}$/);
 
@@ -90,15 +96,7 @@ describe('a build index that keeps its state', () => {
 
 describe('a shard made again for an edit', () => {
   it('takes its unchanged terms\' entries from the shard the output holds, not from their postings', async () => {
-    const inputs = pages();
-    const cache = mkdtempSync(join(tmpdir(), 'docs-index-reuse-'));
-    const stateFile = join(cache, 'search-state.bin');
-    const store = openStore(cache)!;
-    stores.push(store);
-    await store.transaction(() => inputs.forEach((page, i) => store.search.put(`key-${i}`, page.blocks)));
-    const results = inputs.map((_, i) => ({ markdownKey: `key-${i}` }) as PageResult);
-    const output: Record<string, string> = {};
-    const first = await makeBuildIndex({ pages: inputs, results, store, stateFile, write: (file, text) => (output[file] = text) });
+    const { inputs, stateFile, store, results, output, first } = await firstIndex('docs-index-reuse-');
     copyFileSync(stateFile, `${stateFile}.first`);
     // Page 7 gains a sentence about its counter: the shards of its new words are made again.
     const edited = inputs.map((page, i) => (i === 7 ? { ...page, blocks: [{ text: `${page.blocks[0]!.text} Its counter was recalibrated in March.` }, ...page.blocks.slice(1)] } : page));
