@@ -1,6 +1,6 @@
 /**
  * The search index's document chunks (search/index.ts): its document numbers in runs of `CHUNK_SIZE`
- * (a number no document has, left for a page to grow into, holds null: state.ts `slotsOf`), each
+ * (a number no document has, left for a page to grow into, holds null: numbers.ts `slotsOf`), each
  * chunk written as soon as it fills — so the index never holds the site's text — or, when its key
  * (its pages, their routes, titles, sections, blocks' keys and ranges) is that of a chunk of the
  * previous index the output still holds, that file kept without its pages' text being read.
@@ -15,7 +15,7 @@ export const SEARCH_DIR = 'assets/search';
 
 /**
  * Document numbers per chunk: a query fetches the chunks of the results it shows. 40, for some 32
- * documents with the pages' room (state.ts `slotsOf`), as many as a chunk held before the room.
+ * documents with the pages' room (numbers.ts `slotsOf`), as many as a chunk held before the room.
  */
 export const CHUNK_SIZE = 40;
 

@@ -12,7 +12,8 @@ import { pageTerms, WEIGHT, type PageTerms } from './terms';
 import { countRuns, countTerms, DocRuns, Grow, grown, normOf, placeRuns, weightOf } from './postings';
 import { Chunks, CHUNK_SIZE, SEARCH_DIR } from './chunks';
 import { keptPart, madeTerms, planShards, reusedTerms, shardSteps, splitOf, type Placed, type Reused, type ShardPlan, type Unchanged } from './shards';
-import { changedTerms, keepState, pageIdentity, roundedAverage, slotsOf, slotStarts, type IndexState, type PreviousIndex } from './state';
+import { changedTerms, keepState, pageIdentity, roundedAverage, type IndexState, type PreviousIndex } from './state';
+import { DocumentNumbers, slotsOf, slotStarts } from './numbers';
 
 /** A page as the index takes it. */
 export interface SearchInput extends SearchPage {
@@ -210,7 +211,7 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
   const copiedFrom = new Int32Array(pages.length).fill(-1);
   const pageDocs = new Int32Array(pages.length + 1);
   // Each page's first document number, and one more entry, the number of them: a page's documents are
-  // numbered with room to grow (state.ts `slotsOf`), the numbers between its last and the next page's
+  // numbered with room to grow (numbers.ts `slotsOf`), the numbers between its last and the next page's
   // first left empty.
   const pageSlots = new Int32Array(pages.length + 1);
   const stateSlots = state && slotStarts(state.pageDocs, state.pages.length);
@@ -400,26 +401,13 @@ function* indexSteps(pages: SearchPage[], source: IndexSource, writer: SearchInd
   }
   yield;
 
-  // The index's files number documents as pages place them (`pageSlots`): each document's number, and the document of each number.
-  const slots = pageSlots[pages.length]!;
-  const slotOf = new Int32Array(documents);
-  const docOf = new Int32Array(slots).fill(-1);
-  for (let pageNumber = 0; pageNumber < pages.length; pageNumber++) {
-    for (let doc = pageDocs[pageNumber]!, slot = pageSlots[pageNumber]!; doc < pageDocs[pageNumber + 1]!; doc++, slot++) {
-      slotOf[doc] = slot;
-      docOf[slot] = doc;
-    }
-  }
-  let numbered = new Int32Array(1024);
-  const termDocs = (id: number): Int32Array => {
-    const docs = runs.docs(id, offset[id + 1]! - offset[id]!);
-    if (numbered.length < docs.length) numbered = new Int32Array(docs.length * 2);
-    for (let at = 0; at < docs.length; at++) numbered[at] = slotOf[docs[at]!]!;
-    return numbered.subarray(0, docs.length);
-  };
-  const placed: Placed = { pages, names, df, offset, termDocs, postingWeight, docPage: (slot) => docPage.at(docOf[slot]!), docAnchor: (slot) => docAnchor[docOf[slot]!]!, docHeading: (slot) => docHeading[docOf[slot]!]!, sections };
+  // The index's files number documents as pages place them (`pageSlots`).
+  const numbers = new DocumentNumbers(pageDocs, pageSlots);
+  const docOf = (slot: number): number => numbers.documentOf(slot);
+  const termDocs = (id: number): Int32Array => numbers.numbered(runs.docs(id, offset[id + 1]! - offset[id]!));
+  const placed: Placed = { pages, names, df, offset, termDocs, postingWeight, docPage: (slot) => docPage.at(docOf(slot)), docAnchor: (slot) => docAnchor[docOf(slot)]!, docHeading: (slot) => docHeading[docOf(slot)]!, sections };
   const shards = yield* shardSteps(placed, split, plan ?? planShards(names, df, split, undefined), source, writer, name, unchanged, reused);
-  const meta: SearchMeta = { version: 1, documents: slots, shards: shards.shards, split: shards.split, chunks: chunks.files, chunkSize: CHUNK_SIZE, sections: [...sections.keys()] };
+  const meta: SearchMeta = { version: 1, documents: numbers.count, shards: shards.shards, split: shards.split, chunks: chunks.files, chunkSize: CHUNK_SIZE, sections: [...sections.keys()] };
   writer.file(SEARCH_ENTRY, JSON.stringify(meta));
   return { chunkKeys: chunks.keys, tailKeys: shards.tailKeys, ...(stateId ? { stateId } : {}) };
 }

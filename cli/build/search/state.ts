@@ -6,7 +6,7 @@
  * 10,000 pages).
  *
  * And when every page but the edited ones is where it was (same page and document numbers: a page's
- * documents are numbered with room to grow, `slotsOf`), the postings of every term the edited pages
+ * documents are numbered with room to grow, numbers.ts `slotsOf`), the postings of every term the edited pages
  * neither had nor have are the previous index's, weight for weight (the average document length the
  * weights use is rounded, see `roundedAverage`): the index then
  * keeps each term shard none of whose terms changed, and each unchanged term's tail under the key it
@@ -27,6 +27,7 @@ import { rename, rm, writeFile } from 'node:fs/promises';
 import type { SearchPage } from '../../../runtime/search/format';
 import type { IndexSource } from './index';
 import { normOf, weightOf } from './postings';
+import { slotsOf } from './numbers';
 
 export interface IndexState {
   /** Said by the record of the index made with this state (`SearchIndexMade.stateId`). */
@@ -214,7 +215,7 @@ export interface PreviousIndex {
  * was changes the weight of few of its terms), and every term of a document whose place (anchor,
  * heading, page route, title, section or method) changed, or that the page has now and had not, or
  * had and has not. Undefined when a page taken from the state is not where it was, or a page not taken
- * has a number of documents that takes another number of document numbers (`slotsOf`): then the
+ * has a number of documents that takes another number of document numbers (numbers.ts `slotsOf`): then the
  * document numbers after it moved, and no term is known to be unchanged.
  */
 export function changedTerms(state: IndexState, now: IndexState, copiedFrom: Int32Array): Uint8Array | undefined {
@@ -240,27 +241,6 @@ export function changedTerms(state: IndexState, now: IndexState, copiedFrom: Int
     }
   }
   return changed;
-}
-
-/**
- * The document numbers a page of `documents` documents takes (search/format.ts `SearchMeta.documents`):
- * one more than it has, rounded up to a step that grows with them (2 up to 7 documents, 4 up to 15, 8
- * up to 63, then 16). A section added to a page (a document more) always fits, and mostly two or
- * three, or a section removed: the numbers of every later page's documents stay as they were, and with
- * them every shard, tail and document chunk the edit did not touch. (Without the room, a heading added
- * to one page of 10,000 remade the whole index, 1.3 s, and made every browser fetch it again.) An
- * edit past the room numbers the later pages' documents again, as every edit did before.
- */
-export function slotsOf(documents: number): number {
-  const step = documents < 8 ? 2 : documents < 16 ? 4 : documents < 64 ? 8 : 16;
-  return Math.ceil((documents + 1) / step) * step;
-}
-
-/** The first document number of each page of `pageDocs` (each page's first document; one more entry, the number of documents), and one more entry, the number of document numbers. */
-export function slotStarts(pageDocs: Int32Array, pages: number): Int32Array {
-  const starts = new Int32Array(pages + 1);
-  for (let page = 0; page < pages; page++) starts[page + 1] = starts[page]! + slotsOf(pageDocs[page + 1]! - pageDocs[page]!);
-  return starts;
 }
 
 /** A page's route, title, section and method from its identity: all of it but the blocks key, a hash, after the last comma. */
