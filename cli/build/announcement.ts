@@ -16,6 +16,7 @@ import { decodePercent } from '../../runtime/routing';
 import type { Diagnostic } from '../util/errors';
 import { missingAnchor, type PageLinks } from './links';
 import type { ResolvedFile } from './markdown/index';
+import { askingRoutes } from './markdown/route-lookups';
 import { RAW_HTML_SCHEMA, removedElements, removedHandlers } from './markdown/plugins/raw-html';
 import { browserRoute, disguisedLink, linkResolver, otherSite } from './markdown/plugins/links';
 import { removeUnsafeUrls, schemeOf } from './markdown/plugins/safe-urls';
@@ -69,7 +70,7 @@ export function checkAnnouncement(site: SiteData, routes: ReadonlySet<string>, i
   const clean = sanitize(parsed, RAW_HTML_SCHEMA) as Root;
   const imageProblems = { warnings: [] as Diagnostic[], errors: [] as Diagnostic[] };
   // Rel '' puts the "page" at the root: only absolute paths reach the resolver (a relative one is refused first).
-  const resolver = images && linkResolver({ rel: '', displayPrefix: images.displayPrefix, routeOfFile: {}, routes: new Set(), resolveImage: images.resolve, resolveFile: () => undefined, links: [], ...imageProblems });
+  const resolver = images && linkResolver({ rel: '', displayPrefix: images.displayPrefix, routes: askingRoutes({ routeOfFile: {}, routes: new Set() }), resolveImage: images.resolve, resolveFile: () => undefined, links: [], ...imageProblems });
   walk(clean as unknown as WalkNode, (node) => {
     if (node.type !== 'element') return;
     const properties = (node as unknown as Element).properties;

@@ -36,6 +36,7 @@ import { checkTemplate, templateFile } from './template';
 import { buildPages, outputKeys, previousResults, renderEarly, sharedKey } from './pages';
 import { keepContent } from './snapshot';
 import { readSiteContent } from './site-content';
+import { routesDigest } from './markdown/route-lookups';
 import { markdownSalt, saveState, type BuildStore, type OutputRecord } from './store';
 import type { OnProgress } from './progress';
 import { imageCollector, imagesOutside } from './images';
@@ -195,6 +196,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     sidebars: content.sidebars,
   };
   const jobs = jobsOf({ content, config, lastUpdates, api, modified: files.modified });
+  const routes = routesDigest(content.routeOfFile);
   let searchSeconds = 0;
   /** Why the build store could not be written, when it could not (the output is whole all the same). */
   let cacheProblem: string | undefined;
@@ -247,7 +249,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     const output = previous ? presentFiles(outDir, previous, last, now) : undefined;
     const present = output?.files;
     const keys = previous ? outputKeys(context, jobs, since?.keys) : undefined;
-    const reusable = store && present && keys ? previousResults(context, jobs, keys, (route) => store.pages.get(route), present) : [];
+    const reusable = store && present && keys ? previousResults(context, jobs, keys, (route) => store.pages.get(route), present, previous?.routes === routes) : [];
     const { results, keys: pageKeys, rendered, storeFailed } = await buildPages({ context, jobs, keys, reusable, workerUrl: options.workerUrl, threads: options.threads, pool, thread, store, onProgress: options.onProgress, early });
     // The content this build collected, kept for the next one with every page's key (snapshot.ts).
     if (cacheDir && kept && !since) keepContent(cacheDir, { ...site, layout: listing?.layout, shared: sharedKey(context), keys: pageKeys });
@@ -339,7 +341,7 @@ export async function buildWith({ options, started, root, outDir, config, cacheD
     }
     crashPoint('published');
     let unchanged: UnchangedRecord | undefined;
-    const record: OutputRecord = { outDir, pages: jobs.length, search: index };
+    const record: OutputRecord = { outDir, pages: jobs.length, search: index, routes };
     if (inputs) {
       // The same files as the last build's output (most rebuilds): the same paths, listed and sorted already.
       const known = last && previous?.files && previous.digest === last.outputDigest ? previous.files : undefined;

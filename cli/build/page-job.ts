@@ -17,6 +17,7 @@ import { hash } from '../util/hash';
 import { readImage, type PageImage, type Unpublishable } from './images';
 import { createMarkdownRenderer, type MarkdownOptions, type MarkdownRenderer, type LeadingHeading, type RenderedMarkdown, type ResolvedFile } from './markdown/index';
 import type { FoundLink } from './markdown/plugins/links';
+import { sameAnswers, siteRoutes, type RouteLookups } from './markdown/route-lookups';
 import { renderPage, type AssetUrls } from './render';
 import type { SearchBlock } from '../../runtime/search/format';
 import { markdownKey, type BuildStore } from './store';
@@ -104,6 +105,8 @@ export interface PageResult {
   search?: SearchBlock[];
   /** The page's markdown cache key, when the build has a cache. */
   markdownKey?: string;
+  /** What the page's links asked of the site's routes, and the answers: its output stands while they are the same (pages.ts `previousResults`). */
+  routeLookups?: RouteLookups;
 }
 
 /** The markdown stage's result for one page, as the markdown cache keeps it (its search blocks apart, in the store's `search`). */
@@ -221,22 +224,23 @@ export class PageBuilder {
     const dataUrl = `/assets/pages/${routeSlug(job.route)}.${hash(chunk).slice(0, 8)}.js`;
     this.writeHashed(dataUrl, chunk);
     files.push(dataUrl.slice(1));
-    const result: PageResult = { route: job.route, dataUrl, mermaid: markdown.hasMermaid, links: markdown.links, ids: markdown.ids, warnings: markdown.warnings, errors: markdown.errors, cached, files, images };
+    const result: PageResult = { route: job.route, dataUrl, mermaid: markdown.hasMermaid, links: markdown.links, ids: markdown.ids, warnings: markdown.warnings, errors: markdown.errors, cached, files, images, routeLookups: markdown.routeLookups };
     if (key) result.markdownKey = key;
     else result.search = markdown.search;
     return result;
   }
 
   /**
-   * The page's markdown: the cache's entry when its key matches and its images still have the same
-   * bytes, else rendered (and, without errors, put in the cache for the next build).
+   * The page's markdown: the cache's entry when its key matches, the site's routes answer its links
+   * as they did (route-lookups.ts) and its images still have the same bytes, else rendered (and,
+   * without errors, put in the cache for the next build, under the same key).
    */
   private async markdownOf(job: PageJob): Promise<{ markdown: Omit<RenderedMarkdown, 'search'> & { search?: SearchBlock[] }; images: PageImage[]; cached: boolean; key?: string }> {
     const { cache } = this.context;
     const body = job.body ?? this.readBody(job.rel);
     const key = cache && this.store ? markdownKey(cache.salt, job.rel, body) : undefined;
     const entry = key ? this.store!.markdown.get(key) : undefined;
-    if (entry && entry.images.every((image) => this.copiedAs(image))) return { markdown: entry, images: entry.images, cached: true, key };
+    if (entry && sameAnswers(entry.routeLookups, siteRoutes(this.context.markdown.routeOfFile)) && entry.images.every((image) => this.copiedAs(image))) return { markdown: entry, images: entry.images, cached: true, key };
     const rendered = await this.render(job.rel, body);
     // Written in the background (LMDB batches a thread's writes into one transaction); a cache that
     // cannot be written costs the next build its speed, not this build. Both writes go in the same

@@ -15,6 +15,7 @@ import { collectGarbage, MANY_PAGES } from './main-heap';
 import { BATCH, runPageJobs, type RenderPool } from './pool';
 import type { BuildStore, PageOutput } from './store';
 import { generatorVersion } from './version';
+import { sameAnswers, siteRoutes } from './markdown/route-lookups';
 
 /**
  * Each page's output key: a hash of every input of its bytes (the generator, the shared context, the
@@ -49,20 +50,27 @@ export interface KnownKeys {
   changed: ReadonlySet<string>;
 }
 
-/** What every page's output key is made with: the generator, and the context but the sidebars (`outputKeys`). */
+/**
+ * What every page's output key is made with: the generator, and the context but the sidebars
+ * (`outputKeys`) and the route map, which a page's output depends on only through what its links
+ * asked of it (`previousResults`).
+ */
 export function sharedKey(context: PageJobContext): string {
-  return hash(generatorVersion() + JSON.stringify({ ...context, outDir: '', published: undefined, cache: undefined, sidebars: undefined }));
+  return hash(generatorVersion() + JSON.stringify({ ...context, markdown: { ...context.markdown, routeOfFile: undefined }, outDir: '', published: undefined, cache: undefined, sidebars: undefined }));
 }
 
 /**
- * For each job, the previous build's result when the page's key and the images it shows are unchanged
- * and every file it wrote is still in the output (`present`).
+ * For each job, the previous build's result when the page's key and the images it shows are unchanged,
+ * the site's routes answer its links as they did, and every file it wrote is still in the output
+ * (`present`).
  */
-export function previousResults(context: PageJobContext, jobs: PageJob[], keys: string[], previous: (route: string) => PageOutput | undefined, present: ReadonlySet<string>): (PageResult | undefined)[] {
+export function previousResults(context: PageJobContext, jobs: PageJob[], keys: string[], previous: (route: string) => PageOutput | undefined, present: ReadonlySet<string>, sameRoutes: boolean): (PageResult | undefined)[] {
   const imagesUnchanged = imageChecker(context.contentDir);
+  // The same route map answers every question alike: no page's are asked again.
+  const answered = sameRoutes ? () => true : (result: PageResult) => sameAnswers(result.routeLookups, siteRoutes(context.markdown.routeOfFile));
   return jobs.map((job, i) => {
     const before = previous(job.route);
-    return before && before.key === keys[i] && before.result.files.every((file) => present.has(file)) && imagesUnchanged(before.result.images) ? before.result : undefined;
+    return before && before.key === keys[i] && answered(before.result) && before.result.files.every((file) => present.has(file)) && imagesUnchanged(before.result.images) ? before.result : undefined;
   });
 }
 

@@ -114,6 +114,8 @@ export interface OutputRecord {
    */
   files?: string[];
   digest?: string;
+  /** The digest of the route map the pages were made with (markdown/route-lookups.ts `routesDigest`). */
+  routes?: string;
 }
 
 /** The `meta` database as the build sees it: the `output` record, its long lists kept as one string each (`storedRecord`). */
@@ -328,10 +330,13 @@ function guardStrayCommitFailures(): void {
   process.on('rejectionHandled', () => undefined);
 }
 
-/** What every markdown key of a build shares: the generator, the markdown settings and the route map. */
+/**
+ * What every markdown key of a build shares: the generator and the markdown settings. Not the route
+ * map: an entry stands while the routes answer its links as they did (markdown/route-lookups.ts).
+ */
 export function markdownSalt(markdown: MarkdownOptions): string {
-  const { routeOfFile, ...settings } = markdown;
-  return hash(generatorVersion() + JSON.stringify(settings) + JSON.stringify(routeOfFile));
+  const { routeOfFile: _routes, ...settings } = markdown;
+  return hash(generatorVersion() + JSON.stringify(settings));
 }
 
 /** A page's markdown key: its file and its markdown, salted with `markdownSalt`. */

@@ -583,20 +583,15 @@ describe('the index of a rebuild', () => {
     expect(indexFiles(out)).toEqual(cleanIndex(root));
   });
 
-  it('is made by the main thread when the pages are not what the thread took them to be (a page added beside the edit), and the thread\'s files go', () => {
+  it("is made on the warm render thread when a page is added beside the edit: the other pages keep their markdown keys, and the index is the one from nothing", () => {
     const { root, out } = rebuilt();
-    // A new page changes the route map, which every page's markdown key holds: the thread read each page's blocks by its old key.
-    const added = '---\ntitle: Weevils\n---\n\nEvery zyzzyva is a weevil, not every weevil a zyzzyva.\n';
-    writeFileSync(join(root, 'content/guide/weevils.md'), added);
-    const refused = runDocs(['build'], { cwd: root, ...elsewhere });
-    expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toContain('the main thread made the index of a rebuild');
-    // The same change on a copy of the site, built as usual: exactly the clean index, nothing the thread wrote left beside it.
-    const other = rebuilt();
-    writeFileSync(join(other.root, 'content/guide/weevils.md'), added);
-    expect(runDocs(['build'], { cwd: other.root }).code).toBe(0);
-    expect(indexFiles(other.out)).toEqual(cleanIndex(other.root));
-    expect(indexFiles(out)).not.toEqual(indexFiles(other.out));
+    // A new page changes the route map, which no other page's markdown key holds (its links asked nothing of the new page).
+    writeFileSync(join(root, 'content/guide/weevils.md'), '---\ntitle: Weevils\n---\n\nEvery zyzzyva is a weevil, not every weevil a zyzzyva.\n');
+    const run = runDocs(['build'], { cwd: root, ...elsewhere });
+    if (availableParallelism() === 1) return expect(run.stderr).toContain('the main thread made the index of a rebuild');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(indexFiles(out)).toEqual(cleanIndex(root));
   });
 
   it('is made by the main thread when an index file the thread would keep was edited in the output, which is then written again', () => {

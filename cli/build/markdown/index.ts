@@ -46,6 +46,7 @@ import { checkSourceLimits, checkTreeDepth, TooDeepHtml, tooDeepProblem } from '
 import { createParser } from './plugins/gfm';
 import { rehypeHeadings } from './plugins/headings';
 import { linkResolver, remarkLinks, type FoundLink } from './plugins/links';
+import { askingRoutes, lookupsOf, siteRoutes, type RouteLookups } from './route-lookups';
 import { listItemHandler } from './plugins/lists';
 import { formatSrcset, parseSrcset } from './plugins/srcset';
 import { searchBlocks } from '../search/extract';
@@ -100,6 +101,8 @@ export interface RenderedMarkdown {
   search: SearchBlock[];
   /** The body's leading `# h1`, taken out of the body: the page shows it as its h1 (page-job.ts `pageHeading`). */
   heading?: LeadingHeading;
+  /** What its links asked of the site's routes, and the answers: it stands while they are the same (route-lookups.ts). */
+  routeLookups: RouteLookups;
 }
 
 /** A page's leading h1: its inner HTML, its text, and whether it is text alone (no code, emphasis, link…). */
@@ -130,7 +133,7 @@ export async function createMarkdownRenderer(options: MarkdownOptions, started?:
   // A highlighter started earlier with the same theme and languages (see cli/build/worker.ts).
   const highlighter = (await (started ?? startHighlighter(options))) as HighlighterGeneric<string, string>;
   const parse = createParser();
-  const routes = new Set(Object.values(options.routeOfFile));
+  const site = siteRoutes(options.routeOfFile);
   const react = unified().use(rehypeReact, { Fragment, jsx, jsxs, components: markdownComponents }).freeze();
   return {
     dispose() {
@@ -141,7 +144,8 @@ export async function createMarkdownRenderer(options: MarkdownOptions, started?:
       const warnings: Diagnostic[] = [];
       const errors: Diagnostic[] = [];
       const links: FoundLink[] = [];
-      const fail = (problems: Diagnostic[]): RenderedMarkdown => ({ html: '', toc: [], ids: [], links, warnings, errors: problems, hasMermaid: false, hasTabs: false, search: [] });
+      const asked = new Map<string, string | boolean | null>();
+      const fail = (problems: Diagnostic[]): RenderedMarkdown => ({ html: '', toc: [], ids: [], links, warnings, errors: problems, hasMermaid: false, hasTabs: false, search: [], routeLookups: lookupsOf(asked) });
       const tooMuch = checkSourceLimits(input.body, file);
       if (tooMuch.length > 0) return fail(tooMuch);
       const source = normaliseAdmonitionTitles(readMdx(input.body, file, warnings, !input.rel.endsWith('.mdx')));
@@ -156,7 +160,7 @@ export async function createMarkdownRenderer(options: MarkdownOptions, started?:
       const warn = (message: string, fix: string, line?: number): void => void warnings.push({ file, line, message, fix });
       remarkTabs(() => (hasTabs = true), warn)(mdast);
       remarkAdmonitions(warn)(mdast);
-      const resolver = linkResolver({ rel: input.rel, displayPrefix: options.displayPrefix, routeOfFile: options.routeOfFile, routes, resolveImage: input.resolveImage, resolveFile: input.resolveFile, links, warnings, errors });
+      const resolver = linkResolver({ rel: input.rel, displayPrefix: options.displayPrefix, routes: askingRoutes(site, asked), resolveImage: input.resolveImage, resolveFile: input.resolveFile, links, warnings, errors });
       remarkLinks(resolver)(mdast);
       const loaded = new Set(highlighter.getLoadedLanguages());
       const blocks = collectLanguages(mdast);
@@ -202,7 +206,7 @@ export async function createMarkdownRenderer(options: MarkdownOptions, started?:
       const leading = rehypeHeadings({ toc: ALL_LEVELS, entries: toc, ids, file, warnings })(safe);
       const element = react.stringify(safe, new VFile()) as unknown as ReactElement;
       const html = renderToString(createElement(Fragment, null, element));
-      const rendered: RenderedMarkdown = { html, toc, ids: [...ids], links, warnings, errors, hasMermaid, hasTabs, search: searchBlocks(safe) };
+      const rendered: RenderedMarkdown = { html, toc, ids: [...ids], links, warnings, errors, hasMermaid, hasTabs, search: searchBlocks(safe), routeLookups: lookupsOf(asked) };
       if (leading) rendered.heading = headingOf(leading, react);
       return rendered;
     },

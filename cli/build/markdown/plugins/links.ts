@@ -10,6 +10,7 @@ import type { Diagnostic } from '../../../util/errors';
 import type { ResolvedFile } from '../index';
 import { schemeOf, withoutLeadingSpace } from './safe-urls';
 import { isPagePath } from '../../file-names';
+import type { RouteAnswers } from '../route-lookups';
 
 /** What to do about a link in the content that leads to a file outside the repository (`publishableRoots`). */
 const LEADS_OUT_FIX = 'copy the file into the content folder: a build publishes only files of the repository that holds the site';
@@ -38,10 +39,8 @@ export interface LinksOptions {
   rel: string;
   /** Prefix of the content folder for messages. */
   displayPrefix: string;
-  /** Route of every markdown file by its path below the content folder. */
-  routeOfFile: Record<string, string>;
-  /** Every route of the site (the values of `routeOfFile`, computed once per build). */
-  routes: Set<string>;
+  /** The site's routes, as the page's links ask about them (route-lookups.ts). */
+  routes: RouteAnswers;
   /** Copies a local image (path below the content folder) and returns its public URL (markdown/index.ts `ResolvedFile`). */
   resolveImage: (rel: string) => ResolvedFile;
   /** Copies any other local file a link names, the same way. */
@@ -136,18 +135,6 @@ function composedFragment(url: string): string {
   return fragment === fragment.normalize('NFC') ? url : `${url.slice(0, at)}#${encodeURI(fragment.normalize('NFC'))}`;
 }
 
-/**
- * The route of the page file `target`: by its path, or else by the path's composed form (NFC) — a
- * link typed `café.md` to a file macOS named `cafe\u0301.md`, or the other way round.
- */
-function routeOfTarget(routeOfFile: Record<string, string>, target: string): string | undefined {
-  const route = routeOfFile[target];
-  if (route !== undefined || /^[\x00-\x7f]*$/.test(target)) return route;
-  const composed = target.normalize('NFC');
-  const file = Object.keys(routeOfFile).find((rel) => rel.normalize('NFC') === composed);
-  return file === undefined ? undefined : routeOfFile[file];
-}
-
 /** Where a link or image was written, for messages. */
 export interface Place {
   position?: { start: { line: number; column: number } };
@@ -160,7 +147,7 @@ export interface Place {
 export function linkResolver(options: LinksOptions): { image: (url: string, place: Place) => string; link: (url: string, place: Place) => string } {
   const dir = options.rel.includes('/') ? options.rel.replace(/\/[^/]*$/, '') : '';
   const file = options.displayPrefix + options.rel;
-  const pageRoute = options.routeOfFile[options.rel] ?? `/${options.rel.replace(/\.mdx?$/, '')}`;
+  const pageRoute = options.routes.pageRoute(options.rel) ?? `/${options.rel.replace(/\.mdx?$/, '')}`;
   const routes = options.routes;
   const image = (written: string, node: Place): string => {
     if (schemeOf(written) !== undefined) return withoutLeadingSpace(written);
@@ -198,7 +185,7 @@ export function linkResolver(options: LinksOptions): { image: (url: string, plac
     }
     if (/\.mdx?$/i.test(path) && !path.startsWith('/')) {
       const target = resolvePath(dir, decodePercent(path, decodeURI));
-      const route = target === undefined ? undefined : routeOfTarget(options.routeOfFile, target);
+      const route = target === undefined ? undefined : routes.routeOfTarget(target);
       if (route === undefined && target === undefined) {
         options.warnings.push({ ...at(file, node), message: `link to "${url}": the file is outside the content folder, so it is no page of the site`, fix: "link to it on the code host with a full URL, or move it into the content folder" });
         return url;

@@ -36,7 +36,7 @@ function storeWithScans(): { store: BuildStore; scans: Record<string, number> } 
 /** What the render threads write for a page: its markdown, search blocks and (the index's) terms. */
 async function rendered(store: BuildStore, key: string): Promise<void> {
   await Promise.all([
-    store.markdown.put(key, { html: `<p>${key}</p>`, toc: [], ids: [], links: [], warnings: [], errors: [], hasMermaid: false, hasTabs: false, images: [] }),
+    store.markdown.put(key, { html: `<p>${key}</p>`, toc: [], ids: [], links: [], warnings: [], errors: [], hasMermaid: false, hasTabs: false, images: [], routeLookups: '[]' }),
     store.search.put(key, [{ text: key }]),
     store.terms.put(key, { terms: key, anchors: [''], headings: [''], counts: new Uint8Array([1, 1, 0, 1]) }),
   ]);
