@@ -312,8 +312,11 @@ describe('progress bar and page states', () => {
     await clickUnseen(page, WHY);
     await page.waitForSelector('.progress-bar', { timeout: 2500 });
     await expect(page.locator('.page-loading').count()).resolves.toBe(1);
-    // The tab, the navbar and the sidebar name the page being loaded, as the address bar does.
-    expect(await page.title()).toBe('Why Astraea? | Docs');
+    // The tab, the navbar and the sidebar name the page being loaded, as the address bar does. The
+    // tab's title is set once the loading view is drawn (react-helmet-async, an effect after it): on a
+    // loaded machine a moment later, still well within the 3 s the page is held.
+    await expect.poll(() => page.title(), { timeout: 1000 }).toBe('Why Astraea? | Docs');
+    await expect(page.locator('.page-loading').count()).resolves.toBe(1);
     expect(await page.locator('aside.sidebar [aria-current="page"]').textContent()).toBe('Why Astraea?');
     expect(await page.locator('.navbar [aria-current="page"]').first().textContent()).toBe('24 urenloop');
     await expect.poll(() => heading(page)).toBe('Why Astraea?');
