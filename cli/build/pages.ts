@@ -67,7 +67,8 @@ export function sharedKey(context: PageJobContext): string {
 export function previousResults(context: PageJobContext, jobs: PageJob[], keys: string[], previous: (route: string) => PageOutput | undefined, present: ReadonlySet<string>, sameRoutes: boolean): (PageResult | undefined)[] {
   const imagesUnchanged = imageChecker(context.contentDir);
   // The same route map answers every question alike: no page's are asked again.
-  const answered = sameRoutes ? () => true : (result: PageResult) => sameAnswers(result.routeLookups, siteRoutes(context.markdown.routeOfFile));
+  const site = siteRoutes(context.markdown.routeOfFile);
+  const answered = (result: PageResult): boolean => sameRoutes || sameAnswers(result.routeLookups, site);
   return jobs.map((job, i) => {
     const before = previous(job.route);
     return before && before.key === keys[i] && answered(before.result) && before.result.files.every((file) => present.has(file)) && imagesUnchanged(before.result.images) ? before.result : undefined;

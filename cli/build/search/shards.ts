@@ -122,8 +122,8 @@ export function madeTerms({ shardTerms, kept }: ShardPlan, termCount: number, re
   return wanted;
 }
 
-/** The previous index's postings of unchanged terms of the shards to be made again, by term id: their heaviest (in the shard) and, for a term with more, its tail. */
-export type Reused = Map<number, { head: number[]; tail?: [file: string, count: number] }>;
+/** The heaviest postings (the shard's entry) of each unchanged term of the shards to be made again, by term id; a term with more keeps its tail (`Unchanged`). */
+export type Reused = Map<number, number[]>;
 
 /**
  * The unchanged terms of the shards `plan` makes again whose entries the previous index's shard holds
@@ -152,13 +152,9 @@ export function reusedTerms({ shardTerms, kept }: ShardPlan, { names, df }: Pick
       const head = shard.terms[term];
       const count = df[id]!;
       if (!Array.isArray(head) || head.length !== 2 * Math.min(count, TIER) || !head.every((value) => Number.isInteger(value) && value >= 0)) continue;
-      if (count <= TIER) {
-        reused.set(id, { head });
-        continue;
-      }
-      const tail = shard.tails && Object.hasOwn(shard.tails, term) ? shard.tails[term] : undefined;
-      if (!Array.isArray(tail) || tail[1] !== count || tail[0] !== unchanged.previous.tails.get(term)?.[1]) continue;
-      reused.set(id, { head, tail });
+      const tail = count > TIER && shard.tails && Object.hasOwn(shard.tails, term) ? shard.tails[term] : undefined;
+      if (count > TIER && (!Array.isArray(tail) || tail[1] !== count || tail[0] !== unchanged.previous.tails.get(term)?.[1])) continue;
+      reused.set(id, head);
     }
   }
   return reused;
@@ -267,7 +263,7 @@ export function* shardSteps(placed: Placed, split: ReadonlySet<string>, { shardT
   return made;
 
   /** Puts the previous shard's entry of unchanged term `id` (`reusedTerms`) in `shard`, its tail kept. */
-  function takeEntry(shard: { terms: string[]; tails: string[]; lead: Set<number> }, term: string, { head, tail }: NonNullable<ReturnType<Reused['get']>>, id: number): void {
+  function takeEntry(shard: { terms: string[]; tails: string[]; lead: Set<number> }, term: string, head: number[], id: number): void {
     const count = head.length / 2;
     const docs = new Int32Array(count);
     const weights = new Uint8Array(count);
@@ -277,7 +273,7 @@ export function* shardSteps(placed: Placed, split: ReadonlySet<string>, { shardT
     }
     heaviest(docs, weights, 0, count, shard.lead);
     shard.terms.push(`${JSON.stringify(term)}:${JSON.stringify(head)}`);
-    if (tail) shard.tails.push(`${JSON.stringify(term)}:[${JSON.stringify(keptTail(term, knownTail(id)!))},${tail[1]}]`);
+    if (df[id]! > TIER) shard.tails.push(`${JSON.stringify(term)}:[${JSON.stringify(keptTail(term, knownTail(id)!))},${df[id]}]`);
   }
 
   /** Keeps the previous index's shard `key` and the tails of its common terms (`planShards` found them all in the output). */

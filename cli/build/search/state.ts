@@ -6,11 +6,11 @@
  * 10,000 pages).
  *
  * And when every page but the edited ones is where it was (same page and document numbers: a page's
- * documents are numbered with room to grow, numbers.ts `slotsOf`), the postings of every term the edited pages
- * neither had nor have are the previous index's, weight for weight (the average document length the
- * weights use is rounded, see `roundedAverage`): the index then
- * keeps each term shard none of whose terms changed, and each unchanged term's tail under the key it
- * had, without hashing its postings again.
+ * documents are numbered with room to grow, numbers.ts `slotsOf`), the postings of every term the
+ * edited pages neither had nor have are the previous index's, weight for weight (the average document
+ * length the weights use is rounded, see `roundedAverage`): the index then keeps each term shard none
+ * of whose terms changed, and each unchanged term's tail under the key it had, without hashing its
+ * postings again.
  *
  * The state is a cache file beside the build store (`search-state.bin`), written whole under a
  * temporary name and renamed, so a killed build leaves the old one or the new one. It is safe to use
@@ -215,8 +215,8 @@ export interface PreviousIndex {
  * was changes the weight of few of its terms), and every term of a document whose place (anchor,
  * heading, page route, title, section or method) changed, or that the page has now and had not, or
  * had and has not. Undefined when a page taken from the state is not where it was, or a page not taken
- * has a number of documents that takes another number of document numbers (numbers.ts `slotsOf`): then the
- * document numbers after it moved, and no term is known to be unchanged.
+ * has a number of documents that takes another number of document numbers (numbers.ts `slotsOf`):
+ * then the document numbers after it moved, and no term is known to be unchanged.
  */
 export function changedTerms(state: IndexState, now: IndexState, copiedFrom: Int32Array): Uint8Array | undefined {
   const pages = copiedFrom.length;
